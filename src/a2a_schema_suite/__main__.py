@@ -1,0 +1,4 @@
+from a2a_schema_suite.cli import main
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""Schemas on disk -> one :class:`referencing.Registry` per version and profile -> validators.
+
+A schema root holds one directory per protocol version (``v1_0/``, ``v0_3/``, ...). Each file
+is loaded strictly, pinned to Draft 2020-12 and registered under its ``$id``; the registry of a
+version is built once and never retrieves anything: an unknown ``$ref`` is an error, not a
+download.
+
+Profiles are derived, never written twice: ``strict`` is the schemas as written; ``interop`` is
+the receiver's view (A2A_REFERENCE §1, spec §5.7: unknown members are ignored), obtained by
+removing every ``unevaluatedProperties: false`` and ``additionalProperties: false`` from a copy
+of the version's schemas.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urldefrag
+
+import jsonschema
+from jsonschema.protocols import Validator
+from referencing import Registry
+from referencing.exceptions import Unresolvable
+from referencing.jsonschema import DRAFT202012
+
+from a2a_schema_suite.jsonio import LoadError, LoadFailure, load_path
+
+#: Base of every bundled schema's ``$id``; an identifier, never fetched.
+BASE_URI = "https://a2a-schema-suite.dev/schemas/"
+PROFILES = ("strict", "interop")
+DEFAULT_PROFILE = "strict"
+META_DIR = "_meta"
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _data_dir(name: str) -> Path:
+    installed = _PACKAGE_DIR / "_data" / name
+    if installed.is_dir():
+        return installed
+    # Editable install or source checkout: src/a2a_schema_suite -> repository root.
+    return _PACKAGE_DIR.parent.parent / name
+
+
+def bundled_schemas() -> Path:
+    """The schema root shipped with the package."""
+    return _data_dir("schemas")
+
+
+def bundled_cases() -> Path:
+    """The case suites shipped with the package."""
+    return _data_dir("cases")
+
+
+class SchemaError(Exception):
+    """A schema reference that cannot be turned into a validator (a value for *errored*)."""
+
+
+# Keywords whose value is a map from names to subschemas: their keys are names, not keywords.
+_NAME_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+_CLOSING_KEYWORDS = ("unevaluatedProperties", "additionalProperties")
+
+
+def open_objects(schema: Any) -> Any:
+    """Return a copy of ``schema`` with every closed-object keyword (``... : false``) removed."""
+    if isinstance(schema, list):
+        return [open_objects(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    opened: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _CLOSING_KEYWORDS and value is False:
+            continue
+        if key in _NAME_MAPS and isinstance(value, dict):
+            opened[key] = {name: open_objects(sub) for name, sub in value.items()}
+        elif key in ("enum", "const", "examples", "default"):
+            opened[key] = value  # instance values, not schemas
+        else:
+            opened[key] = open_objects(value)
+    return opened
+
+
+_PROFILE_TRANSFORMS = {"strict": lambda contents: contents, "interop": open_objects}
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaFile:
+    """One loaded schema file."""
+
+    version: str
+    relpath: str  # "v1_0/task.json"
+    path: Path
+    uri: str  # its $id
+    contents: dict[str, Any]
+
+
+@dataclass
+class SchemaStore:
+    """All schemas under one root, with registries and validators built once and cached."""
+
+    root: Path
+    files: dict[str, SchemaFile] = field(default_factory=dict)  # by relpath
+    by_uri: dict[str, SchemaFile] = field(default_factory=dict)
+    load_errors: dict[str, list[LoadError]] = field(default_factory=dict)  # by version
+    _registries: dict[tuple[str, str], Registry] = field(default_factory=dict)
+    _validators: dict[tuple[str, str], Validator] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, root: Path | None = None) -> SchemaStore:
+        """Load every ``<version>/*.json`` below ``root`` (default: the bundled schemas)."""
+        store = cls(root=(root or bundled_schemas()))
+        if not store.root.is_dir():
+            raise SchemaError(f"{store.root}: schema root is not a directory")
+        for version_dir in sorted(p for p in store.root.iterdir() if p.is_dir()):
+            if version_dir.name.startswith((".", "_")):
+                continue
+            for path in sorted(version_dir.rglob("*.json")):
+                store._add(version_dir.name, path)
+        return store
+
+    @property
+    def versions(self) -> list[str]:
+        names = {f.version for f in self.files.values()} | set(self.load_errors)
+        return sorted(names)
+
+    def _add(self, version: str, path: Path) -> None:
+        relpath = path.relative_to(self.root).as_posix()
+        try:
+            contents = load_path(path, relpath)
+        except LoadFailure as exc:
+            self.load_errors.setdefault(version, []).append(exc.error)
+            return
+        problem = _schema_problem(contents)
+        if problem is None and contents["$id"] in self.by_uri:
+            problem = f"$id {contents['$id']} is also used by {self.by_uri[contents['$id']].relpath}"
+        if problem is not None:
+            self.load_errors.setdefault(version, []).append(LoadError(relpath, 1, 1, problem))
+            return
+        schema_file = SchemaFile(version, relpath, path, contents["$id"], contents)
+        self.files[relpath] = schema_file
+        self.by_uri[schema_file.uri] = schema_file
+
+    def registry(self, version: str, profile: str = DEFAULT_PROFILE) -> Registry:
+        """The crawled registry of one version under one profile (built once)."""
+        key = (version, profile)
+        if key not in self._registries:
+            transform = _PROFILE_TRANSFORMS[profile]
+            resources = [
+                (f.uri, DRAFT202012.create_resource(transform(f.contents)))
+                for f in self.files.values()
+                if f.version == version
+            ]
+            self._registries[key] = Registry().with_resources(resources).crawl()
+        return self._registries[key]
+
+    def resolve(self, ref: str) -> tuple[str, str]:
+        """Turn a suite's schema reference into ``(version, absolute URI with fragment)``.
+
+        ``ref`` is a path under the root (``v1_0/agent_card.json#/$defs/AgentSkill``) or an
+        absolute ``$id`` (optionally with a fragment).
+        """
+        base, fragment = urldefrag(ref)
+        schema_file = self.by_uri.get(base) or self.files.get(base)
+        if schema_file is None:
+            version = base.split("/", 1)[0]
+            if version in self.load_errors:
+                detail = "; ".join(str(e) for e in self.load_errors[version])
+                raise SchemaError(f"schema {ref!r}: version {version} failed to load: {detail}")
+            raise SchemaError(f"schema {ref!r} not found under {self.root}")
+        if schema_file.version in self.load_errors:
+            detail = "; ".join(str(e) for e in self.load_errors[schema_file.version])
+            raise SchemaError(f"schema {ref!r}: version {schema_file.version} is broken: {detail}")
+        uri = schema_file.uri + (f"#{fragment}" if fragment else "")
+        return schema_file.version, uri
+
+    def validator(self, ref: str, profile: str = DEFAULT_PROFILE) -> Validator:
+        """A reusable validator for ``ref`` under ``profile``; raises :class:`SchemaError`."""
+        if profile not in _PROFILE_TRANSFORMS:
+            raise SchemaError(f"unknown profile {profile!r} (expected one of {PROFILES})")
+        key = (ref, profile)
+        if key not in self._validators:
+            version, uri = self.resolve(ref)
+            registry = self.registry(version, profile)
+            try:
+                resolved = registry.resolver().lookup(uri)
+            except Unresolvable as exc:
+                raise SchemaError(f"schema {ref!r} cannot be resolved: {exc}") from None
+            schema = resolved.contents
+            if not isinstance(schema, (dict, bool)):
+                raise SchemaError(f"schema {ref!r} points at a {type(schema).__name__}, not a schema")
+            validator_class = jsonschema.Draft202012Validator
+            self._validators[key] = validator_class(
+                {"$ref": uri},
+                registry=registry,
+                format_checker=validator_class.FORMAT_CHECKER,
+            )
+        return self._validators[key]
+
+
+def _schema_problem(contents: Any) -> str | None:
+    """Why a loaded schema file cannot be used, or None."""
+    if not isinstance(contents, dict):
+        return "a schema file must hold a JSON object"
+    if not isinstance(contents.get("$id"), str) or not contents["$id"]:
+        return "schema has no $id"
+    try:
+        jsonschema.Draft202012Validator.check_schema(contents)
+    except jsonschema.SchemaError as exc:
+        return f"not a valid Draft 2020-12 schema: {exc.message} at {exc.json_path}"
+    return None
+

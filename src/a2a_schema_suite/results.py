@@ -1,0 +1,149 @@
+"""Outcomes, error details, per-test results, the run summary and the exit codes.
+
+Errors stay data (keyword, JSON path, schema path, message and nested context) until a reporter
+formats them.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from jsonschema.exceptions import ValidationError
+
+
+class ExitCode(enum.IntEnum):
+    """Process exit codes (documented in the README)."""
+
+    OK = 0  #: every test passed / every document is valid
+    FAILED = 1  #: at least one wrong verdict or wrong reason / an invalid document
+    USAGE = 2  #: bad command line (click's own code)
+    ERRORED = 3  #: at least one test errored: broken schema, unresolvable $ref, unloadable input
+    NO_TESTS = 4  #: nothing was collected: never report success when nothing ran
+
+
+class Outcome(str, enum.Enum):
+    """A closed set of outcomes: an errored test never counts as passed."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    ERRORED = "errored"
+    SKIPPED = "skipped"
+
+
+def _pointer(parts: Iterable[Any]) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorDetail:
+    """One reported problem: a schema error, a load error or a rule violation."""
+
+    path: str  #: JSON path of the offending instance location, e.g. ``$.status.state``
+    pointer: str  #: the same location as a JSON pointer, e.g. ``/status/state``
+    schema_path: str  #: JSON pointer into the schema, e.g. ``/properties/status/$ref/...``
+    keyword: str  #: the failing keyword (``enum``), or ``load`` / a rule id
+    message: str
+    context: tuple[ErrorDetail, ...] = ()  #: branch errors under ``oneOf``/``anyOf``
+    line: int | None = None  #: line in the input file, where one is known
+
+    @classmethod
+    def from_validation_error(cls, error: ValidationError) -> ErrorDetail:
+        return cls(
+            path=error.json_path,
+            pointer=_pointer(error.absolute_path),
+            schema_path=_pointer(error.absolute_schema_path),
+            keyword=str(error.validator),
+            message=error.message,
+            context=tuple(cls.from_validation_error(e) for e in error.context or ()),
+        )
+
+    def walk(self) -> Iterator[ErrorDetail]:
+        """This error and every error nested in its context, depth first."""
+        yield self
+        for child in self.context:
+            yield from child.walk()
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "path": self.path,
+            "schema_path": self.schema_path,
+            "keyword": self.keyword,
+            "message": self.message,
+        }
+        if self.line is not None:
+            data["line"] = self.line
+        if self.context:
+            data["context"] = [c.to_dict() for c in self.context]
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    """The result of one test (or one validated document)."""
+
+    suite: str
+    schema: str
+    description: str
+    expected_valid: bool | None
+    actual_valid: bool | None
+    outcome: Outcome
+    errors: tuple[ErrorDetail, ...] = ()
+    reason: str | None = None  #: why the outcome is not ``passed``
+
+    @property
+    def test_id(self) -> str:
+        return f"{self.suite} > {self.description}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "suite": self.suite,
+            "schema": self.schema,
+            "description": self.description,
+            "expected_valid": self.expected_valid,
+            "actual_valid": self.actual_valid,
+            "outcome": self.outcome.value,
+            "reason": self.reason,
+            "errors": [e.to_dict() for e in self.errors],
+        }
+
+
+@dataclass
+class RunSummary:
+    """Counts over a run, and the exit code they imply."""
+
+    results: list[CaseResult] = field(default_factory=list)
+
+    def count(self, outcome: Outcome) -> int:
+        return sum(1 for r in self.results if r.outcome is outcome)
+
+    @property
+    def total(self) -> int:
+        return len(self.results)
+
+    @property
+    def exit_code(self) -> ExitCode:
+        if self.count(Outcome.ERRORED):
+            return ExitCode.ERRORED
+        if self.count(Outcome.FAILED):
+            return ExitCode.FAILED
+        if self.total - self.count(Outcome.SKIPPED) == 0:
+            return ExitCode.NO_TESTS
+        return ExitCode.OK
+
+    def counts(self) -> dict[str, int]:
+        counts = {"total": self.total}
+        for outcome in Outcome:
+            counts[outcome.value] = self.count(outcome)
+        return counts
+
+    def closing_line(self) -> str:
+        line = (
+            f"{self.count(Outcome.PASSED)} passed, {self.count(Outcome.FAILED)} failed, "
+            f"{self.count(Outcome.ERRORED)} errored"
+        )
+        if skipped := self.count(Outcome.SKIPPED):
+            line += f", {skipped} skipped"
+        return line
