@@ -37,10 +37,11 @@ _PACKAGE_DIR = Path(__file__).resolve().parent
 
 def _data_dir(name: str) -> Path:
     installed = _PACKAGE_DIR / "_data" / name
-    if installed.is_dir():
-        return installed
     # Editable install or source checkout: src/a2a_schema_suite -> repository root.
-    return _PACKAGE_DIR.parent.parent / name
+    checkout = _PACKAGE_DIR.parent.parent / name
+    if not installed.is_dir() and (checkout.parent / "pyproject.toml").is_file():
+        return checkout
+    return installed
 
 
 def bundled_schemas() -> Path:
