@@ -1,0 +1,132 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from a2a_schema_suite import __version__
+from a2a_schema_suite.cli import main
+from conftest import CASES, SCHEMAS
+
+REPORT_SCHEMA = json.loads((SCHEMAS / "_meta" / "report.json").read_text())
+
+TIMESTAMP_SUITE = {"schema": "v1_0/common.json#/$defs/Timestamp", "tests": [
+    {"description": "utc", "valid": True, "data": "2026-03-01T10:00:00Z"},
+    {"description": "offset", "valid": False, "data": "2026-03-01T10:00:00+01:00",
+     "expectedErrors": [{"keyword": "pattern"}]},
+]}
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_version_and_help():
+    assert __version__ in invoke("--version").output
+    for command in ("run", "validate"):
+        result = invoke(command, "--help")
+        assert result.exit_code == 0 and "Example" in result.output
+
+
+def test_run_passing_suite_exit_0(write_json):
+    path = write_json("s.json", TIMESTAMP_SUITE)
+    result = invoke("run", str(path), "--schemas", str(SCHEMAS))
+    assert result.exit_code == 0
+    assert result.output.strip().endswith("2 passed, 0 failed, 0 errored")
+
+
+def test_run_failing_suite_exit_1_names_the_test(write_json):
+    suite = {**TIMESTAMP_SUITE, "tests": [{**TIMESTAMP_SUITE["tests"][1], "valid": True,
+                                           "expectedErrors": None}]}
+    del suite["tests"][0]["expectedErrors"]
+    path = write_json("s.json", suite)
+    result = invoke("run", str(path), "--schemas", str(SCHEMAS))
+    assert result.exit_code == 1
+    assert "FAILED" in result.output and "> offset: expected valid, got invalid" in result.output
+    assert "[pattern]" in result.output and "0 passed, 1 failed, 0 errored" in result.output
+
+
+def test_run_errored_exit_3_and_nothing_collected_exit_4(write_json, tmp_path):
+    path = write_json("s.json", {**TIMESTAMP_SUITE, "schema": "v1_0/nope.json"})
+    assert invoke("run", str(path), "--schemas", str(SCHEMAS)).exit_code == 3
+    assert invoke("run", str(path), "-k", "no-such-test").exit_code == 4
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert invoke("run", str(empty)).exit_code == 4
+
+
+def test_usage_errors_exit_2(tmp_path):
+    assert invoke("run", str(tmp_path / "missing")).exit_code == 2
+    assert invoke("run", "--format", "yaml").exit_code == 2
+    assert invoke("validate", str(tmp_path)).exit_code == 2  # no --schema
+
+
+def test_json_report_matches_its_schema(write_json):
+    path = write_json("s.json", TIMESTAMP_SUITE)
+    result = invoke("run", str(path), "--schemas", str(SCHEMAS), "--format", "json")
+    report = json.loads(result.output)
+    jsonschema.Draft202012Validator(REPORT_SCHEMA).validate(report)
+    assert report["summary"] == {"total": 2, "passed": 2, "failed": 0, "errored": 0, "skipped": 0}
+    assert report["tool"] == {"name": "a2a-schema-suite", "version": __version__}
+
+
+def test_output_file_and_unwritable_output(write_json, tmp_path):
+    path = write_json("s.json", TIMESTAMP_SUITE)
+    out = tmp_path / "report.json"
+    result = invoke("run", str(path), "--format", "json", "--output", str(out))
+    assert result.exit_code == 0
+    jsonschema.Draft202012Validator(REPORT_SCHEMA).validate(json.loads(out.read_text()))
+    assert "2 passed" in result.output
+    bad = tmp_path / "no-such-dir" / "report.json"
+    result = invoke("run", str(path), "--format", "json", "--output", str(bad))
+    assert result.exit_code == 3
+    assert "2 passed, 0 failed, 0 errored" in result.output  # results still reach stdout
+
+
+def test_output_never_overwrites_an_input(write_json):
+    path = write_json("s.json", TIMESTAMP_SUITE)
+    before = path.read_text()
+    result = invoke("run", str(path), "--output", str(path))
+    assert result.exit_code == 3 and path.read_text() == before
+
+
+def test_validate_documents(write_json):
+    good = write_json("good.json", "2026-03-01T10:00:00Z")
+    bad = write_json("bad.json", "yesterday")
+    assert invoke("validate", "--schema", "v1_0/common.json#/$defs/Timestamp",
+                  str(good)).exit_code == 0
+    result = invoke("validate", "--schema", "v1_0/common.json#/$defs/Timestamp",
+                    str(good), str(bad))
+    assert result.exit_code == 1 and "bad.json" in result.output
+    broken = write_json("broken.json", '"a" "b"', raw=True)
+    result = invoke("validate", "--schema", "v1_0/common.json#/$defs/Timestamp", str(broken))
+    assert result.exit_code == 3 and "broken.json:1:5" in result.output
+
+
+def test_bundled_default_runs_the_shipped_cases():
+    if not any(CASES.rglob("*.json")):
+        pytest.skip("no bundled cases yet")
+    result = invoke("run", "--format", "json")
+    report = json.loads(result.output)
+    assert report["summary"]["total"] > 0
+
+
+def test_python_dash_m_entry_point():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "--version"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and __version__ in done.stdout
+
+
+def test_run_tests_script_uses_repo_cases(tmp_path):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, str(Path(CASES).parent / "run_tests.py"), "-k",
+                           "no-such-test-anywhere"], capture_output=True, text=True, check=False)
+    assert done.returncode == 4, done.stderr

@@ -1,0 +1,109 @@
+"""Harness self-tests: miniature broken implementations must be reported as such."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from a2a_schema_suite.registry import BASE_URI, SchemaStore
+from a2a_schema_suite.results import Outcome, RunSummary
+from a2a_schema_suite.runner import RunOptions, run_suites, validate_documents
+from a2a_schema_suite.suite import load_suites
+
+
+def root_with(tmp_path: Path, schemas: dict[str, dict]) -> SchemaStore:
+    for relpath, body in schemas.items():
+        path = tmp_path / "schemas" / relpath
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"$schema": "https://json-schema.org/draft/2020-12/schema",
+                                    "$id": BASE_URI + relpath, **body}))
+    return SchemaStore.load(tmp_path / "schemas")
+
+
+def run(tmp_path: Path, store: SchemaStore, suite: dict, **options) -> list:
+    path = tmp_path / "cases" / "suite.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(suite))
+    return list(run_suites(load_suites([path]), store, RunOptions(**options)))
+
+
+STATE_SUITE = {"schema": "v9/state.json", "tests": [
+    {"description": "known state", "valid": True, "data": "working"},
+    {"description": "unknown state", "valid": False, "data": "sleeping",
+     "expectedErrors": [{"path": "$", "keyword": "enum"}]},
+]}
+
+
+def test_correct_schema_passes(tmp_path):
+    store = root_with(tmp_path, {"v9/state.json": {"enum": ["working", "done"]}})
+    assert [r.outcome for r in run(tmp_path, store, STATE_SUITE)] == [Outcome.PASSED] * 2
+
+
+def test_schema_that_accepts_everything_is_caught(tmp_path):
+    store = root_with(tmp_path, {"v9/state.json": {}})
+    results = run(tmp_path, store, STATE_SUITE)
+    assert [r.outcome for r in results] == [Outcome.PASSED, Outcome.FAILED]
+    assert "accepted it" in results[1].reason
+
+
+def test_schema_that_rejects_everything_is_caught(tmp_path):
+    store = root_with(tmp_path, {"v9/state.json": {"not": {}}})
+    results = run(tmp_path, store, STATE_SUITE)
+    assert results[0].outcome is Outcome.FAILED
+    # invalid, but for the wrong reason: the matcher pins `enum`
+    assert results[1].outcome is Outcome.FAILED
+    assert "not for the expected reason" in results[1].reason
+
+
+def test_ref_to_nowhere_is_errored_never_passed(tmp_path):
+    store = root_with(tmp_path, {"v9/state.json": {"$ref": "nowhere.json"}})
+    results = run(tmp_path, store, STATE_SUITE)
+    assert [r.outcome for r in results] == [Outcome.ERRORED] * 2
+    assert all(r.actual_valid is None for r in results)
+    assert RunSummary(results).exit_code == 3
+
+
+def test_suite_schema_that_points_nowhere_is_errored(tmp_path):
+    store = root_with(tmp_path, {"v9/state.json": {"enum": ["working"]}})
+    results = run(tmp_path, store, {**STATE_SUITE, "schema": "v9/missing.json"})
+    assert [r.outcome for r in results] == [Outcome.ERRORED] * 2
+    assert "not found" in results[0].reason
+
+
+def test_unloadable_suite_is_errored(tmp_path):
+    store = root_with(tmp_path, {"v9/state.json": {"enum": ["working"]}})
+    path = tmp_path / "bad.json"
+    path.write_text('{"schema": "v9/state.json", "tests": [NaN]}')
+    results = list(run_suites(load_suites([path]), store))
+    assert [r.outcome for r in results] == [Outcome.ERRORED]
+    assert results[0].errors[0].line == 1
+
+
+def test_select_and_fail_fast(tmp_path):
+    store = root_with(tmp_path, {"v9/state.json": {}})
+    selected = run(tmp_path, store, STATE_SUITE, select="unknown")
+    assert [r.description for r in selected] == ["unknown state"]
+    suite = {**STATE_SUITE, "tests": STATE_SUITE["tests"][::-1]}
+    assert len(run(tmp_path, store, suite, fail_fast=True)) == 1
+
+
+def test_profile_from_suite_and_override(tmp_path):
+    store = root_with(tmp_path, {"v9/obj.json": {"type": "object", "unevaluatedProperties": False}})
+    suite = {"schema": "v9/obj.json", "profile": "interop",
+             "tests": [{"description": "extra member", "valid": True, "data": {"x": 1}}]}
+    assert run(tmp_path, store, suite)[0].outcome is Outcome.PASSED
+    assert run(tmp_path, store, suite, profile="strict")[0].outcome is Outcome.FAILED
+
+
+def test_validate_documents(tmp_path):
+    store = root_with(tmp_path, {"v9/state.json": {"enum": ["working"]}})
+    good, bad, broken = tmp_path / "good.json", tmp_path / "bad.json", tmp_path / "broken.json"
+    good.write_text('"working"')
+    bad.write_text('"sleeping"')
+    broken.write_text('{"a": 1, "a": 2}')
+    results = list(validate_documents([good, bad, broken, tmp_path], "v9/state.json", store))
+    assert [r.outcome for r in results] == [Outcome.PASSED, Outcome.FAILED, Outcome.ERRORED,
+                                            Outcome.ERRORED]
+    assert results[1].errors[0].keyword == "enum"
+    assert "duplicate key" in results[2].reason
+    assert "directory" in results[3].reason
