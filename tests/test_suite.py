@@ -32,7 +32,7 @@ def test_unknown_field_missing_valid_and_duplicates_are_suite_errors(write_json)
     no_valid = {"schema": "x", "tests": [{"description": "a", "data": 1}]}
     assert "'valid' is a required property" in problem_text(load(write_json, no_valid))
     dup = {"schema": "x", "tests": [{"description": "a", "valid": True, "data": 1}] * 2}
-    assert "duplicate test description 'a'" in problem_text(load(write_json, dup))
+    assert "duplicate description 'a'" in problem_text(load(write_json, dup))
     pinned_valid = {"schema": "x", "tests": [
         {"description": "a", "valid": True, "data": 1, "expectedErrors": [{"keyword": "x"}]}]}
     assert "only allowed on a valid: false" in problem_text(load(write_json, pinned_valid))

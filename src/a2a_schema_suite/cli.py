@@ -14,7 +14,7 @@ from a2a_schema_suite.reporters import REPORTERS, render
 from a2a_schema_suite.reporters.text import render as render_text
 from a2a_schema_suite.results import ExitCode, RunSummary
 from a2a_schema_suite.runner import RunOptions, run_suites, validate_documents
-from a2a_schema_suite.suite import load_suites
+from a2a_schema_suite.suite import load_suites, orphan_streams
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,9 @@ def run(paths: tuple[Path, ...], schemas: Path | None, profile: str | None, sele
             raise click.BadParameter(f"{path}: no such file or directory", param_hint="PATHS")
     store = _load_store(schemas)
     options = RunOptions(profile=profile, select=select, fail_fast=fail_fast)
-    summary = RunSummary(list(run_suites(load_suites(inputs), store, options)))
+    suites = list(load_suites(inputs))
+    orphans = orphan_streams(inputs, suites)
+    summary = RunSummary(list(run_suites(suites, store, options, orphans)))
     sys.exit(_emit(summary, OutputOptions(fmt, output), inputs))
 
 

@@ -209,10 +209,13 @@ def load_path(path: Path, source: str | None = None) -> Any:
     return loads(read_bytes(path, name), name)
 
 
-def iter_jsonl(path: Path, source: str | None = None) -> Iterator[tuple[int, Any]]:
-    """Yield ``(line_number, value)`` per non-blank line; a bad line raises :class:`LoadFailure`.
+def iter_jsonl(path: Path, source: str | None = None
+               ) -> Iterator[tuple[int, Any, LoadError | None]]:
+    """Yield ``(line number, value, None)`` per non-blank line, or ``(line, None, error)``.
 
-    The file is read line by line, so memory does not grow with its length.
+    A bad line does not end the stream: its located error is yielded and reading goes on. The
+    file is read line by line, so memory does not grow with its length. Failing to open the file
+    raises :class:`LoadFailure`.
     """
     name = source or str(path)
     if path.is_dir():
@@ -228,4 +231,7 @@ def iter_jsonl(path: Path, source: str | None = None) -> Iterator[tuple[int, Any
                 raw = raw[len(_BOM) :]
             if not raw.strip():
                 continue
-            yield number, loads(raw, name, first_line=number)
+            try:
+                yield number, loads(raw, name, first_line=number), None
+            except LoadFailure as exc:
+                yield number, None, exc.error

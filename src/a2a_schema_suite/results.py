@@ -6,12 +6,14 @@ formats them.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from jsonschema.exceptions import ValidationError
+from jsonschema.exceptions import ValidationError, relevance
+from jsonschema.protocols import Validator
 
 
 class ExitCode(enum.IntEnum):
@@ -48,6 +50,7 @@ class ErrorDetail:
     message: str
     context: tuple[ErrorDetail, ...] = ()  #: branch errors under ``oneOf``/``anyOf``
     line: int | None = None  #: line in the input file, where one is known
+    rule: str | None = None  #: the rule id of a stream or policy finding (see ``rules.py``)
 
     @classmethod
     def from_validation_error(cls, error: ValidationError) -> ErrorDetail:
@@ -59,6 +62,19 @@ class ErrorDetail:
             message=error.message,
             context=tuple(cls.from_validation_error(e) for e in error.context or ()),
         )
+
+    @classmethod
+    def finding(cls, rule: str, message: str, *, line: int | None = None,
+                path: tuple[Any, ...] = ()) -> ErrorDetail:
+        """A rule violation (not a schema error): the rule id stands where a keyword would."""
+        json_path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+        return cls(path=json_path, pointer=_pointer(path), schema_path="", keyword=rule,
+                   message=message, line=line, rule=rule)
+
+    def at_line(self, line: int) -> ErrorDetail:
+        """The same error located at ``line`` of a stream (branch errors included)."""
+        return dataclasses.replace(self, line=line,
+                                   context=tuple(c.at_line(line) for c in self.context))
 
     def walk(self) -> Iterator[ErrorDetail]:
         """This error and every error nested in its context, depth first."""
@@ -75,9 +91,18 @@ class ErrorDetail:
         }
         if self.line is not None:
             data["line"] = self.line
+        if self.rule is not None:
+            data["rule"] = self.rule
         if self.context:
             data["context"] = [c.to_dict() for c in self.context]
         return data
+
+
+def collect_errors(validator: Validator, instance: Any) -> tuple[ErrorDetail, ...]:
+    """All validation errors of ``instance``, most relevant first (jsonschema's best match)."""
+    errors: list[ValidationError] = list(validator.iter_errors(instance))
+    errors.sort(key=relevance, reverse=True)
+    return tuple(ErrorDetail.from_validation_error(e) for e in errors)
 
 
 @dataclass(frozen=True, slots=True)

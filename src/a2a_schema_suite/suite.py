@@ -27,10 +27,13 @@ class Matcher:
     path: str | None = None
     keyword: str | None = None
     message: str | None = None
+    line: int | None = None
+    rule: str | None = None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Matcher:
-        return cls(data.get("path"), data.get("keyword"), data.get("message"))
+        return cls(data.get("path"), data.get("keyword"), data.get("message"), data.get("line"),
+                   data.get("rule"))
 
     def matches(self, error: ErrorDetail) -> bool:
         if self.path is not None:
@@ -40,11 +43,16 @@ class Matcher:
                 return False
         if self.keyword is not None and error.keyword != self.keyword:
             return False
+        if self.line is not None and error.line != self.line:
+            return False
+        if self.rule is not None and error.rule != self.rule:
+            return False
         return self.message is None or self.message in error.message
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in (("path", self.path), ("keyword", self.keyword),
-                                  ("message", self.message)) if v is not None}
+        members = (("line", self.line), ("rule", self.rule), ("path", self.path),
+                   ("keyword", self.keyword), ("message", self.message))
+        return {k: v for k, v in members if v is not None}
 
     def __str__(self) -> str:
         return ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items())
@@ -59,6 +67,16 @@ class CaseTest:
 
 
 @dataclass(frozen=True, slots=True)
+class StreamCase:
+    """A JSONL sample referenced by a suite: checked line by line and as a whole."""
+
+    description: str
+    file: Path  #: resolved against the suite file's directory
+    valid: bool
+    expected_errors: tuple[Matcher, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Suite:
     name: str  #: display name, e.g. ``cases/v1_0/task.json``
     path: Path
@@ -66,6 +84,7 @@ class Suite:
     profile: str | None
     description: str | None
     tests: tuple[CaseTest, ...]
+    streams: tuple[StreamCase, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,11 +133,15 @@ def load_suite(path: Path, name: str) -> Suite | SuiteProblem:
     if problems:
         return SuiteProblem(name, path, tuple(problems))
     seen: set[str] = set()
-    for test in data["tests"]:
-        if test["description"] in seen:
-            reason = f"duplicate test description {test['description']!r}"
+    for entry in [*data.get("tests", ()), *data.get("streams", ())]:
+        if entry["description"] in seen:
+            reason = f"duplicate description {entry['description']!r}"
             problems.append(LoadError(name, 1, 1, reason))
-        seen.add(test["description"])
+        seen.add(entry["description"])
+    for entry in data.get("streams", ()):
+        if not (path.parent / entry["file"]).is_file():
+            reason = f"stream file {entry['file']!r} does not exist (relative to the suite file)"
+            problems.append(LoadError(name, 1, 1, reason))
     if problems:
         return SuiteProblem(name, path, tuple(problems))
     tests = tuple(
@@ -128,7 +151,16 @@ def load_suite(path: Path, name: str) -> Suite | SuiteProblem:
             data=t["data"],
             expected_errors=tuple(Matcher.from_dict(m) for m in t.get("expectedErrors", ())),
         )
-        for t in data["tests"]
+        for t in data.get("tests", ())
+    )
+    streams = tuple(
+        StreamCase(
+            description=s["description"],
+            file=path.parent / s["file"],
+            valid=s["valid"],
+            expected_errors=tuple(Matcher.from_dict(m) for m in s.get("expectedErrors", ())),
+        )
+        for s in data.get("streams", ())
     )
     return Suite(
         name=name,
@@ -137,9 +169,18 @@ def load_suite(path: Path, name: str) -> Suite | SuiteProblem:
         profile=data.get("profile"),
         description=data.get("description"),
         tests=tests,
+        streams=streams,
     )
 
 
 def load_suites(paths: Iterable[Path]) -> Iterator[Suite | SuiteProblem]:
     for path, name in discover(paths):
         yield load_suite(path, name)
+
+
+def orphan_streams(paths: Iterable[Path], suites: Iterable[Suite | SuiteProblem]) -> list[Path]:
+    """JSONL files under the given directories that no suite references (a suite error)."""
+    referenced = {s.file.resolve() for suite in suites if isinstance(suite, Suite)
+                  for s in suite.streams}
+    return [file for path in paths if path.is_dir() for file in sorted(path.rglob("*.jsonl"))
+            if file.resolve() not in referenced]

@@ -1,0 +1,60 @@
+"""The rules beyond one schema: each with an id, a severity and a one-line rationale.
+
+Severity ``spec`` is a MUST of the specification (the reference section is cited); ``policy`` is
+this project's local baseline (inherited from the offline contract validator it grew from). Every
+policy message starts with ``policy:`` so local policy is never passed off as protocol text, and
+policy rules run only in the ``strict`` profile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["spec", "policy"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    id: str
+    severity: Severity
+    rationale: str
+    reference: str
+
+
+_RULES = (
+    Rule("json-line", "spec", "each JSONL line is one strict JSON value (no duplicate keys, NaN, "
+         "bad UTF-8)", "RFC 8259; A2A_REFERENCE §7"),
+    Rule("jsonrpc-envelope", "spec", "a JSON-RPC response has jsonrpc \"2.0\", an id and exactly one "
+         "of result/error", "JSON-RPC 2.0 §5; A2A_REFERENCE §5, §9.14"),
+    Rule("jsonrpc-id", "spec", "every response of one stream echoes the request id",
+         "A2A_REFERENCE §7, §9.14"),
+    Rule("jsonrpc-error", "spec", "an error response ends the stream without a result",
+         "A2A_REFERENCE §5.1, §7"),
+    Rule("stream-ids", "spec", "every event of a task carries the task's taskId and contextId; "
+         "contextId never changes", "A2A_REFERENCE §9.4, §9.2"),
+    Rule("stream-order", "spec", "a task stream starts with the Task (0.3: a Task or Message); a "
+         "message-only stream is exactly one Message", "A2A_REFERENCE §7 (spec 3.1.2), §11"),
+    Rule("lifecycle-terminal", "spec", "a terminal task (completed, failed, canceled, rejected) never "
+         "changes state and gets no further events", "A2A_REFERENCE §2, §9.6"),
+    Rule("artifact-append", "spec", "append: true continues an artifact already sent with the same "
+         "artifactId", "A2A_REFERENCE §2 (TaskArtifactUpdateEvent), §9.5"),
+    Rule("artifact-last-chunk", "spec", "nothing more is sent for an artifactId after its "
+         "lastChunk: true", "A2A_REFERENCE §2 (TaskArtifactUpdateEvent), §9.5"),
+    Rule("final-flag", "spec", "0.3: only the last event may carry final: true, and a terminal "
+         "status update must carry it", "A2A_REFERENCE §10, §11 (0.3 streaming)"),
+    Rule("completed-has-artifact", "policy", "a completed task has produced at least one artifact",
+         "contract-validator baseline"),
+    Rule("https-interface", "policy", "HTTP-based interface URLs of an agent card use https "
+         "(loopback hosts exempt)", "contract-validator baseline; spec 1.0 §4 says HTTPS in production"),
+    Rule("binding-uri", "policy", "a protocolBinding other than JSONRPC, GRPC, HTTP+JSON is an "
+         "absolute http(s) URI", "contract-validator baseline; A2A_REFERENCE §4 (custom bindings "
+         "SHOULD use a URI)"),
+)
+
+RULES: dict[str, Rule] = {rule.id: rule for rule in _RULES}
+
+
+def message(rule_id: str, text: str) -> str:
+    """The message of a finding: policy findings always say so."""
+    return f"policy: {text}" if RULES[rule_id].severity == "policy" else text

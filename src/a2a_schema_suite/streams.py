@@ -1,0 +1,271 @@
+"""JSONL stream samples: each line checked on its own, and the rules that span lines.
+
+A stream is one JSON value per line (blank lines ignored): bare events, or JSON-RPC 2.0 response
+envelopes whose ``result`` is the event. Every line is normalised into an event about a task (a
+Task snapshot, a Message, a status update or an artifact update), and a small state machine
+applies the rules of :mod:`a2a_schema_suite.rules`. State is bounded by the number of artifacts of
+the stream's task, never by the length of the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from jsonschema.protocols import Validator
+
+from a2a_schema_suite.jsonio import LoadError
+from a2a_schema_suite.results import ErrorDetail, collect_errors
+from a2a_schema_suite.rules import message
+
+TERMINAL = frozenset({"completed", "failed", "canceled", "rejected"})
+_V1_WRAPPERS = {"task": "task", "message": "message", "statusUpdate": "status",
+                "artifactUpdate": "artifact"}
+_V03_KINDS = {"task": "task", "message": "message", "status-update": "status",
+              "artifact-update": "artifact"}
+
+
+def normalise_state(state: Any) -> str | None:
+    """``TASK_STATE_INPUT_REQUIRED`` and ``input-required`` both become ``input-required``."""
+    if not isinstance(state, str):
+        return None
+    if state.startswith("TASK_STATE_"):
+        state = state[len("TASK_STATE_"):]
+    return state.lower().replace("_", "-")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """What one line says about a task, whatever the protocol version's shape."""
+
+    kind: str  #: "task" | "message" | "status" | "artifact"
+    task_id: Any = None
+    context_id: Any = None
+    state: str | None = None
+    artifact_id: Any = None
+    append: bool = False
+    last_chunk: bool = False
+    final: Any = None  #: 0.3 status updates only
+    artifact_ids: tuple[Any, ...] = ()  #: artifacts carried by a Task snapshot
+
+
+def _event_from(kind: str, body: dict[str, Any]) -> Event:
+    if kind == "task":
+        artifacts = body.get("artifacts")
+        ids = tuple(a.get("artifactId") for a in artifacts if isinstance(a, dict)) \
+            if isinstance(artifacts, list) else ()
+        status = body.get("status")
+        state = normalise_state(status.get("state")) if isinstance(status, dict) else None
+        return Event("task", body.get("id"), body.get("contextId"), state, artifact_ids=ids)
+    if kind == "message":
+        return Event("message", body.get("taskId"), body.get("contextId"))
+    if kind == "status":
+        status = body.get("status")
+        state = normalise_state(status.get("state")) if isinstance(status, dict) else None
+        return Event("status", body.get("taskId"), body.get("contextId"), state,
+                     final=body.get("final"))
+    artifact = body.get("artifact")
+    artifact_id = artifact.get("artifactId") if isinstance(artifact, dict) else None
+    return Event("artifact", body.get("taskId"), body.get("contextId"), artifact_id=artifact_id,
+                 append=body.get("append") is True, last_chunk=body.get("lastChunk") is True)
+
+
+def _guess_kind(body: dict[str, Any]) -> str | None:
+    if "artifact" in body and "taskId" in body:
+        return "artifact"
+    if "status" in body and "taskId" in body:
+        return "status"
+    if "status" in body and "id" in body:
+        return "task"
+    if "messageId" in body or "parts" in body:
+        return "message"
+    return None
+
+
+def to_event(payload: Any, version: str) -> Event | None:
+    """Normalise one payload (a line, or an envelope's result); None if it is no A2A event."""
+    if not isinstance(payload, dict):
+        return None
+    if version.startswith("v0_"):
+        kind = _V03_KINDS.get(payload.get("kind"))  # type: ignore[arg-type]
+        body = payload
+    else:
+        wrappers = [k for k in _V1_WRAPPERS if k in payload]
+        if len(wrappers) == 1 and isinstance(payload[wrappers[0]], dict):
+            kind, body = _V1_WRAPPERS[wrappers[0]], payload[wrappers[0]]
+        else:
+            kind, body = None, payload
+    kind = kind or _guess_kind(body)
+    return _event_from(kind, body) if kind else None
+
+
+def _state_name(state: str | None, version: str) -> str:
+    if state is None:
+        return "no state"
+    return state if version.startswith("v0_") else "TASK_STATE_" + state.upper().replace("-", "_")
+
+
+@dataclass
+class StreamChecker:
+    """Feed it lines in order; it returns the violations each line (and the end) reveals."""
+
+    version: str
+    validator: Validator | None = None
+    policy: bool = True  #: policy rules are on in the strict profile only
+    _first_line: int | None = None
+    _message_only_line: int | None = None
+    _rpc_id: Any = None
+    _rpc_id_line: int | None = None
+    task_id: Any = None
+    context_id: Any = None
+    _state: str | None = None
+    _state_line: int | None = None
+    _terminal_line: int | None = None
+    _final_line: int | None = None
+    _has_artifact: bool = False
+    _artifacts: dict[Any, int | None] = field(default_factory=dict)  # id -> line of lastChunk
+
+    def feed_error(self, error: LoadError) -> list[ErrorDetail]:
+        return [ErrorDetail.finding("json-line", f"line is not strict JSON: {error.reason} "
+                                    f"(column {error.column})", line=error.line)]
+
+    def feed(self, line: int, value: Any) -> list[ErrorDetail]:
+        found: list[ErrorDetail] = []
+        payload = self._unwrap(line, value, found)
+        if payload is _NO_PAYLOAD:
+            return found
+        if self.validator is not None:
+            found.extend(e.at_line(line) for e in collect_errors(self.validator, payload))
+        event = to_event(payload, self.version)
+        if event is not None:
+            found.extend(self._apply(line, event))
+        return found
+
+    def _unwrap(self, line: int, value: Any, found: list[ErrorDetail]) -> Any:
+        if not (isinstance(value, dict) and "jsonrpc" in value):
+            return value
+        if value.get("jsonrpc") != "2.0":
+            found.append(ErrorDetail.finding("jsonrpc-envelope", f"jsonrpc must be \"2.0\", not "
+                                             f"{value.get('jsonrpc')!r}", line=line, path=("jsonrpc",)))
+        if "id" not in value:
+            found.append(ErrorDetail.finding("jsonrpc-envelope", "response has no id", line=line))
+        elif self._rpc_id_line is None:
+            self._rpc_id, self._rpc_id_line = value["id"], line
+        elif value["id"] != self._rpc_id:
+            found.append(ErrorDetail.finding(
+                "jsonrpc-id", f"id {value['id']!r} differs from {self._rpc_id!r} (line "
+                f"{self._rpc_id_line})", line=line, path=("id",)))
+        has_result, has_error = "result" in value, "error" in value
+        if has_result == has_error:
+            found.append(ErrorDetail.finding(
+                "jsonrpc-envelope", "a response has exactly one of result and error "
+                f"({'both' if has_result else 'neither'} present)", line=line))
+        if has_error:
+            error = value["error"]
+            code = error.get("code") if isinstance(error, dict) else None
+            text = error.get("message") if isinstance(error, dict) else None
+            found.append(ErrorDetail.finding(
+                "jsonrpc-error", f"error response, code {code}: {text}", line=line, path=("error",)))
+            return _NO_PAYLOAD
+        return value.get("result", _NO_PAYLOAD)
+
+    def _apply(self, line: int, event: Event) -> Iterator[ErrorDetail]:
+        def finding(rule: str, text: str) -> ErrorDetail:
+            return ErrorDetail.finding(rule, message(rule, text), line=line)
+
+        v03 = self.version.startswith("v0_")
+        if self._first_line is None:
+            self._first_line = line
+            allowed = ("task", "message")
+            if event.kind not in allowed:
+                yield finding("stream-order", f"a stream starts with a Task{' or Message' if v03 else ''}"
+                              f"{'' if v03 else ' (or is a single Message)'}, not a {event.kind} event")
+            if event.kind == "message":
+                self._message_only_line = line
+            self.task_id = event.task_id
+            self.context_id = event.context_id
+        else:
+            if self._message_only_line is not None:
+                yield finding("stream-order", "a message-only stream is exactly one Message (line "
+                              f"{self._message_only_line}); nothing may follow it")
+                return
+            if event.kind == "message":
+                yield finding("stream-order", "a Message event inside a task stream (only Task, "
+                              "status and artifact updates follow the Task)")
+            yield from self._check_ids(event, finding)
+        if self._terminal_line is not None:
+            change = (f" and changes state to {_state_name(event.state, self.version)}"
+                      if event.state and event.state != self._state else "")
+            yield finding("lifecycle-terminal", f"task reached {_state_name(self._state, self.version)} "
+                          f"at line {self._terminal_line}; an event follows{change}")
+        if self._final_line is not None:
+            yield finding("final-flag", f"an event follows the final: true status update of line "
+                          f"{self._final_line}")
+        if event.kind == "artifact":
+            yield from self._check_artifact(line, event, finding)
+        if event.artifact_ids:
+            self._has_artifact = True
+            for artifact_id in event.artifact_ids:
+                self._artifacts.setdefault(artifact_id, None)
+        if event.state is not None:
+            if self._terminal_line is None and event.state in TERMINAL:
+                self._terminal_line = line
+            self._state, self._state_line = event.state, line
+        if v03 and event.kind == "status":
+            if event.final is True:
+                self._final_line = line
+            elif event.state in TERMINAL:
+                yield finding("final-flag", f"a terminal status update ({event.state}) must carry "
+                              "final: true")
+
+    def _check_ids(self, event: Event, finding) -> Iterator[ErrorDetail]:
+        if event.task_id is not None:
+            if self.task_id is None:
+                self.task_id = event.task_id
+            elif event.task_id != self.task_id:
+                yield finding("stream-ids", f"event for task {event.task_id!r} in the stream of task "
+                              f"{self.task_id!r}")
+        if event.context_id is not None:
+            if self.context_id is None:
+                self.context_id = event.context_id
+            elif event.context_id != self.context_id:
+                yield finding("stream-ids", f"contextId {event.context_id!r} differs from the task's "
+                              f"{self.context_id!r}")
+
+    def _check_artifact(self, line: int, event: Event, finding) -> Iterator[ErrorDetail]:
+        artifact_id = event.artifact_id
+        self._has_artifact = True
+        if artifact_id in self._artifacts and self._artifacts[artifact_id] is not None:
+            yield finding("artifact-last-chunk", f"chunk for artifact {artifact_id!r} after its "
+                          f"lastChunk: true at line {self._artifacts[artifact_id]}")
+        elif event.append and artifact_id not in self._artifacts:
+            yield finding("artifact-append", f"append: true for artifact {artifact_id!r}, which no "
+                          "earlier event started")
+        self._artifacts.setdefault(artifact_id, None)
+        if event.last_chunk:
+            self._artifacts[artifact_id] = line
+
+    def finish(self) -> list[ErrorDetail]:
+        if self._first_line is None:
+            return [ErrorDetail.finding("stream-order", "the stream has no events", line=1)]
+        if self.policy and self._state == "completed" and not self._has_artifact:
+            return [ErrorDetail.finding("completed-has-artifact", message(
+                "completed-has-artifact", "the task completed without producing any artifact"),
+                line=self._state_line)]
+        return []
+
+
+_NO_PAYLOAD = object()
+
+
+def check_stream(lines: Iterable[tuple[int, Any, LoadError | None]], version: str,
+                 validator: Validator | None, *, policy: bool = True) -> Iterator[ErrorDetail]:
+    """Check a stream given as ``(line number, value, load error)`` triples, lazily."""
+    checker = StreamChecker(version, validator, policy)
+    for number, value, error in lines:
+        if error is not None:
+            yield from checker.feed_error(error)
+        else:
+            yield from checker.feed(number, value)
+    yield from checker.finish()
