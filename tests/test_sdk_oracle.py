@@ -60,9 +60,14 @@ V03_FILES = {
 # (suite file, test description) -> why the SDK and our schema legitimately disagree.
 DISAGREEMENTS: dict[tuple[str, str], str] = {}
 
-# Schema locations that have no SDK counterpart to parse with (enums, primitives, envelopes
-# whose members are checked through their parts); a new location must be added here knowingly.
+# Schema locations that have no SDK counterpart to parse with: primitives, and JSON-RPC error
+# objects (google.rpc details, not A2A messages). A new location must be added here knowingly.
 NO_ORACLE_PREFIXES = ("v1_0/common.json", "v0_3/common.json")
+NO_ORACLE = frozenset({
+    "v1_0/jsonrpc_response.json#/$defs/JSONRPCError",
+    "v1_0/jsonrpc_response.json#/$defs/ErrorInfo",
+    "v1_0/jsonrpc_response.json#/$defs/TaskNotFoundError",
+})
 
 
 def _parse_v1(message: str, data, ignore_unknown: bool) -> None:
@@ -74,11 +79,11 @@ def _check_v1(ref: str, data, ignore_unknown: bool) -> None:
     path, fragment = urldefrag(ref)
     file = path.split("/", 1)[1]
     name = fragment.rsplit("/", 1)[-1] if fragment else None
-    if file == "jsonrpc_request.json" and isinstance(data, dict):
+    if file == "jsonrpc_request.json" and (not name or name.endswith("Call")):
         method = data.get("method")
         _parse_v1(V1_METHOD_PARAMS[method], data.get("params", {}), ignore_unknown)
         return
-    if file == "jsonrpc_response.json" and isinstance(data, dict):
+    if file == "jsonrpc_response.json" and (not name or name.endswith("Response")):
         if "error" in data:
             return  # error objects carry google.rpc details, not A2A messages
         result = data["result"]
@@ -94,7 +99,8 @@ def _check_v1(ref: str, data, ignore_unknown: bool) -> None:
         raise AssertionError("no SDK message parses the result: " + " | ".join(failures))
     message = name if name and hasattr(pb2, name) else (None if name else V1_FILES.get(file))
     if message is None or not hasattr(pb2, message):
-        pytest.skip(f"{ref}: no a2a_pb2 message to parse it as")
+        assert ref in NO_ORACLE, f"{ref}: no a2a_pb2 message to parse it as; add it to NO_ORACLE"
+        return
     _parse_v1(message, data, ignore_unknown)
 
 
@@ -104,7 +110,8 @@ def _check_v03(ref: str, data) -> None:
     name = fragment.rsplit("/", 1)[-1] if fragment else V03_FILES.get(file)
     model = getattr(v03, name, None) if name else None
     if model is None or not hasattr(model, "model_validate"):
-        pytest.skip(f"{ref}: no 0.3 SDK model to validate it with")
+        assert ref in NO_ORACLE, f"{ref}: no 0.3 SDK model to validate it with; add it to NO_ORACLE"
+        return
     model.model_validate(data)
 
 
