@@ -117,6 +117,7 @@ class CaseResult:
     outcome: Outcome
     errors: tuple[ErrorDetail, ...] = ()
     reason: str | None = None  #: why the outcome is not ``passed``
+    source: str | None = None  #: the file that error lines refer to (a JSONL stream)
 
     @property
     def test_id(self) -> str:

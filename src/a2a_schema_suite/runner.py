@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,7 +99,15 @@ def run_stream(suite: Suite, case: StreamCase, store: SchemaStore, validator: Va
     except Unresolvable as exc:
         return _errored(suite.name, suite.schema, case.description, case.valid,
                         f"schema reference cannot be resolved: {exc}")
-    return judge(suite, case.description, case.valid, case.expected_errors, errors)
+    result = judge(suite, case.description, case.valid, case.expected_errors, errors)
+    return dataclasses.replace(result, source=_display(case.file))
+
+
+def _display(path: Path) -> str:
+    try:
+        return path.resolve().relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return path.as_posix()
 
 
 def _suite_problem_result(problem: SuiteProblem) -> CaseResult:
@@ -177,4 +186,4 @@ def validate_documents(files: Iterable[Path], schema: str, store: SchemaStore,
             continue
         outcome = Outcome.PASSED if not errors else Outcome.FAILED
         reason = None if not errors else f"{len(errors)} validation error(s)"
-        yield CaseResult(name, schema, name, True, not errors, outcome, errors, reason)
+        yield CaseResult(name, schema, name, True, not errors, outcome, errors, reason, source=name)

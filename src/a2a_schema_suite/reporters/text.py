@@ -9,10 +9,13 @@ def _verdict(value: bool | None) -> str:
     return {True: "valid", False: "invalid", None: "no verdict"}[value]
 
 
-def _error_line(error: ErrorDetail, indent: str) -> str:
-    where = f"line {error.line}: " if error.line is not None else ""
-    return (f"{indent}- {where}{error.path} [{error.keyword}] {error.message}"
-            f" (schema {error.schema_path or '#'})")
+def _error_line(error: ErrorDetail, indent: str, source: str | None = None) -> str:
+    if error.line is not None and source is not None:
+        # file:line: rule-or-keyword: message, the form editors and CI logs link to
+        where = f" at {error.path}" if error.path != "$" else ""
+        return f"{indent}{source}:{error.line}: {error.rule or error.keyword}: {error.message}{where}"
+    schema = f" (schema {error.schema_path})" if error.schema_path else ""
+    return f"{indent}- {error.path} [{error.keyword}] {error.message}{schema}"
 
 
 def render_result(result: CaseResult) -> list[str]:
@@ -22,7 +25,7 @@ def render_result(result: CaseResult) -> list[str]:
     if result.reason:
         lines.append(f"    {result.reason}")
     for error in result.errors:
-        lines.append(_error_line(error, "    "))
+        lines.append(_error_line(error, "    ", result.source))
         # For oneOf/anyOf, show the branch errors one level down: the best match comes first.
         lines.extend(_error_line(child, "        ") for child in error.context[:6])
         if len(error.context) > 6:
