@@ -1,0 +1,1 @@
+"""One module per CLI command, each exposing ``command``; shared options live in ``_options``."""

@@ -1,0 +1,52 @@
+"""``a2a-schema-suite run``: run case suites and report."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from a2a_schema_suite.commands._options import (
+    OutputOptions,
+    emit,
+    format_option,
+    load_store,
+    output_option,
+    profile_option,
+    schemas_option,
+)
+
+
+@click.command("run")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@schemas_option
+@profile_option
+@click.option("-k", "select", metavar="TEXT",
+              help="Only tests whose 'suite > description' contains TEXT.")
+@click.option("--fail-fast", is_flag=True, help="Stop at the first test that does not pass.")
+@format_option
+@output_option
+def command(paths: tuple[Path, ...], schemas: Path | None, profile: str | None, select: str | None,
+            fail_fast: bool, fmt: str, output: Path | None) -> None:
+    """Run case suites (files or directories; default: the bundled cases).
+
+    \b
+    Example:
+      a2a-schema-suite run cases/v1_0/task.json --format json --output report.json
+    """
+    from a2a_schema_suite.registry import bundled_cases
+    from a2a_schema_suite.results import RunSummary
+    from a2a_schema_suite.runner import RunOptions, run_suites
+    from a2a_schema_suite.suite import load_suites, orphan_streams
+
+    inputs = list(paths) or [bundled_cases()]
+    for path in inputs:
+        if not path.exists():
+            raise click.BadParameter(f"{path}: no such file or directory", param_hint="PATHS")
+    store = load_store(schemas)
+    options = RunOptions(profile=profile, select=select, fail_fast=fail_fast)
+    suites = list(load_suites(inputs))
+    orphans = orphan_streams(inputs, suites)
+    summary = RunSummary(list(run_suites(suites, store, options, orphans)))
+    sys.exit(emit(summary, OutputOptions(fmt, output), inputs))

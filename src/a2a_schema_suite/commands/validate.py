@@ -1,0 +1,44 @@
+"""``a2a-schema-suite validate``: validate your own documents (JSON or JSONL streams)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from a2a_schema_suite.commands._options import (
+    OutputOptions,
+    emit,
+    format_option,
+    load_store,
+    output_option,
+    profile_option,
+    schemas_option,
+)
+
+
+@click.command("validate")
+@click.option("--schema", "schema_ref", required=True, metavar="REF",
+              help="Schema to validate against, e.g. v1_0/agent_card.json or "
+                   "v1_0/agent_card.json#/$defs/AgentSkill.")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@schemas_option
+@profile_option
+@format_option
+@output_option
+def command(schema_ref: str, files: tuple[Path, ...], schemas: Path | None, profile: str | None,
+            fmt: str, output: Path | None) -> None:
+    """Validate your own JSON documents against one schema (.jsonl files are streams).
+
+    \b
+    Example:
+      a2a-schema-suite validate --schema v1_0/task.json task1.json task2.json
+    """
+    from a2a_schema_suite.results import RunSummary
+    from a2a_schema_suite.runner import validate_documents
+
+    store = load_store(schemas)
+    summary = RunSummary(list(validate_documents(files, schema_ref, store,
+                                                 profile or "strict")))
+    sys.exit(emit(summary, OutputOptions(fmt, output), list(files)))
