@@ -33,6 +33,7 @@ class Outcome(str, enum.Enum):
     FAILED = "failed"
     ERRORED = "errored"
     SKIPPED = "skipped"
+    WARNING = "warning"  #: a finding that does not fail the run (``check`` without ``--strict``)
 
 
 def _pointer(parts: Iterable[Any]) -> str:
@@ -155,7 +156,7 @@ class RunSummary:
             return ExitCode.ERRORED
         if self.count(Outcome.FAILED):
             return ExitCode.FAILED
-        if self.total - self.count(Outcome.SKIPPED) == 0:
+        if self.total - self.count(Outcome.SKIPPED) - self.count(Outcome.WARNING) == 0:
             return ExitCode.NO_TESTS
         return ExitCode.OK
 
@@ -172,4 +173,6 @@ class RunSummary:
         )
         if skipped := self.count(Outcome.SKIPPED):
             line += f", {skipped} skipped"
+        if warnings := self.count(Outcome.WARNING):
+            line += f", {warnings} warning" + ("s" if warnings != 1 else "")
         return line
