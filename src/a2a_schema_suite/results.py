@@ -119,6 +119,9 @@ class CaseResult:
     errors: tuple[ErrorDetail, ...] = ()
     reason: str | None = None  #: why the outcome is not ``passed``
     source: str | None = None  #: the file that error lines refer to (a JSONL stream)
+    line: int | None = None  #: line of the test's entry in its suite file, where known
+    #: the tested document (for reporters that show it, e.g. HTML); not part of equality
+    data: Any = field(default=None, repr=False, compare=False)
 
     @property
     def test_id(self) -> str:

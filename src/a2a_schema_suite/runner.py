@@ -78,7 +78,8 @@ def run_test(suite: Suite, test: CaseTest, validator: Validator,
     except RecursionError:
         return _errored(suite.name, suite.schema, test.description, test.valid,
                         "schema recursion too deep while validating")
-    return judge(suite, test.description, test.valid, test.expected_errors, errors)
+    result = judge(suite, test.description, test.valid, test.expected_errors, errors)
+    return dataclasses.replace(result, line=test.line, data=test.data)
 
 
 def stream_errors(path: Path, name: str, version: str, validator: Validator,
@@ -100,7 +101,7 @@ def run_stream(suite: Suite, case: StreamCase, store: SchemaStore, validator: Va
         return _errored(suite.name, suite.schema, case.description, case.valid,
                         f"schema reference cannot be resolved: {exc}")
     result = judge(suite, case.description, case.valid, case.expected_errors, errors)
-    return dataclasses.replace(result, source=_display(case.file))
+    return dataclasses.replace(result, source=_display(case.file), line=case.line)
 
 
 def _display(path: Path) -> str:

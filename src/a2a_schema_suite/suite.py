@@ -64,6 +64,7 @@ class CaseTest:
     valid: bool
     data: Any
     expected_errors: tuple[Matcher, ...] = ()
+    line: int | None = None  #: line of this test's entry in the suite file, where known
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,7 @@ class StreamCase:
     file: Path  #: resolved against the suite file's directory
     valid: bool
     expected_errors: tuple[Matcher, ...] = ()
+    line: int | None = None  #: line of this entry in the suite file, where known
 
 
 @dataclass(frozen=True, slots=True)
