@@ -8,6 +8,8 @@ past this module.
 from __future__ import annotations
 
 import functools
+import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +17,7 @@ from typing import Any
 
 import jsonschema
 
-from a2a_schema_suite.jsonio import LoadError, LoadFailure, load_path
+from a2a_schema_suite.jsonio import LoadError, LoadFailure, decode_utf8, load_path, read_bytes
 from a2a_schema_suite.registry import META_DIR, bundled_schemas
 from a2a_schema_suite.results import ErrorDetail
 
@@ -110,6 +112,112 @@ def _meta_message(error: jsonschema.ValidationError) -> str:
     return error.message
 
 
+#: Top-level members of a suite whose elements get a line number (tests and streams).
+_ENTRY_ARRAYS = frozenset({"tests", "streams"})
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+#: The C-accelerated scanner of the standard library, used only to *skip* values whose position
+#: is not needed: the strict loader has already accepted the text, this pass only locates.
+_SCAN_VALUE = json.scanner.make_scanner(json.JSONDecoder())
+_SCAN_STRING = json.decoder.scanstring
+
+
+class _NotASuiteText(Exception):
+    """Internal: the text is not shaped like a suite object (no positions, not an error)."""
+
+
+def _expect(text: str, index: int, char: str) -> int:
+    if text[index : index + 1] != char:
+        raise _NotASuiteText
+    return _WHITESPACE.match(text, index + 1).end()  # type: ignore[union-attr]
+
+
+def _entry_offsets(text: str) -> dict[tuple[str | int, ...], int]:
+    """Character offsets of the top-level members, and of each element of ``tests``/``streams``.
+
+    Keys are paths: ``("schema",)`` is where the ``"schema"`` key starts, ``("tests", 3)`` where the
+    fourth test's value starts. One pass over the text; values that are not located are skipped
+    with the C scanner, so this costs about as much as one plain ``json.loads``.
+    """
+    offsets: dict[tuple[str | int, ...], int] = {}
+    index = _expect(text, _WHITESPACE.match(text).end(), "{")  # type: ignore[union-attr]
+    if text[index : index + 1] == "}":
+        return offsets
+    while True:
+        if text[index : index + 1] != '"':
+            raise _NotASuiteText
+        key_start = index
+        key, index = _SCAN_STRING(text, index + 1)
+        index = _expect(text, _WHITESPACE.match(text, index).end(), ":")  # type: ignore[union-attr]
+        offsets[(key,)] = key_start
+        if key in _ENTRY_ARRAYS and text[index : index + 1] == "[":
+            index = _WHITESPACE.match(text, index + 1).end()  # type: ignore[union-attr]
+            position = 0
+            while text[index : index + 1] != "]":
+                offsets[(key, position)] = index
+                _, index = _SCAN_VALUE(text, index)
+                index = _WHITESPACE.match(text, index).end()  # type: ignore[union-attr]
+                if text[index : index + 1] == ",":
+                    index = _WHITESPACE.match(text, index + 1).end()  # type: ignore[union-attr]
+                elif text[index : index + 1] != "]":
+                    raise _NotASuiteText
+                position += 1
+            index += 1
+        else:
+            _, index = _SCAN_VALUE(text, index)
+        index = _WHITESPACE.match(text, index).end()  # type: ignore[union-attr]
+        if text[index : index + 1] == "}":
+            return offsets
+        index = _expect(text, index, ",")
+
+
+@dataclass(frozen=True, slots=True)
+class SuiteLocations:
+    """Where the members and entries of one suite file start: ``(line, column)``, 1-based."""
+
+    positions: dict[tuple[str | int, ...], tuple[int, int]]
+
+    @classmethod
+    def of_text(cls, text: str) -> SuiteLocations:
+        """Locate the entries of a suite text the strict loader accepted (empty if not an object)."""
+        try:
+            offsets = _entry_offsets(text)
+        except (_NotASuiteText, StopIteration, ValueError, RecursionError):
+            return cls({})
+        positions: dict[tuple[str | int, ...], tuple[int, int]] = {}
+        line, line_start, previous = 1, 0, 0
+        for key, offset in sorted(offsets.items(), key=lambda item: item[1]):
+            newlines = text.count("\n", previous, offset)
+            if newlines:
+                line += newlines
+                line_start = text.rfind("\n", previous, offset) + 1
+            positions[key] = (line, offset - line_start + 1)
+            previous = offset
+        return cls(positions)
+
+    def of(self, path: Iterable[Any]) -> tuple[int, int]:
+        """The most precise known position for an instance path (``["tests", 3, "valid"]``)."""
+        parts = tuple(path)[:2]
+        for length in (2, 1):
+            if len(parts) >= length and (found := self.positions.get(parts[:length])):
+                return found
+        return (1, 1)
+
+    def line(self, key: str, index: int) -> int | None:
+        found = self.positions.get((key, index))
+        return found[0] if found else None
+
+
+def _read_suite(path: Path, name: str) -> tuple[Any, SuiteLocations]:
+    """The suite's value (strictly loaded: the loader is the authority) and its entry positions."""
+    data = load_path(path, name)
+    try:
+        # The text is read again only to locate entries; the strict parse above stays the authority.
+        text = decode_utf8(read_bytes(path, name), name)
+    except LoadFailure:
+        return data, SuiteLocations({})
+    return data, SuiteLocations.of_text(text)
+
+
 def discover(paths: Iterable[Path]) -> list[tuple[Path, str]]:
     """Expand files and directories into ``(suite file, display name)`` pairs, sorted."""
     found: list[tuple[Path, str]] = []
@@ -125,26 +233,31 @@ def discover(paths: Iterable[Path]) -> list[tuple[Path, str]]:
 def load_suite(path: Path, name: str) -> Suite | SuiteProblem:
     """Load and check one suite file."""
     try:
-        data = load_path(path, name)
+        data, where = _read_suite(path, name)
     except LoadFailure as exc:
         return SuiteProblem(name, path, (exc.error,))
     problems = [
-        LoadError(name, 1, 1, f"not a valid suite: {_meta_message(error)} at {error.json_path}")
+        LoadError(name, *where.of(error.absolute_path),
+                  f"not a valid suite: {_meta_message(error)} at {error.json_path}")
         for error in sorted(_suite_meta_validator().iter_errors(data), key=lambda e: e.json_path)
     ]
     if problems:
+        problems.sort(key=lambda e: (e.line, e.column))
         return SuiteProblem(name, path, tuple(problems))
     seen: set[str] = set()
-    for entry in [*data.get("tests", ()), *data.get("streams", ())]:
+    entries = [(key, i, entry) for key in ("tests", "streams")
+               for i, entry in enumerate(data.get(key, ()))]
+    for key, i, entry in entries:
         if entry["description"] in seen:
             reason = f"duplicate description {entry['description']!r}"
-            problems.append(LoadError(name, 1, 1, reason))
+            problems.append(LoadError(name, *where.of((key, i)), reason))
         seen.add(entry["description"])
-    for entry in data.get("streams", ()):
+    for i, entry in enumerate(data.get("streams", ())):
         if not (path.parent / entry["file"]).is_file():
             reason = f"stream file {entry['file']!r} does not exist (relative to the suite file)"
-            problems.append(LoadError(name, 1, 1, reason))
+            problems.append(LoadError(name, *where.of(("streams", i)), reason))
     if problems:
+        problems.sort(key=lambda e: (e.line, e.column))
         return SuiteProblem(name, path, tuple(problems))
     tests = tuple(
         CaseTest(
@@ -152,8 +265,9 @@ def load_suite(path: Path, name: str) -> Suite | SuiteProblem:
             valid=t["valid"],
             data=t["data"],
             expected_errors=tuple(Matcher.from_dict(m) for m in t.get("expectedErrors", ())),
+            line=where.line("tests", i),
         )
-        for t in data.get("tests", ())
+        for i, t in enumerate(data.get("tests", ()))
     )
     streams = tuple(
         StreamCase(
@@ -161,8 +275,9 @@ def load_suite(path: Path, name: str) -> Suite | SuiteProblem:
             file=path.parent / s["file"],
             valid=s["valid"],
             expected_errors=tuple(Matcher.from_dict(m) for m in s.get("expectedErrors", ())),
+            line=where.line("streams", i),
         )
-        for s in data.get("streams", ())
+        for i, s in enumerate(data.get("streams", ()))
     )
     return Suite(
         name=name,
