@@ -19,6 +19,7 @@ Reporter = Callable[["RunSummary"], str]
 REPORTER_NAMES: dict[str, str] = {
     "text": "a2a_schema_suite.reporters.text",
     "json": "a2a_schema_suite.reporters.json_report",
+    "html": "a2a_schema_suite.reporters.html",
 }
 
 
