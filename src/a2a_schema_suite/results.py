@@ -61,7 +61,9 @@ class ErrorDetail:
             schema_path=_pointer(error.absolute_schema_path),
             keyword=str(error.validator),
             message=error.message,
-            context=tuple(cls.from_validation_error(e) for e in error.context or ()),
+            # best_match order: the branch error best_match would descend to comes first
+            context=tuple(cls.from_validation_error(e)
+                          for e in sorted(error.context or (), key=relevance)),
         )
 
     @classmethod

@@ -219,12 +219,19 @@ def _read_suite(path: Path, name: str) -> tuple[Any, SuiteLocations]:
 
 
 def discover(paths: Iterable[Path]) -> list[tuple[Path, str]]:
-    """Expand files and directories into ``(suite file, display name)`` pairs, sorted."""
+    """Expand files and directories into ``(suite file, display name)`` pairs, sorted.
+
+    A file under a relative directory is named as the user could open it (``cases/v1_0/task.json``
+    for ``cases/v1_0``), so reports can point at it; under an absolute directory, relative to the
+    directory's parent (``cases/v1_0/task.json`` for ``/repo/cases``: short, and relative to the
+    repository root when the directory is a top-level one).
+    """
     found: list[tuple[Path, str]] = []
     for path in paths:
         if path.is_dir():
             for file in sorted(path.rglob("*.json")):
-                found.append((file, file.relative_to(path.parent).as_posix()))
+                name = file.relative_to(path.parent) if path.is_absolute() else file
+                found.append((file, name.as_posix()))
         else:
             found.append((path, path.as_posix()))
     return found

@@ -18,28 +18,67 @@ class OutputOptions:
     output: Path | None
 
 
+def _overwrites_input(output: Path, inputs: list[Path], summary) -> bool:
+    """Would writing ``output`` clobber something this run read (a suite, sample or document)?"""
+    try:
+        target = output.resolve()
+        read = [p.resolve() for p in inputs]
+        read += [Path(r.source).resolve() for r in summary.results if r.source]
+        if any(target == p for p in read):
+            return True
+        if output.exists() and any(p.exists() and output.samefile(p) for p in read):
+            return True  # a hard link to an input
+        # a .json/.jsonl file under an input directory is a suite or a stream sample
+        return target.suffix in (".json", ".jsonl") and any(
+            p.is_dir() and target.is_relative_to(p) for p in read)
+    except OSError:  # cannot even look: writing will fail and say why
+        return False
+
+
+def _render(summary, fmt: str) -> tuple[str | None, str | None]:
+    """The report in ``fmt`` (never coloured: it may go to a file), or why it could not be made."""
+    from a2a_schema_suite.reporters import render
+    from a2a_schema_suite.reporters.text import use_colour
+
+    try:
+        with use_colour(False):
+            return render(summary, fmt), None
+    except Exception as exc:  # a reporter bug must not lose the results
+        return None, f"{type(exc).__name__}: {exc}"
+
+
 def emit(summary, out: OutputOptions, inputs: list[Path]) -> int:
     """Write the report and return the exit code; results are never lost to a reporting error.
 
     With ``--output`` the report goes to the file and a text summary to stdout. If the file cannot
-    be written (or is one of the inputs), the text report still reaches stdout and the exit code
-    is ``ERRORED``.
+    be written (or is one of the inputs), or the report cannot be made, the text report still
+    reaches stdout and the exit code is ``ERRORED``.
     """
     from a2a_schema_suite.reporters import render
     from a2a_schema_suite.results import ExitCode
 
     code = int(summary.exit_code)
     if out.output is None:
-        click.echo(render(summary, out.fmt), nl=False)
-        return code
-    resolved = out.output.resolve()
-    if any(resolved == p.resolve() for p in inputs):
+        if out.fmt == "text":  # coloured on a terminal
+            click.echo(render(summary, "text"), nl=False)
+            return code
+        report, problem = _render(summary, out.fmt)
+        if report is not None:
+            click.echo(report, nl=False)
+            return code
+        click.echo(f"error: cannot make the {out.fmt} report: {problem}", err=True)
+        click.echo(render(summary, "text"), nl=False)
+        return int(ExitCode.ERRORED)
+    if _overwrites_input(out.output, inputs, summary):
         click.echo(f"error: --output {out.output} is one of the inputs; refusing to overwrite it",
                    err=True)
         click.echo(render(summary, "text"), nl=False)
         return int(ExitCode.ERRORED)
+    report, problem = _render(summary, out.fmt)
     try:
-        out.output.write_text(render(summary, out.fmt), encoding="utf-8")
+        if report is None:
+            raise OSError(f"cannot make the {out.fmt} report: {problem}")
+        out.output.write_text(report, encoding="utf-8")
     except OSError as exc:
         click.echo(f"error: cannot write report to {out.output}: {exc.strerror or exc}", err=True)
         click.echo(render(summary, "text"), nl=False)

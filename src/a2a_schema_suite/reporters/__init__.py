@@ -19,6 +19,9 @@ Reporter = Callable[["RunSummary"], str]
 REPORTER_NAMES: dict[str, str] = {
     "text": "a2a_schema_suite.reporters.text",
     "json": "a2a_schema_suite.reporters.json_report",
+    "junit": "a2a_schema_suite.reporters.junit",
+    "markdown": "a2a_schema_suite.reporters.markdown",
+    "github": "a2a_schema_suite.reporters.github",
     "html": "a2a_schema_suite.reporters.html",
 }
 

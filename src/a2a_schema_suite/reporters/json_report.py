@@ -1,20 +1,34 @@
-"""The JSON report; its shape is pinned by ``schemas/_meta/report.json``."""
+"""The JSON report; its shape is pinned by ``schemas/_meta/report.json`` (a test checks real output).
+
+Each result is :meth:`CaseResult.to_dict` plus, where known, ``line`` (where the test's entry
+starts in its suite file) and ``source`` (the file its errors' lines refer to).
+"""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from a2a_schema_suite import __version__
-from a2a_schema_suite.results import RunSummary
+from a2a_schema_suite.results import CaseResult, RunSummary
 
 TOOL_NAME = "a2a-schema-suite"
 
 
-def to_dict(summary: RunSummary) -> dict:
+def result_dict(result: CaseResult) -> dict[str, Any]:
+    data = result.to_dict()
+    if result.line is not None:
+        data["line"] = result.line
+    if result.source is not None:
+        data["source"] = result.source
+    return data
+
+
+def to_dict(summary: RunSummary) -> dict[str, Any]:
     return {
         "tool": {"name": TOOL_NAME, "version": __version__},
         "summary": summary.counts(),
-        "results": [r.to_dict() for r in summary.results],
+        "results": [result_dict(r) for r in summary.results],
     }
 
 

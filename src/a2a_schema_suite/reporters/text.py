@@ -1,42 +1,178 @@
-"""Plain text for terminals and CI logs: one block per failure, then the closing counts line."""
+"""Plain text for terminals and CI logs: problems grouped by suite, then the closing counts line.
+
+For each failed, errored, warning (and skipped) result: ``LABEL suite > description``, expected
+vs actual, where its entry is in the suite file, the reason, then every error with its JSON path,
+keyword, message and schema path. ``oneOf``/``anyOf`` branch errors are listed best match first
+(jsonschema's ``best_match`` order) and cut short, never a wall of branch errors.
+
+Colour (ANSI) only when stdout is a terminal and ``NO_COLOR`` is not set; :func:`use_colour` overrides
+the decision for a block of code (e.g. a report written to a file is never coloured).
+"""
 
 from __future__ import annotations
 
-from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, RunSummary
+import os
+import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TextIO
+
+from a2a_schema_suite.results import CaseResult, ErrorDetail, ExitCode, Outcome, RunSummary
+
+MAX_ERRORS = 25  #: top-level errors shown per result (the JSON report has them all)
+MAX_BRANCHES = 3  #: branch errors shown per oneOf/anyOf level
+MAX_BRANCH_DEPTH = 3  #: nested oneOf/anyOf levels shown
+
+#: Outcomes that get a block in the report, in this order within a suite.
+SHOWN = (Outcome.ERRORED, Outcome.FAILED, Outcome.WARNING, Outcome.SKIPPED)
+
+_STYLES = {
+    Outcome.FAILED: "1;31",  # bold red
+    Outcome.ERRORED: "1;31",
+    Outcome.WARNING: "33",  # yellow
+    Outcome.SKIPPED: "2",  # dim
+    "heading": "1",
+    "ok": "1;32",  # bold green
+    "bad": "1;31",
+    "dim": "2",
+}
+
+_colour_override: ContextVar[bool | None] = ContextVar("a2a_text_colour", default=None)
 
 
-def _verdict(value: bool | None) -> str:
+def colour_enabled(stream: TextIO | None = None, environ: Mapping[str, str] | None = None) -> bool:
+    """Colour only on a terminal, and never when ``NO_COLOR`` is set to a non-empty value."""
+    env = os.environ if environ is None else environ
+    if env.get("NO_COLOR"):  # https://no-color.org: present and not empty
+        return False
+    stream = sys.stdout if stream is None else stream
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        return False
+
+
+@contextmanager
+def use_colour(enabled: bool | None) -> Iterator[None]:
+    """Force colour on or off for :func:`render` calls in this block (``None``: decide as usual)."""
+    token = _colour_override.set(enabled)
+    try:
+        yield
+    finally:
+        _colour_override.reset(token)
+
+
+class _Painter:
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def __call__(self, text: str, style: object) -> str:
+        if not self.enabled or style not in _STYLES:
+            return text
+        return f"\x1b[{_STYLES[style]}m{text}\x1b[0m"  # type: ignore[index]
+
+
+def utf8_safe(text: str) -> str:
+    """``text`` with lone surrogates (JSON allows ``"\\ud800"``) shown as ``\\ud800``: always encodable."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
+def verdict(value: bool | None) -> str:
     return {True: "valid", False: "invalid", None: "no verdict"}[value]
 
 
-def _error_line(error: ErrorDetail, indent: str, source: str | None = None) -> str:
+def _schema_suffix(error: ErrorDetail) -> str:
+    return f" (schema {error.schema_path})" if error.schema_path else ""
+
+
+def error_line(error: ErrorDetail, indent: str, source: str | None = None) -> str:
+    if error.keyword == "load" and not error.schema_path:
+        # a load error's message already says file:line:column: reason
+        return f"{indent}- {error.message}"
     if error.line is not None and source is not None:
         # file:line: rule-or-keyword: message, the form editors and CI logs link to
         where = f" at {error.path}" if error.path != "$" else ""
-        return f"{indent}{source}:{error.line}: {error.rule or error.keyword}: {error.message}{where}"
-    schema = f" (schema {error.schema_path})" if error.schema_path else ""
-    return f"{indent}- {error.path} [{error.keyword}] {error.message}{schema}"
+        return (f"{indent}{source}:{error.line}: {error.rule or error.keyword}: {error.message}"
+                f"{where}{_schema_suffix(error)}")
+    return f"{indent}- {error.path} [{error.keyword}] {error.message}{_schema_suffix(error)}"
 
 
-def render_result(result: CaseResult) -> list[str]:
-    label = result.outcome.value.upper()
-    lines = [f"{label} {result.test_id}: expected {_verdict(result.expected_valid)}, "
-             f"got {_verdict(result.actual_valid)}"]
-    if result.reason:
-        lines.append(f"    {result.reason}")
-    for error in result.errors:
-        lines.append(_error_line(error, "    ", result.source))
-        # For oneOf/anyOf, show the branch errors one level down: the best match comes first.
-        lines.extend(_error_line(child, "        ") for child in error.context[:6])
-        if len(error.context) > 6:
-            lines.append(f"        ... {len(error.context) - 6} more branch errors")
+def _branch_lines(error: ErrorDetail, indent: str, depth: int = 1) -> list[str]:
+    """Branch errors of a oneOf/anyOf, best match first, a few per level, a few levels deep."""
+    if not error.context:
+        return []
+    lines = []
+    if depth == 1:
+        lines.append(f"{indent}branch errors, best match first:")
+    for child in error.context[:MAX_BRANCHES]:
+        lines.append(error_line(child, indent))
+        if depth < MAX_BRANCH_DEPTH:
+            lines.extend(_branch_lines(child, indent + "  ", depth + 1))
+    if len(error.context) > MAX_BRANCHES:
+        lines.append(f"{indent}... {len(error.context) - MAX_BRANCHES} more")
     return lines
 
 
-def render(summary: RunSummary) -> str:
-    lines: list[str] = []
+def title(result: CaseResult) -> str:
+    # `validate` names a document twice (suite and description): say it once
+    return result.suite if result.description == result.suite else result.test_id
+
+
+def detail_lines(result: CaseResult, indent: str = "    ") -> list[str]:
+    """The reason, then each error (branch errors under it): the body of a result's block."""
+    lines = [f"{indent}{result.reason}"] if result.reason else []
+    for error in result.errors[:MAX_ERRORS]:
+        lines.append(error_line(error, indent, result.source))
+        lines.extend(_branch_lines(error, indent + "    "))
+    if len(result.errors) > MAX_ERRORS:
+        lines.append(f"{indent}... {len(result.errors) - MAX_ERRORS} more errors "
+                     "(--format json lists them all)")
+    return lines
+
+
+def render_result(result: CaseResult, paint: _Painter | None = None) -> list[str]:
+    """The lines of one result's block (no colour unless a painter says so)."""
+    paint = paint or _Painter(False)
+    label = paint(result.outcome.value.upper(), result.outcome)
+    if result.outcome is Outcome.SKIPPED:
+        return [f"{label} {title(result)}" + (f": {result.reason}" if result.reason else "")]
+    lines = [f"{label} {title(result)}: expected {verdict(result.expected_valid)}, "
+             f"got {verdict(result.actual_valid)}"]
+    if result.line is not None and result.description != result.suite:
+        lines.append(paint(f"    at {result.suite}:{result.line}", "dim"))
+    return lines + detail_lines(result)
+
+
+def _group_heading(suite: str, results: list[CaseResult]) -> str:
+    counts = ", ".join(f"{n} {o.value}" for o in SHOWN
+                       if (n := sum(1 for r in results if r.outcome is o)))
+    return f"=== {suite}: {counts} ==="
+
+
+def render(summary: RunSummary, *, colour: bool | None = None) -> str:
+    """The text report; ``colour=None`` decides from the override, stdout and ``NO_COLOR``."""
+    if colour is None:
+        colour = _colour_override.get()
+    paint = _Painter(colour_enabled() if colour is None else colour)
+    groups: dict[str, list[CaseResult]] = {}
     for result in summary.results:
-        if result.outcome in (Outcome.FAILED, Outcome.ERRORED):
-            lines.extend(render_result(result))
-    lines.append(summary.closing_line())
-    return "\n".join(lines) + "\n"
+        if result.outcome in SHOWN:
+            groups.setdefault(result.suite, []).append(result)
+    lines: list[str] = []
+    for suite, results in groups.items():
+        named = any(r.description != r.suite for r in results)
+        if named:
+            lines.append(paint(_group_heading(suite, results), "heading"))
+        for result in results:  # file order
+            lines.extend(render_result(result, paint))
+        lines.append("")
+    closing = summary.closing_line()
+    code = summary.exit_code
+    style = {ExitCode.OK: "ok", ExitCode.NO_TESTS: Outcome.WARNING}.get(code, "bad")
+    lines.append(paint(closing, style))
+    return utf8_safe("\n".join(lines) + "\n")

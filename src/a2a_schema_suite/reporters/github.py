@@ -1,0 +1,94 @@
+"""GitHub Actions workflow commands: an annotation per problem, then the summary.
+
+``::error file=<file>,line=<N>,title=<suite > description>::<reason and errors>`` for each failed
+or errored result (``::warning`` for a warning), pointing at the test's entry in its suite file,
+or for a stream at the JSONL file and the line of its first located error. ``file=`` is relative to
+``GITHUB_WORKSPACE`` (else the current directory) whenever the file can be found from here.
+
+After the annotations: the text report in a collapsed group, and the closing counts line. When
+``GITHUB_STEP_SUMMARY`` is set, the Markdown report is appended to that file (the job summary).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from a2a_schema_suite.reporters import markdown, text
+from a2a_schema_suite.results import CaseResult, Outcome, RunSummary
+
+_COMMANDS = {Outcome.FAILED: "error", Outcome.ERRORED: "error", Outcome.WARNING: "warning"}
+
+
+def escape_data(value: str) -> str:
+    """A workflow command's message (after ``::``)."""
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(value: str) -> str:
+    """A workflow command's property value (``file=``, ``title=``...)."""
+    return escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def workspace_path(name: str, base: Path | None = None) -> str:
+    """``name`` relative to ``base`` (``GITHUB_WORKSPACE`` or the cwd) if it is a file under it."""
+    if base is None:
+        base = Path(os.environ.get("GITHUB_WORKSPACE") or Path.cwd())
+    path = Path(name)
+    try:
+        if path.is_file():
+            return path.resolve().relative_to(base.resolve()).as_posix()
+    except (OSError, ValueError):  # outside the workspace, or unreadable: keep the name
+        pass
+    return name
+
+
+def location(result: CaseResult) -> tuple[str, int | None]:
+    """Where an annotation for ``result`` points: (file, line)."""
+    located = [e.line for e in result.errors if e.line is not None]
+    if result.source is not None and located:
+        return result.source, located[0]  # a stream: its JSONL file, at the first finding
+    if result.line is not None:
+        return result.suite, result.line  # the test's entry in its suite file
+    # a suite or document that could not be loaded: a load error about that file has the line
+    own = [e.line for e in result.errors if e.line is not None and e.keyword == "load"
+           and e.message.startswith(f"{result.suite}:")]
+    return result.suite, own[0] if own else None
+
+
+def annotation(result: CaseResult, base: Path | None = None) -> str:
+    file, line = location(result)
+    properties = [f"file={escape_property(workspace_path(file, base))}"]
+    if line is not None:
+        properties.append(f"line={line}")
+    properties.append(f"title={escape_property(text.title(result))}")
+    head = (f"expected {text.verdict(result.expected_valid)}, "
+            f"got {text.verdict(result.actual_valid)}")
+    message = "\n".join(text.detail_lines(result, "") or [head])
+    return f"::{_COMMANDS[result.outcome]} {','.join(properties)}::{escape_data(message)}"
+
+
+def _append_step_summary(summary: RunSummary, path: str) -> str | None:
+    """Append the Markdown report to the job summary; an error message if that fails."""
+    try:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(markdown.render(summary) + "\n")
+    except OSError as exc:
+        return f"cannot append to GITHUB_STEP_SUMMARY ({path}): {exc.strerror or exc}"
+    return None
+
+
+def render(summary: RunSummary) -> str:
+    lines = [annotation(r) for r in summary.results if r.outcome in _COMMANDS]
+    step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if step_summary and (problem := _append_step_summary(summary, step_summary)):
+        lines.append(f"::warning title=a2a-schema-suite::{escape_data(problem)}")
+    with text.use_colour(False):
+        report = text.render(summary)
+    # The full text report, folded; stop-commands (with a token the report cannot contain) keep
+    # user text in it from being read as workflow commands.
+    token = f"a2a-schema-suite-{secrets.token_hex(8)}"
+    lines += ["::group::a2a-schema-suite report", f"::stop-commands::{token}", report.rstrip("\n"),
+              f"::{token}::", "::endgroup::", summary.closing_line()]
+    return text.utf8_safe("\n".join(lines) + "\n")

@@ -1,0 +1,112 @@
+"""Markdown for a pull-request comment: the verdict, a table per version and suite, the failures.
+
+Versions come from the schema reference (``v1_0/task.json`` or an absolute ``$id`` ending in
+``/v0_3/task.json``). User text (suite names, descriptions, messages) never breaks the layout:
+table cells and ``<summary>`` lines are HTML-escaped (``|`` as ``&#124;``), and error lists sit
+in code fences longer than any backtick run inside them. The comment stays under GitHub's size
+limit: past :data:`MAX_CHARS` the remaining failures are only counted.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from urllib.parse import urlsplit
+
+from a2a_schema_suite.reporters.text import detail_lines, utf8_safe, verdict
+from a2a_schema_suite.results import CaseResult, ExitCode, Outcome, RunSummary
+
+TOOL_NAME = "a2a-schema-suite"
+#: GitHub rejects comments over 65536 characters; leave room for the closing lines.
+MAX_CHARS = 60_000
+NO_VERSION = "(no schema)"
+
+_PROBLEMS = (Outcome.ERRORED, Outcome.FAILED, Outcome.WARNING)
+_ICONS = {Outcome.ERRORED: "💥", Outcome.FAILED: "❌", Outcome.WARNING: "⚠️"}
+
+
+def version_of(schema: str) -> str:
+    """``v1_0`` for ``v1_0/task.json#/$defs/X`` or ``https://.../schemas/v1_0/task.json``."""
+    ref = schema.split("#", 1)[0]
+    if "://" in ref:
+        ref = urlsplit(ref).path
+        if "/schemas/" in ref:
+            ref = ref.rsplit("/schemas/", 1)[1]
+        else:  # the directory that holds the file
+            parts = [p for p in ref.split("/") if p]
+            ref = "/".join(parts[-2:])
+    parts = [p for p in ref.split("/") if p]
+    return parts[0] if len(parts) > 1 else NO_VERSION
+
+
+def cell(text: str) -> str:
+    """Text for a table cell or an HTML line: no markup, no column break."""
+    return html.escape(text, quote=False).replace("|", "&#124;").replace("\n", " ")
+
+
+def _fence(lines: list[str]) -> str:
+    body = "\n".join(lines)
+    longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{body}\n{fence}"
+
+
+def _verdict_line(summary: RunSummary) -> str:
+    code = summary.exit_code
+    icon = {ExitCode.OK: "✅", ExitCode.NO_TESTS: "⚠️", ExitCode.ERRORED: "💥"}.get(code, "❌")
+    word = {ExitCode.OK: "passed", ExitCode.NO_TESTS: "nothing ran",
+            ExitCode.ERRORED: "errored"}.get(code, "failed")
+    return f"## {icon} {TOOL_NAME}: {word}\n\n**{summary.closing_line()}**"
+
+
+def _tables(summary: RunSummary) -> list[str]:
+    by_version: dict[str, dict[str, list[CaseResult]]] = {}
+    for result in summary.results:
+        suites = by_version.setdefault(version_of(result.schema), {})
+        suites.setdefault(result.suite, []).append(result)
+    extra = [o for o in (Outcome.SKIPPED, Outcome.WARNING) if summary.count(o)]
+    columns = ["", "suite", "tests", "passed", "failed", "errored", *(o.value for o in extra)]
+    out: list[str] = []
+    for version in sorted(by_version, key=lambda v: (v == NO_VERSION, v)):
+        suites = by_version[version]
+        results = [r for rs in suites.values() for r in rs]
+        failing = sum(1 for r in results if r.outcome in (Outcome.FAILED, Outcome.ERRORED))
+        out.append(f"### {cell(version)}: {len(results)} tests in {len(suites)} suites"
+                   + (f", {failing} not passing" if failing else ""))
+        out.append("")
+        out.append("| " + " | ".join(columns) + " |")
+        out.append("|" + "|".join([":-:", "---", *["--:"] * (len(columns) - 2)]) + "|")
+        for suite, rs in suites.items():
+            counts = {o: sum(1 for r in rs if r.outcome is o) for o in Outcome}
+            bad = counts[Outcome.FAILED] or counts[Outcome.ERRORED]
+            row = ["❌" if bad else "✅", f"<code>{cell(suite)}</code>", str(len(rs)),
+                   *(str(counts[o]) for o in (Outcome.PASSED, Outcome.FAILED, Outcome.ERRORED, *extra))]
+            out.append("| " + " | ".join(row) + " |")
+        out.append("")
+    return out
+
+
+def _failure(result: CaseResult) -> str:
+    icon = _ICONS[result.outcome]
+    where = f" (line {result.line})" if result.line is not None else ""
+    title = (f"{icon} <code>{cell(result.suite)}</code>{where} &gt; {cell(result.description)}: "
+             f"expected {verdict(result.expected_valid)}, got {verdict(result.actual_valid)}")
+    body = detail_lines(result, "") or [result.outcome.value]
+    return f"<details><summary>{title}</summary>\n\n{_fence(body)}\n\n</details>\n"
+
+
+def render(summary: RunSummary) -> str:
+    parts = [_verdict_line(summary), "", *_tables(summary)]
+    problems = [r for r in summary.results if r.outcome in _PROBLEMS]
+    if problems:
+        heading = "Failures" if any(r.outcome is not Outcome.WARNING for r in problems) else "Warnings"
+        parts += [f"### {heading}", ""]
+    text = "\n".join(parts) + "\n"
+    for shown, result in enumerate(problems):
+        block = _failure(result)
+        if len(text) + len(block) > MAX_CHARS:
+            text += (f"\n… and {len(problems) - shown} more not shown here: run with "
+                     "`--format text` or `--format json` for the full report.\n")
+            break
+        text += block
+    return utf8_safe(text)
