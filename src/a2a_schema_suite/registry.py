@@ -9,6 +9,9 @@ Profiles are derived, never written twice: ``strict`` is the schemas as written;
 the receiver's view (A2A_REFERENCE §1, spec §5.7: unknown members are ignored), obtained by
 removing every ``unevaluatedProperties: false`` and ``additionalProperties: false`` from a copy
 of the version's schemas.
+
+Validators come from one of the engines of :mod:`a2a_schema_suite.engines` (``store.engine``):
+both are built from the same per-version, per-profile resources.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from referencing import Registry
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
+from a2a_schema_suite import engines
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, load_path
 
 #: Base of every bundled schema's ``$id``; an identifier, never fetched.
@@ -98,19 +102,38 @@ class SchemaFile:
 
 @dataclass
 class SchemaStore:
-    """All schemas under one root, with registries and validators built once and cached."""
+    """All schemas under one root, with registries and validators built once and cached.
+
+    A store pickles without its caches (registries, validators), so worker processes of
+    ``--jobs`` receive the loaded and checked schemas and rebuild only what they use.
+    """
 
     root: Path
     files: dict[str, SchemaFile] = field(default_factory=dict)  # by relpath
     by_uri: dict[str, SchemaFile] = field(default_factory=dict)
     load_errors: dict[str, list[LoadError]] = field(default_factory=dict)  # by version
+    engine: str = engines.DEFAULT_ENGINE  #: which engine :meth:`validator` builds with
     _registries: dict[tuple[str, str], Registry] = field(default_factory=dict)
-    _validators: dict[tuple[str, str], Validator] = field(default_factory=dict)
+    _validators: dict[tuple[str, str, str], Validator] = field(default_factory=dict)
+    _rs_registries: dict[tuple[str, str], Any] = field(default_factory=dict)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        for cache in ("_registries", "_validators", "_rs_registries"):
+            state[cache] = {}
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
     @classmethod
-    def load(cls, root: Path | None = None) -> SchemaStore:
-        """Load every ``<version>/*.json`` below ``root`` (default: the bundled schemas)."""
-        store = cls(root=(root or bundled_schemas()))
+    def load(cls, root: Path | None = None, engine: str = engines.DEFAULT_ENGINE) -> SchemaStore:
+        """Load every ``<version>/*.json`` below ``root`` (default: the bundled schemas).
+
+        Raises :class:`~a2a_schema_suite.engines.EngineUnavailable` if ``engine`` cannot be used.
+        """
+        engines.check_engine(engine)
+        store = cls(root=(root or bundled_schemas()), engine=engine)
         if not store.root.is_dir():
             raise SchemaError(f"{store.root}: schema root is not a directory")
         for version_dir in sorted(p for p in store.root.iterdir() if p.is_dir()):
@@ -142,18 +165,38 @@ class SchemaStore:
         self.files[relpath] = schema_file
         self.by_uri[schema_file.uri] = schema_file
 
+    def use_engine(self, engine: str) -> None:
+        """Build validators with ``engine`` from now on (raises ``EngineUnavailable``)."""
+        engines.check_engine(engine)
+        self.engine = engine
+
+    def resources(self, version: str, profile: str = DEFAULT_PROFILE) -> list[tuple[str, Any]]:
+        """``(uri, contents)`` of every schema of ``version`` as ``profile`` sees it."""
+        transform = _PROFILE_TRANSFORMS[profile]
+        return [(f.uri, transform(f.contents)) for f in self.files.values() if f.version == version]
+
     def registry(self, version: str, profile: str = DEFAULT_PROFILE) -> Registry:
         """The crawled registry of one version under one profile (built once)."""
         key = (version, profile)
         if key not in self._registries:
-            transform = _PROFILE_TRANSFORMS[profile]
-            resources = [
-                (f.uri, DRAFT202012.create_resource(transform(f.contents)))
-                for f in self.files.values()
-                if f.version == version
-            ]
+            resources = [(uri, DRAFT202012.create_resource(contents))
+                         for uri, contents in self.resources(version, profile)]
             self._registries[key] = Registry().with_resources(resources).crawl()
         return self._registries[key]
+
+    def _rust_validator(self, version: str, uri: str, profile: str) -> Validator:
+        key = (version, profile)
+        if key not in self._rs_registries:
+            try:
+                self._rs_registries[key] = engines.rust_registry(self.resources(version, profile))
+            except Exception as exc:  # the engine's own report of a schema it cannot register
+                raise SchemaError(f"jsonschema-rs cannot load the {version} schemas: {exc}") from None
+        resolver = self.registry(version, profile).resolver()
+        try:
+            return engines.RustValidator(uri, self._rs_registries[key],
+                                         lambda location: resolver.lookup(location).contents)
+        except jsonschema.SchemaError as exc:
+            raise SchemaError(f"schema {uri!r}: {exc.message}") from None
 
     def resolve(self, ref: str) -> tuple[str, str]:
         """Turn a suite's schema reference into ``(version, absolute URI with fragment)``.
@@ -176,10 +219,11 @@ class SchemaStore:
         return schema_file.version, uri
 
     def validator(self, ref: str, profile: str = DEFAULT_PROFILE) -> Validator:
-        """A reusable validator for ``ref`` under ``profile``; raises :class:`SchemaError`."""
+        """A reusable validator for ``ref`` under ``profile`` with the store's engine; raises
+        :class:`SchemaError`."""
         if profile not in _PROFILE_TRANSFORMS:
             raise SchemaError(f"unknown profile {profile!r} (expected one of {PROFILES})")
-        key = (ref, profile)
+        key = (ref, profile, self.engine)
         if key not in self._validators:
             version, uri = self.resolve(ref)
             registry = self.registry(version, profile)
@@ -190,12 +234,11 @@ class SchemaStore:
             schema = resolved.contents
             if not isinstance(schema, (dict, bool)):
                 raise SchemaError(f"schema {ref!r} points at a {type(schema).__name__}, not a schema")
-            validator_class = jsonschema.Draft202012Validator
-            self._validators[key] = validator_class(
-                {"$ref": uri},
-                registry=registry,
-                format_checker=validator_class.FORMAT_CHECKER,
-            )
+            if self.engine == "jsonschema-rs":
+                self._validators[key] = self._rust_validator(version, uri, profile)
+            else:
+                self._validators[key] = engines.python_validator_class()(
+                    {"$ref": uri}, registry=registry, format_checker=engines.format_checker())
         return self._validators[key]
 
 

@@ -1,0 +1,279 @@
+"""Validation engines: the reference Python engine (jsonschema) and an optional compiled one.
+
+``jsonschema`` (the default) is python-jsonschema with two corrections that make it follow the
+standards our schemas are written against where the stock library follows Python instead:
+
+- ``pattern`` is an ECMA-262 regular expression (JSON Schema 2020-12 §6.3.3). Python's ``$``
+  also matches before a trailing newline, so ``^[0-9]+\\.[0-9]+$`` accepted ``"1.0\\n"``; here an
+  unescaped ``$`` outside a character class means *end of input*, as in ECMA-262 and Rust.
+- ``format`` checkers for grammars that cannot end in a newline (``uri``, ``date-time``, ...)
+  reject a trailing newline, which the stock checkers' own ``$``-anchored expressions let
+  through.
+
+``jsonschema-rs`` (the ``[fast]`` extra) is the Rust validator behind the same interface. It is
+built from the *same* in-memory schema resources (one registry per version and profile, never
+a download), asserts formats, and its errors are mapped onto the same
+:class:`jsonschema.ValidationError` shape and messages, so reports, ``expectedErrors`` matching
+and the stream rules do not depend on the engine. ``tests/test_engine_parity.py`` proves that
+every bundled case gets the same verdict under both.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+import jsonschema
+from jsonschema import ValidationError
+from jsonschema.protocols import Validator
+
+ENGINES = ("jsonschema", "jsonschema-rs")
+DEFAULT_ENGINE = "jsonschema"
+#: ``ValidationError.evaluation_path`` (0.39) and ``ValidationErrorKind.name`` (0.40.1) are needed.
+RS_MIN_VERSION = (0, 40, 1)
+INSTALL_HINT = "install a2a-schema-suite[fast] (jsonschema-rs>=0.40.1)"
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+
+
+class EngineUnavailable(Exception):
+    """The requested engine cannot be used here (unknown, or its package is missing)."""
+
+
+def check_engine(name: str) -> None:
+    """Raise :class:`EngineUnavailable` (with an install hint) unless ``name`` can be used."""
+    if name not in ENGINES:
+        raise EngineUnavailable(f"unknown engine {name!r} (expected one of {', '.join(ENGINES)})")
+    if name == "jsonschema-rs":
+        _rust()
+
+
+# ---------------------------------------------------------------------------------------------
+# jsonschema, with ECMA-262 ``$`` and newline-proof formats
+
+
+def ecma_pattern(pattern: str) -> str:
+    """Rewrite an ECMA-262 pattern for Python's ``re``: an unescaped ``$`` outside a character
+    class becomes ``\\Z`` (end of input), the only meaning ``$`` has in ECMA-262 without flags."""
+    out: list[str] = []
+    in_class = False
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "$":
+            char = r"\Z"
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def compile_pattern(pattern: str) -> re.Pattern[str]:
+    return re.compile(ecma_pattern(pattern))
+
+
+def _pattern_keyword(validator: Validator, pattern: str, instance: Any,
+                     schema: dict[str, Any]) -> Iterator[ValidationError]:
+    if validator.is_type(instance, "string") and not compile_pattern(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+#: Formats whose grammar has no room for a trailing newline (RFC 3339, RFC 3986/3987, RFC 5321,
+#: RFC 1123, RFC 4122, RFC 6570): the stock checkers accept one because they anchor with ``$``.
+NEWLINE_FREE_FORMATS = frozenset({
+    "date-time", "date", "time", "duration", "uri", "uri-reference", "iri", "iri-reference",
+    "uri-template", "email", "idn-email", "hostname", "idn-hostname", "ipv4", "ipv6", "uuid",
+})
+
+
+def _newline_free(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def checked(instance: Any) -> Any:
+        if isinstance(instance, str) and instance.endswith("\n"):
+            return False
+        return check(instance)
+
+    return checked
+
+
+@functools.cache
+def format_checker() -> jsonschema.FormatChecker:
+    """Draft 2020-12's format checker, with the newline-free formats made strict."""
+    base = jsonschema.Draft202012Validator.FORMAT_CHECKER
+    checker = jsonschema.FormatChecker(formats=())
+    for name, (check, raises) in base.checkers.items():
+        if name in NEWLINE_FREE_FORMATS:
+            check = _newline_free(check)
+        checker.checks(name, raises)(check)
+    return checker
+
+
+@functools.cache
+def python_validator_class() -> type[Validator]:
+    """Draft 2020-12 with ECMA-262 ``pattern`` semantics."""
+    return jsonschema.validators.extend(jsonschema.Draft202012Validator,
+                                        {"pattern": _pattern_keyword})
+
+
+# ---------------------------------------------------------------------------------------------
+# jsonschema-rs
+
+
+@functools.cache
+def _rust() -> Any:
+    try:
+        import jsonschema_rs
+    except ImportError:
+        raise EngineUnavailable(f"engine jsonschema-rs is not installed: {INSTALL_HINT}") from None
+    version = getattr(jsonschema_rs, "__version__", None)
+    if version is None:
+        from importlib.metadata import PackageNotFoundError
+        from importlib.metadata import version as dist_version
+
+        try:
+            version = dist_version("jsonschema-rs")
+        except PackageNotFoundError:
+            version = "0"
+    numbers = tuple(int(p) for p in re.findall(r"\d+", version)[:3])
+    if numbers < RS_MIN_VERSION or not hasattr(jsonschema_rs, "Registry"):
+        raise EngineUnavailable(f"jsonschema-rs {version} is too old: {INSTALL_HINT}")
+    return jsonschema_rs
+
+
+def _refuse_retrieval(uri: str) -> Any:
+    # Every schema is in the registry; an unknown reference is an error, never a download.
+    raise ValueError(f"{uri} is not a loaded schema (nothing is ever fetched)")
+
+
+def rust_registry(resources: Iterable[tuple[str, Any]]) -> Any:
+    """A jsonschema-rs registry of ``(uri, contents)`` pairs, Draft 2020-12, no retrieval."""
+    rs = _rust()
+    return rs.Registry(list(resources), draft=rs.Draft202012, retriever=_refuse_retrieval)
+
+
+class RustValidator:
+    """A compiled validator for one schema URI, with jsonschema's error interface.
+
+    ``lookup`` resolves an absolute keyword location (``...part.json#/oneOf``) to its value in
+    the same schemas (same profile): messages that quote subschemas need it.
+    """
+
+    def __init__(self, uri: str, registry: Any, lookup: Callable[[str], Any]) -> None:
+        rs = _rust()
+        self.uri = uri
+        self._lookup = lookup
+        try:
+            self._validator = rs.validator_for(
+                {"$schema": DRAFT_2020_12, "$ref": uri}, registry=registry,
+                validate_formats=True, retriever=_refuse_retrieval)
+        except (rs.ReferencingError, ValueError) as exc:
+            raise jsonschema.SchemaError(f"jsonschema-rs cannot build a validator: {exc}") from None
+
+    def is_valid(self, instance: Any) -> bool:
+        return self._validator.is_valid(instance)
+
+    def iter_errors(self, instance: Any) -> Iterator[ValidationError]:
+        if self._validator.is_valid(instance):
+            return
+        for error in self._validator.iter_errors(instance):
+            yield self._convert(error, (), ())
+
+    def _convert(self, error: Any, parent_path: tuple[Any, ...],
+                 parent_schema_path: tuple[Any, ...]) -> ValidationError:
+        path = tuple(error.instance_path)
+        schema_path = tuple(p for p in error.evaluation_path if p not in _REF_KEYWORDS)
+        kind = error.kind
+        keyword = _KEYWORDS.get(type(kind).__name__, kind.name)
+        context: list[ValidationError] = []
+        if keyword in ("anyOf", "oneOf") and type(kind).__name__ != "OneOfMultipleValid":
+            for branch in kind.context:
+                context.extend(self._convert(child, path, schema_path) for child in branch)
+        message = self._message(keyword, kind, error)
+        return ValidationError(
+            message, validator=keyword, path=_relative(path, parent_path),
+            schema_path=_relative(schema_path, parent_schema_path), context=context,
+            instance=error.instance)
+
+    def _message(self, keyword: str, kind: Any, error: Any) -> str:
+        """The message python-jsonschema gives for the same failure (its wording is the one the
+        suites' ``expectedErrors`` pin); the engine's own message where there is no equivalent."""
+        instance = error.instance
+        name = type(kind).__name__
+        try:
+            if name == "Required":
+                return f"{kind.property!r} is a required property"
+            if name == "Enum":
+                return f"{instance!r} is not one of {kind.options!r}"
+            if name == "Constant":
+                return f"{kind.expected_value!r} was expected"
+            if name == "Type":  # in the schema's order (the engine sorts them)
+                types = self._lookup(error.absolute_keyword_location)
+                types = [types] if isinstance(types, str) else types
+                return f"{instance!r} is not of type {', '.join(repr(t) for t in types)}"
+            if name == "Format":
+                return f"{instance!r} is not a {kind.format!r}"
+            if name == "Pattern":
+                return f"{instance!r} does not match {kind.pattern!r}"
+            if name in ("MinLength", "MinItems"):
+                return f"{instance!r} {'should be non-empty' if kind.limit == 1 else 'is too short'}"
+            if name in ("MaxLength", "MaxItems"):
+                return f"{instance!r} {'is expected to be empty' if kind.limit == 0 else 'is too long'}"
+            if name == "MinProperties":
+                text = "should be non-empty" if kind.limit == 1 else "does not have enough properties"
+                return f"{instance!r} {text}"
+            if name == "MaxProperties":
+                text = "is expected to be empty" if kind.limit == 0 else "has too many properties"
+                return f"{instance!r} {text}"
+            if name == "Minimum":
+                return f"{instance!r} is less than the minimum of {kind.limit!r}"
+            if name == "Maximum":
+                return f"{instance!r} is greater than the maximum of {kind.limit!r}"
+            if name == "ExclusiveMinimum":
+                return f"{instance!r} is less than or equal to the minimum of {kind.limit!r}"
+            if name == "ExclusiveMaximum":
+                return f"{instance!r} is greater than or equal to the maximum of {kind.limit!r}"
+            if name == "MultipleOf":
+                return f"{instance!r} is not a multiple of {kind.multiple_of}"
+            if name == "UniqueItems":
+                return f"{instance!r} has non-unique elements"
+            if name in ("AnyOf", "OneOfNotValid"):
+                return f"{instance!r} is not valid under any of the given schemas"
+            if name == "OneOfMultipleValid":
+                branches = self._lookup(error.absolute_keyword_location)
+                valid = [branches[i] for i, errors in enumerate(kind.context) if not errors]
+                reprs = ", ".join(repr(s) for s in [*valid[1:], *valid[:1]])
+                return f"{instance!r} is valid under each of {reprs}"
+            if name == "Not":
+                return f"{instance!r} should not be valid under {kind.schema!r}"
+            if name == "FalseSchema":
+                return f"False schema does not allow {instance!r}"
+            if name in ("UnevaluatedProperties", "AdditionalProperties"):
+                extras = sorted(kind.unexpected, key=str)
+                listed = ", ".join(repr(e) for e in extras)
+                verb = "was" if len(extras) == 1 else "were"
+                label = "Unevaluated" if name == "UnevaluatedProperties" else "Additional"
+                if self._lookup(error.absolute_keyword_location) is False:
+                    return f"{label} properties are not allowed ({listed} {verb} unexpected)"
+                return (f"{label} properties are not valid under the given schema ({listed} "
+                        f"{verb} unevaluated and invalid)")
+        except Exception:  # a shape we did not foresee: keep the engine's own words
+            return error.message
+        return error.message
+
+
+#: jsonschema-rs error kinds whose ``name`` is not the keyword python-jsonschema reports.
+_KEYWORDS = {"OneOfNotValid": "oneOf", "OneOfMultipleValid": "oneOf", "AnyOf": "anyOf",
+             "Constant": "const", "FalseSchema": None}  # jsonschema names no keyword there
+_REF_KEYWORDS = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})
+
+
+def _relative(path: tuple[Any, ...], parent: tuple[Any, ...]) -> tuple[Any, ...]:
+    return path[len(parent):] if path[:len(parent)] == parent else path
