@@ -16,12 +16,14 @@ from a2a_schema_suite import __version__
 COMMANDS: dict[str, str] = {
     "run": "a2a_schema_suite.commands.run",
     "validate": "a2a_schema_suite.commands.validate",
+    "coverage": "a2a_schema_suite.commands.coverage",
 }
 
 #: one-line summaries shown by ``--help`` without importing the command modules.
 SUMMARIES: dict[str, str] = {
     "run": "Run case suites (files or directories; default: the bundled cases).",
     "validate": "Validate your own JSON documents against one schema.",
+    "coverage": "Schema coverage of the suites: locations with no valid example or no invalid test.",
 }
 
 ERRORED = 3  # results.ExitCode.ERRORED, kept here so the group imports nothing heavy

@@ -17,10 +17,13 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from a2a_schema_suite import __version__
 from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, RunSummary
+
+if TYPE_CHECKING:
+    from a2a_schema_suite.coverage import CoverageReport, LocationCoverage
 
 TOOL_NAME = "a2a-schema-suite"
 
@@ -413,12 +416,8 @@ def suite_table(results: Sequence[CaseResult]) -> Markup:
     return table(["suite", "tests", *columns], rows, numeric=range(1, len(columns) + 2))
 
 
-def summary_body(summary: RunSummary, title: str = "Run report") -> Markup:
-    """The header and summary part of a page (closing line, cards, per-suite table, failures)."""
-    parts = [Markup(f"<h1>{esc(title)}</h1>"),
-             Markup(f'<div class="meta">{esc(TOOL_NAME)} {esc(__version__)}</div>'),
-             Markup(f'<p class="closing" id="closing-line">{esc(summary.closing_line())}</p>'),
-             summary_cards(summary.counts())]
+def failures_section(summary: RunSummary) -> Markup:
+    """Every failed, errored or warning result in full (up to :data:`MAX_FAILURES_SHOWN`)."""
     problems = [r for r in summary.results
                 if r.outcome in (Outcome.FAILED, Outcome.ERRORED, Outcome.WARNING)]
     if problems:
@@ -429,9 +428,17 @@ def summary_body(summary: RunSummary, title: str = "Run report") -> Markup:
             blocks.append(Markup(f"<details><summary>{len(rest)} more not shown in full</summary>"
                                  f"<ul>{names}</ul></details>"))
         heading = "Failures" if any(r.outcome is not Outcome.WARNING for r in problems) else "Warnings"
-        parts.append(section(f"{heading} ({len(problems)})", join(blocks, "\n"), anchor="failures"))
-    else:
-        parts.append(section("Failures", Markup("<p>None: every test passed.</p>"), anchor="failures"))
+        return section(f"{heading} ({len(problems)})", join(blocks, "\n"), anchor="failures")
+    return section("Failures", Markup("<p>None: every test passed.</p>"), anchor="failures")
+
+
+def summary_body(summary: RunSummary, title: str = "Run report") -> Markup:
+    """The body of a run page: closing line, count cards, failures, per-suite table."""
+    parts = [Markup(f"<h1>{esc(title)}</h1>"),
+             Markup(f'<div class="meta">{esc(TOOL_NAME)} {esc(__version__)}</div>'),
+             Markup(f'<p class="closing" id="closing-line">{esc(summary.closing_line())}</p>'),
+             summary_cards(summary.counts()),
+             failures_section(summary)]
     if summary.results:
         parts.append(section("Suites", suite_table(summary.results), anchor="suites"))
     return join(parts, "\n")
@@ -440,3 +447,87 @@ def summary_body(summary: RunSummary, title: str = "Run report") -> Markup:
 def render(summary: RunSummary) -> str:
     """The ``--format html`` report of ``run`` / ``check`` / ``validate``."""
     return page(f"{TOOL_NAME}: {summary.closing_line()}", summary_body(summary))
+
+
+# --- the coverage page -----------------------------------------------------------------------
+
+
+def _coverage_cards(report: CoverageReport) -> Markup:
+    cards = []
+    for version in report.versions:
+        stats = report.stats(version)
+        for label, value in (("valid example", stats.valid_percent),
+                             ("invalid test", stats.invalid_percent)):
+            cards.append(f'<div class="card"><span class="n">{value:.1f}%</span>'
+                         f"{esc(version)}: {esc(label)}</div>")
+    verdict = ""
+    if report.fail_under is not None:
+        kind = "failed" if report.below_threshold else "passed"
+        outcome = "FAIL" if report.below_threshold else "ok"
+        verdict = f" (fail-under {report.fail_under:g}: {outcome})"
+    else:
+        kind = "total"
+    cards.append(f'<div class="card {kind}"><span class="n">{report.combined_percent:.1f}%</span>'
+                 f"combined{verdict}</div>")
+    return Markup('<div class="cards">' + "".join(cards) + "</div>")
+
+
+def _location_cell(row: LocationCoverage) -> Markup:
+    pointer = row.location.pointer or "/"
+    depth = pointer.count("/properties/") + pointer.count("/oneOf/") + pointer.count("/anyOf/")
+    pad = f' style="padding-left:{8 + 14 * max(depth - 1, 0)}px"' if depth > 1 else ""
+    return Markup(f'<td{pad} title="{esc(row.location.id)}"><code>{esc(pointer)}</code></td>')
+
+
+def _heat_table(rows: list[LocationCoverage], maximum: int) -> Markup:
+    body = []
+    for row in rows:
+        unused = row.unexercised_values() if row.enum_values is not None else []
+        note = ("never used validly: " + ", ".join(json.dumps(v, ensure_ascii=False) for v in unused)
+                if unused and row.valid else "")
+        body.append([_location_cell(row), row.location.kind, heat_cell(row.valid, maximum),
+                     heat_cell(row.invalid, maximum), note])
+    return table(["location", "kind", "valid", "invalid", "note"], body, cls="heat")
+
+
+def coverage_matrix(report: CoverageReport) -> Markup:
+    """Per version, per schema file: every location with its valid / invalid counts, coloured."""
+    parts = [Markup('<p class="legend">Colour by number of tests: '
+                    f'<span style="background:{heat_colour(0, 10)}">0</span>'
+                    f'<span style="background:{heat_colour(1, 100)}">1</span>'
+                    f'<span style="background:{heat_colour(10, 100)}">10</span>'
+                    f'<span style="background:{heat_colour(100, 100)};color:#fff">100+</span></p>')]
+    for version in report.versions:
+        rows = report.locations.get(version, [])
+        stats = report.stats(version)
+        maximum = max([1, *(r.valid for r in rows), *(r.invalid for r in rows)])
+        by_file: dict[str, list[LocationCoverage]] = {}
+        for row in rows:
+            by_file.setdefault(row.location.schema, []).append(row)
+        parts.append(Markup(
+            f'<h3 id="coverage-{esc(version)}">{esc(version)}: {stats.locations} locations, '
+            f"valid example {stats.valid_percent:.1f}%, invalid test {stats.invalid_percent:.1f}%, "
+            f"{stats.valid_tests} valid and {stats.invalid_tests} invalid tests counted</h3>"))
+        for schema, file_rows in by_file.items():
+            gaps = sum(1 for r in file_rows if not r.valid or not r.invalid)
+            status = badge(f"{gaps} gaps", "bad") if gaps else badge("complete", "ok")
+            opened = " open" if gaps else ""
+            parts.append(Markup(
+                f"<details{opened}><summary>{status} <code>{esc(schema)}</code> "
+                f"({len(file_rows)} locations)</summary>\n{_heat_table(file_rows, maximum)}\n</details>"))
+    return join(parts, "\n")
+
+
+def render_coverage(report: CoverageReport) -> str:
+    """The ``coverage --format html`` page: coverage figures, the run's failures, the heat map."""
+    summary = report.summary
+    body = [Markup("<h1>Schema coverage</h1>"),
+            Markup(f'<div class="meta">{esc(TOOL_NAME)} {esc(__version__)}</div>'),
+            Markup(f'<p class="closing" id="coverage-line">combined coverage '
+                   f"{report.combined_percent:.1f}%</p>"),
+            _coverage_cards(report),
+            Markup(f'<p class="closing" id="closing-line">{esc(summary.closing_line())}</p>'),
+            summary_cards(summary.counts()),
+            failures_section(summary),
+            section("Coverage matrix", coverage_matrix(report), anchor="matrix")]
+    return page(f"{TOOL_NAME} coverage: {report.combined_percent:.1f}%", join(body, "\n"))

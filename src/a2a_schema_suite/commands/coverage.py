@@ -1,0 +1,87 @@
+"""``a2a-schema-suite coverage``: which schema locations the suites exercise, and which they never test."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from a2a_schema_suite.commands._options import load_store, output_option, profile_option, schemas_option
+
+FORMATS = ("text", "json", "html")
+
+
+def _percentage(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    if value is not None and not 0 <= value <= 100:
+        raise click.BadParameter(f"{value:g} is not a percentage between 0 and 100")
+    return value
+
+
+@click.command("coverage")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@schemas_option
+@click.option("--version", "versions", multiple=True, metavar="VERSION",
+              help="Report only this schema version (v1_0, v0_3; repeatable). Default: every "
+                   "version a suite runs against.")
+@profile_option
+@click.option("--fail-under", type=float, metavar="PERCENT", callback=_percentage,
+              help="Exit 1 if the combined coverage is below PERCENT. Combined = locations with a "
+                   "valid example + locations with an invalid test, over 2 x locations, all "
+                   "reported versions together (as printed, to one decimal).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="Report format (html: the coverage matrix as a heat map, with the run summary).")
+@output_option
+def command(paths: tuple[Path, ...], schemas: Path | None, versions: tuple[str, ...],
+            profile: str | None, fail_under: float | None, fmt: str, output: Path | None) -> None:
+    """Schema coverage of case suites (files or directories; default: the bundled cases).
+
+    A location is each property of each object schema, each $defs entry, each oneOf/anyOf
+    branch and each enum. For each, counts the passing valid tests that exercise it and the
+    passing invalid tests that fail because of it, then lists the locations with no valid
+    example and those with no invalid test, per version.
+
+    \b
+    Exit codes: 0 ok; 1 coverage below --fail-under, or a test failed; 3 a suite, schema or
+    the report errored; 4 nothing ran.
+
+    \b
+    Example:
+      a2a-schema-suite coverage --version v1_0 --fail-under 60
+      a2a-schema-suite coverage --format html --output coverage.html
+    """
+    from a2a_schema_suite.coverage import measure, render, render_text
+    from a2a_schema_suite.registry import bundled_cases
+    from a2a_schema_suite.results import ExitCode
+    from a2a_schema_suite.runner import RunOptions
+
+    inputs = list(paths) or [bundled_cases()]
+    for path in inputs:
+        if not path.exists():
+            raise click.BadParameter(f"{path}: no such file or directory", param_hint="PATHS")
+    store = load_store(schemas)
+    for version in versions:
+        if version not in store.versions:
+            known = ", ".join(store.versions) or "none"
+            raise click.BadParameter(f"{version!r} is not a version under {store.root} "
+                                     f"(known: {known})", param_hint="--version")
+    report = measure(inputs, store, versions=versions, options=RunOptions(profile=profile),
+                     fail_under=fail_under)
+    code = int(report.exit_code)
+    if output is None:
+        click.echo(render(report, fmt), nl=False)
+        sys.exit(code)
+    # Like `run --output`: the report goes to the file, a short summary to stdout; the results
+    # are never lost to an unwritable file, and an input is never overwritten.
+    if any(output.resolve() == p.resolve() for p in inputs):
+        click.echo(f"error: --output {output} is one of the inputs; refusing to overwrite it", err=True)
+        click.echo(render_text(report), nl=False)
+        sys.exit(int(ExitCode.ERRORED))
+    try:
+        output.write_text(render(report, fmt), encoding="utf-8")
+    except OSError as exc:
+        click.echo(f"error: cannot write report to {output}: {exc.strerror or exc}", err=True)
+        click.echo(render_text(report), nl=False)
+        sys.exit(int(ExitCode.ERRORED))
+    click.echo(render_text(report, details=False), nl=False)
+    sys.exit(code)
