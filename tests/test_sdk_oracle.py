@@ -67,6 +67,24 @@ NO_ORACLE = frozenset({
     "v1_0/jsonrpc_response.json#/$defs/JSONRPCError",
     "v1_0/jsonrpc_response.json#/$defs/ErrorInfo",
     "v1_0/jsonrpc_response.json#/$defs/TaskNotFoundError",
+    "v1_0/jsonrpc_response.json#/$defs/TaskNotCancelableError",
+    "v1_0/jsonrpc_response.json#/$defs/PushNotificationNotSupportedError",
+    "v1_0/jsonrpc_response.json#/$defs/UnsupportedOperationError",
+    "v1_0/jsonrpc_response.json#/$defs/ContentTypeNotSupportedError",
+    "v1_0/jsonrpc_response.json#/$defs/InvalidAgentResponseError",
+    "v1_0/jsonrpc_response.json#/$defs/ExtendedAgentCardNotConfiguredError",
+    "v1_0/jsonrpc_response.json#/$defs/ExtensionSupportRequiredError",
+    "v1_0/jsonrpc_response.json#/$defs/VersionNotSupportedError",
+    "v1_0/jsonrpc_response.json#/$defs/JSONParseError",
+    "v1_0/jsonrpc_response.json#/$defs/InvalidRequestError",
+    "v1_0/jsonrpc_response.json#/$defs/MethodNotFoundError",
+    "v1_0/jsonrpc_response.json#/$defs/InvalidParamsError",
+    "v1_0/jsonrpc_response.json#/$defs/InternalError",
+    # Helper enums (string values, no message to parse): TaskState subsets and 0.3 transport names.
+    "v1_0/task.json#/$defs/ActiveState",
+    "v1_0/task.json#/$defs/InterruptedState",
+    "v1_0/task.json#/$defs/TerminalState",
+    "v0_3/agent_card.json#/$defs/TransportProtocol",
 })
 
 
