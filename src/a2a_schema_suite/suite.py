@@ -221,16 +221,23 @@ def _read_suite(path: Path, name: str) -> tuple[Any, SuiteLocations]:
 def discover(paths: Iterable[Path]) -> list[tuple[Path, str]]:
     """Expand files and directories into ``(suite file, display name)`` pairs, sorted.
 
-    A file under a relative directory is named as the user could open it (``cases/v1_0/task.json``
-    for ``cases/v1_0``), so reports can point at it; under an absolute directory, relative to the
+    Names are paths the user can open, so that reports can point at them: a file under a relative
+    directory is named as typed (``cases/v1_0/task.json`` for ``cases/v1_0``), under an absolute
+    directory relative to the current directory if it is below it; otherwise relative to the
     directory's parent (``cases/v1_0/task.json`` for ``/repo/cases``: short, and relative to the
-    repository root when the directory is a top-level one).
+    repository root for a top-level directory, as ``run_tests.py`` passes it).
     """
     found: list[tuple[Path, str]] = []
+    cwd = Path.cwd()
     for path in paths:
         if path.is_dir():
             for file in sorted(path.rglob("*.json")):
-                name = file.relative_to(path.parent) if path.is_absolute() else file
+                if not path.is_absolute():
+                    name = file
+                elif file.is_relative_to(cwd):
+                    name = file.relative_to(cwd)
+                else:
+                    name = file.relative_to(path.parent)
                 found.append((file, name.as_posix()))
         else:
             found.append((path, path.as_posix()))

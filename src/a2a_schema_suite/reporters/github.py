@@ -63,8 +63,7 @@ def annotation(result: CaseResult, base: Path | None = None) -> str:
     if line is not None:
         properties.append(f"line={line}")
     properties.append(f"title={escape_property(text.title(result))}")
-    head = (f"expected {text.verdict(result.expected_valid)}, "
-            f"got {text.verdict(result.actual_valid)}")
+    head = text.verdict_phrase(result).removeprefix(": ") or result.outcome.value
     message = "\n".join(text.detail_lines(result, "") or [head])
     return f"::{_COMMANDS[result.outcome]} {','.join(properties)}::{escape_data(message)}"
 

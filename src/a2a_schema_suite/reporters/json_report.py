@@ -33,4 +33,9 @@ def to_dict(summary: RunSummary) -> dict[str, Any]:
 
 
 def render(summary: RunSummary) -> str:
-    return json.dumps(to_dict(summary), indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(to_dict(summary), indent=2, ensure_ascii=False) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: only a \uXXXX escape can carry it
+        text = json.dumps(to_dict(summary), indent=2) + "\n"
+    return text

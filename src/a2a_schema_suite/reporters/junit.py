@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from a2a_schema_suite.reporters.text import detail_lines, verdict
+from a2a_schema_suite.reporters.text import detail_lines, verdict_phrase
 from a2a_schema_suite.results import CaseResult, Outcome, RunSummary
 
 TOOL_NAME = "a2a-schema-suite"
@@ -44,7 +44,7 @@ def _counts(results: list[CaseResult]) -> dict[str, str]:
 
 
 def _body(result: CaseResult) -> str:
-    head = f"expected {verdict(result.expected_valid)}, got {verdict(result.actual_valid)}"
+    head = verdict_phrase(result).removeprefix(": ") or result.outcome.value
     return xml_text("\n".join(detail_lines(result, "") or [head]))
 
 

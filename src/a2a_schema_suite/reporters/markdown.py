@@ -13,7 +13,7 @@ import html
 import re
 from urllib.parse import urlsplit
 
-from a2a_schema_suite.reporters.text import detail_lines, utf8_safe, verdict
+from a2a_schema_suite.reporters.text import detail_lines, utf8_safe, verdict_phrase
 from a2a_schema_suite.results import CaseResult, ExitCode, Outcome, RunSummary
 
 TOOL_NAME = "a2a-schema-suite"
@@ -51,6 +51,10 @@ def _fence(lines: list[str]) -> str:
     return f"{fence}text\n{body}\n{fence}"
 
 
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
 def _verdict_line(summary: RunSummary) -> str:
     code = summary.exit_code
     icon = {ExitCode.OK: "✅", ExitCode.NO_TESTS: "⚠️", ExitCode.ERRORED: "💥"}.get(code, "❌")
@@ -71,7 +75,8 @@ def _tables(summary: RunSummary) -> list[str]:
         suites = by_version[version]
         results = [r for rs in suites.values() for r in rs]
         failing = sum(1 for r in results if r.outcome in (Outcome.FAILED, Outcome.ERRORED))
-        out.append(f"### {cell(version)}: {len(results)} tests in {len(suites)} suites"
+        out.append(f"### {cell(version)}: {_plural(len(results), 'test')} in "
+                   f"{_plural(len(suites), 'suite')}"
                    + (f", {failing} not passing" if failing else ""))
         out.append("")
         out.append("| " + " | ".join(columns) + " |")
@@ -89,8 +94,8 @@ def _tables(summary: RunSummary) -> list[str]:
 def _failure(result: CaseResult) -> str:
     icon = _ICONS[result.outcome]
     where = f" (line {result.line})" if result.line is not None else ""
-    title = (f"{icon} <code>{cell(result.suite)}</code>{where} &gt; {cell(result.description)}: "
-             f"expected {verdict(result.expected_valid)}, got {verdict(result.actual_valid)}")
+    named = f" &gt; {cell(result.description)}" if result.description != result.suite else ""
+    title = f"{icon} <code>{cell(result.suite)}</code>{where}{named}{cell(verdict_phrase(result))}"
     body = detail_lines(result, "") or [result.outcome.value]
     return f"<details><summary>{title}</summary>\n\n{_fence(body)}\n\n</details>\n"
 

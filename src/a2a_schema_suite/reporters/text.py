@@ -86,6 +86,13 @@ def verdict(value: bool | None) -> str:
     return {True: "valid", False: "invalid", None: "no verdict"}[value]
 
 
+def verdict_phrase(result: CaseResult) -> str:
+    """``: expected valid, got invalid``, or nothing when there was nothing to expect (a suite file)."""
+    if result.expected_valid is None and result.actual_valid is None:
+        return ""
+    return f": expected {verdict(result.expected_valid)}, got {verdict(result.actual_valid)}"
+
+
 def _schema_suffix(error: ErrorDetail) -> str:
     return f" (schema {error.schema_path})" if error.schema_path else ""
 
@@ -141,8 +148,7 @@ def render_result(result: CaseResult, paint: _Painter | None = None) -> list[str
     label = paint(result.outcome.value.upper(), result.outcome)
     if result.outcome is Outcome.SKIPPED:
         return [f"{label} {title(result)}" + (f": {result.reason}" if result.reason else "")]
-    lines = [f"{label} {title(result)}: expected {verdict(result.expected_valid)}, "
-             f"got {verdict(result.actual_valid)}"]
+    lines = [f"{label} {title(result)}{verdict_phrase(result)}"]
     if result.line is not None and result.description != result.suite:
         lines.append(paint(f"    at {result.suite}:{result.line}", "dim"))
     return lines + detail_lines(result)
