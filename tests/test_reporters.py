@@ -511,6 +511,12 @@ def test_output_never_overwrites_what_the_run_read(project):
                              if output.endswith(".jsonl") else "cases/v1_0/mixed.json")
         assert result.exit_code == 3 and "refusing to overwrite" in result.stderr
     (project / "hardlink.json").unlink()
+    # validate: a document, and a JSONL stream document
+    for document in ("cases/v1_0/mixed.json", "cases/streams/regression.jsonl"):
+        result = invoke("validate", "--schema", "v1_0/part.json", document, "--schemas", str(SCHEMAS),
+                        "--format", "junit", "--output", document)
+        assert result.exit_code == 3 and "refusing to overwrite" in result.stderr
+        assert "FAILED " + document in result.stdout
     after = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
     assert after == before
     # next to the inputs, not inside them: written
