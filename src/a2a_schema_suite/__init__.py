@@ -1,8 +1,46 @@
-"""a2a-schema-suite: a schema-first conformance suite for A2A 1.0 and 0.3."""
+"""a2a-schema-suite: a schema-first conformance suite for A2A 1.0 and 0.3.
+
+The public Python API (:mod:`a2a_schema_suite.api`) is importable from here and loaded on first
+use, so ``import a2a_schema_suite`` (and the CLI's ``--help``) stays cheap:
+:func:`iter_cases`, :func:`iter_streams`, :class:`GoldenCase`, :class:`GoldenStream`,
+:func:`schema_path`, :func:`load_schema`, :func:`validator_for`.
+"""
+
+from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
 
 try:
     __version__ = version("a2a-schema-suite")
 except PackageNotFoundError:  # running from a source tree that was never installed
     __version__ = "0.0.0+unknown"
+
+if TYPE_CHECKING:
+    from a2a_schema_suite.api import (
+        GoldenCase,
+        GoldenStream,
+        iter_cases,
+        iter_streams,
+        load_schema,
+        schema_path,
+        validator_for,
+    )
+
+_API = frozenset({"GoldenCase", "GoldenStream", "iter_cases", "iter_streams", "load_schema",
+                  "schema_path", "validator_for"})
+
+__all__ = ["GoldenCase", "GoldenStream", "__version__", "iter_cases", "iter_streams", "load_schema",
+           "schema_path", "validator_for"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        from a2a_schema_suite import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'a2a_schema_suite' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _API)

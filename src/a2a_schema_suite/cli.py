@@ -16,14 +16,20 @@ from a2a_schema_suite import __version__
 COMMANDS: dict[str, str] = {
     "run": "a2a_schema_suite.commands.run",
     "validate": "a2a_schema_suite.commands.validate",
+    "probe": "a2a_schema_suite.commands.probe",
     "coverage": "a2a_schema_suite.commands.coverage",
+    "check": "a2a_schema_suite.commands.check",
+    "list": "a2a_schema_suite.commands.list",
 }
 
 #: one-line summaries shown by ``--help`` without importing the command modules.
 SUMMARIES: dict[str, str] = {
     "run": "Run case suites (files or directories; default: the bundled cases).",
     "validate": "Validate your own JSON documents against one schema.",
+    "probe": "Check a live A2A agent (card, send, stream, errors, fuzz) and state its conformance level.",
     "coverage": "Schema coverage of the suites: locations with no valid example or no invalid test.",
+    "check": "Lint schemas and suites (meta-schemas, $refs, dead $defs, pinned reasons), then run them.",
+    "list": "List versions, schema files with their $id, and suites with their test counts.",
 }
 
 ERRORED = 3  # results.ExitCode.ERRORED, kept here so the group imports nothing heavy

@@ -1,0 +1,222 @@
+"""The public Python API: the bundled cases as golden samples, and the schemas behind them.
+
+SDK teams parametrize their own parsers over the cases::
+
+    import pytest
+    import a2a_schema_suite as suite
+
+    @pytest.mark.parametrize("case", suite.iter_cases(version="v1_0", schema="task.json"),
+                             ids=lambda case: case.id)
+    def test_my_parser(case):
+        ...
+
+Records are frozen; each call returns fresh copies of the data, so a test may change what it is
+given without affecting other tests.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urldefrag
+
+from a2a_schema_suite.registry import BASE_URI, DEFAULT_PROFILE, bundled_cases, bundled_schemas
+
+__all__ = ["GoldenCase", "GoldenStream", "iter_cases", "iter_streams", "load_schema", "schema_path",
+           "validator_for"]
+
+
+@dataclass(frozen=True)
+class GoldenCase:
+    """One test of a case suite: a document and whether the schema accepts it."""
+
+    version: str  #: "v1_0" or "v0_3"
+    schema: str  #: the schema it is checked against: "v1_0/task.json" or "...#/$defs/TaskStatus"
+    suite: str  #: the suite file, e.g. "cases/v1_0/task.json"
+    description: str
+    valid: bool
+    data: Any  #: the JSON document (a fresh copy per call of :func:`iter_cases`)
+    expected_errors: tuple[dict[str, Any], ...]  #: the suite's matchers (empty for valid cases)
+    profile: str  #: "strict" (canonical sender output) or "interop" (the receiver's view)
+    comment: str | None = None
+
+    @property
+    def id(self) -> str:
+        """A stable, unique id, e.g. ``v1_0/task.json > completed task`` (``[interop]`` when so)."""
+        profile = "" if self.profile == DEFAULT_PROFILE else f" [{self.profile}]"
+        return f"{self.schema}{profile} > {self.description}"
+
+    def __hash__(self) -> int:
+        return hash((self.suite, self.description))
+
+
+@dataclass(frozen=True)
+class GoldenStream:
+    """One JSONL stream sample of a case suite (a file of events, one JSON value per line)."""
+
+    version: str
+    schema: str  #: the schema each line (or its JSON-RPC ``result``) is checked against
+    suite: str
+    description: str
+    valid: bool
+    path: Path  #: the JSONL file
+    expected_errors: tuple[dict[str, Any], ...]
+    profile: str
+    comment: str | None = None
+
+    @property
+    def id(self) -> str:
+        profile = "" if self.profile == DEFAULT_PROFILE else f" [{self.profile}]"
+        return f"{self.schema}{profile} > {self.description}"
+
+    def __hash__(self) -> int:
+        return hash((self.suite, self.description))
+
+
+def _relative(ref: str) -> str:
+    """``https://a2a-schema-suite.dev/schemas/v1_0/task.json#...`` -> ``v1_0/task.json#...``."""
+    return ref[len(BASE_URI):] if ref.startswith(BASE_URI) else ref
+
+
+@dataclass(frozen=True)
+class _Entry:
+    kind: str  # "test" | "stream"
+    version: str
+    schema: str
+    suite: str
+    description: str
+    valid: bool
+    data: Any
+    path: Path | None
+    expected_errors: tuple[dict[str, Any], ...]
+    profile: str
+    comment: str | None
+
+
+def _entries(cases_dir: Path) -> tuple[_Entry, ...]:
+    if not cases_dir.is_dir():
+        raise ValueError(f"cases_dir {cases_dir} is not a directory")
+    # Cached per directory *and* state of its files: an edited cases directory is read again.
+    state = tuple((p.as_posix(), p.stat().st_mtime_ns, p.stat().st_size)
+                  for p in sorted(cases_dir.rglob("*.json")))
+    return _load_entries(cases_dir, state)
+
+
+@functools.lru_cache(maxsize=8)
+def _load_entries(cases_dir: Path, _state: tuple[tuple[str, int, int], ...]) -> tuple[_Entry, ...]:
+    from a2a_schema_suite.jsonio import load_path
+    from a2a_schema_suite.suite import SuiteProblem, discover, load_suite
+
+    entries: list[_Entry] = []
+    for path, name in discover([cases_dir]):
+        suite = load_suite(path, name)
+        if isinstance(suite, SuiteProblem):
+            raise ValueError("cannot load suite: " + "; ".join(str(e) for e in suite.errors))
+        raw = load_path(path, name)  # the matchers and comments as written
+        schema = _relative(suite.schema)
+        version = schema.split("/", 1)[0]
+        profile = suite.profile or DEFAULT_PROFILE
+        for kind, key in (("test", "tests"), ("stream", "streams")):
+            for item in raw.get(key, ()):
+                entries.append(_Entry(
+                    kind, version, schema, name, item["description"], item["valid"],
+                    item.get("data"), path.parent / item["file"] if kind == "stream" else None,
+                    tuple(item.get("expectedErrors", ())), profile, item.get("comment")))
+    return tuple(entries)
+
+
+def _select(kind: str, version: str | None, schema: str | None, valid: bool | None,
+            cases_dir: Path | None) -> list[_Entry]:
+    """The entries selected, checked eagerly so that a bad argument fails at the call."""
+    entries = [e for e in _entries((cases_dir or bundled_cases()).resolve()) if e.kind == kind]
+    versions = sorted({e.version for e in entries})
+    if version is not None and version not in versions:
+        raise ValueError(f"unknown version {version!r}; the cases have {', '.join(versions)}")
+    if version is not None:
+        entries = [e for e in entries if e.version == version]
+    if schema is not None:
+        wanted = _relative(schema)
+        if "/" in urldefrag(wanted)[0]:
+            matches = [e for e in entries if e.schema == wanted]
+        else:  # "task.json" or "task.json#/$defs/TaskStatus": in every (selected) version
+            matches = [e for e in entries if e.schema.split("/", 1)[-1] == wanted]
+        if not matches:
+            known = sorted({e.schema for e in entries})
+            raise ValueError(f"no {kind}s for schema {schema!r}"
+                             + (f" in {version}" if version else "")
+                             + "; schemas with cases: " + ", ".join(known))
+        entries = matches
+    if valid is not None:
+        entries = [e for e in entries if e.valid is valid]
+    return entries
+
+
+def iter_cases(version: str | None = None, schema: str | None = None, *, valid: bool | None = None,
+               cases_dir: str | Path | None = None) -> Iterator[GoldenCase]:
+    """The tests of the case suites as :class:`GoldenCase` records, in file order.
+
+    ``version``: ``"v1_0"`` or ``"v0_3"``. ``schema``: ``"task.json"`` (any selected version),
+    ``"v1_0/task.json"``, or with a fragment ``"v1_0/task.json#/$defs/TaskStatus"``; matched
+    exactly, so a file name selects the cases of the file's root object and a fragment those of
+    one ``$defs`` entry. ``valid``: only valid (``True``) or invalid (``False``) cases.
+    ``cases_dir``: another cases directory (default: the bundled cases).
+
+    Raises :class:`ValueError` at the call (listing the valid values) for an unknown version or a
+    schema without cases, and for a suite file that cannot be loaded.
+    """
+    selected = _select("test", version, schema, valid, Path(cases_dir) if cases_dir else None)
+    return (GoldenCase(e.version, e.schema, e.suite, e.description, e.valid, copy.deepcopy(e.data),
+                       copy.deepcopy(e.expected_errors), e.profile, e.comment) for e in selected)
+
+
+def iter_streams(version: str | None = None, schema: str | None = None, *, valid: bool | None = None,
+                 cases_dir: str | Path | None = None) -> Iterator[GoldenStream]:
+    """The JSONL stream samples of the case suites, selected as in :func:`iter_cases`."""
+    selected = _select("stream", version, schema, valid, Path(cases_dir) if cases_dir else None)
+    return (GoldenStream(e.version, e.schema, e.suite, e.description, e.valid, e.path or Path(),
+                         copy.deepcopy(e.expected_errors), e.profile, e.comment) for e in selected)
+
+
+def schema_path(ref: str, *, schemas_dir: str | Path | None = None) -> Path:
+    """The file of a schema: ``"v1_0/task.json"`` (a fragment is ignored) -> its path."""
+    root = Path(schemas_dir) if schemas_dir else bundled_schemas()
+    relpath = urldefrag(_relative(ref))[0]
+    path = root / relpath
+    if "/" not in relpath or relpath.startswith(("/", "_", ".")) or ".." in relpath.split("/") \
+            or not path.is_file():
+        known = sorted(p.relative_to(root).as_posix() for p in root.glob("v*/*.json"))
+        raise ValueError(f"unknown schema {ref!r}; expected <version>/<file>, one of: {', '.join(known)}")
+    return path
+
+
+def load_schema(ref: str, *, schemas_dir: str | Path | None = None) -> dict[str, Any]:
+    """The JSON of a schema file (a fresh copy); its ``$ref``\\s point at other files of its version."""
+    from a2a_schema_suite.jsonio import load_path
+
+    return load_path(schema_path(ref, schemas_dir=schemas_dir))
+
+
+@functools.lru_cache(maxsize=4)
+def _store(root: Path) -> Any:
+    from a2a_schema_suite.registry import SchemaStore
+
+    return SchemaStore.load(root)
+
+
+def validator_for(ref: str, profile: str = DEFAULT_PROFILE, *, schemas_dir: str | Path | None = None) -> Any:
+    """A ``jsonschema`` validator for ``ref`` (fragment allowed) that resolves every ``$ref`` offline.
+
+    ``validator_for("v1_0/task.json").iter_errors(document)`` lists what is wrong with a document.
+    Raises :class:`ValueError` for an unknown schema or profile.
+    """
+    from a2a_schema_suite.registry import SchemaError
+
+    root = (Path(schemas_dir) if schemas_dir else bundled_schemas()).resolve()
+    try:
+        return _store(root).validator(_relative(ref), profile)
+    except SchemaError as exc:
+        raise ValueError(str(exc)) from None

@@ -1,0 +1,55 @@
+"""``a2a-schema-suite check``: lint the schemas and the suites, then run the suites."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from a2a_schema_suite.commands._options import (
+    OutputOptions,
+    emit,
+    format_option,
+    output_option,
+    schemas_option,
+)
+
+
+@click.command("check")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@schemas_option
+@click.option("--strict", is_flag=True,
+              help="A valid: false test without expectedErrors is an error, not a warning.")
+@click.option("--allow-keyword", "allowed", multiple=True, metavar="NAME",
+              help="Accept this extension keyword (e.g. x-since) in schemas; repeatable.")
+@format_option
+@output_option
+def command(paths: tuple[Path, ...], schemas: Path | None, strict: bool, allowed: tuple[str, ...],
+            fmt: str, output: Path | None) -> None:
+    """Lint the suite itself, then run it; exits non-zero on any problem.
+
+    Every schema: strict JSON, Draft 2020-12 dialect and meta-schema, a $id, no unknown keyword,
+    every $ref resolving offline, no dead $defs. Every suite: the suite meta-schema, unique
+    descriptions, a valid and an invalid case, expectedErrors on invalid cases, no orphan JSONL,
+    no duplicate (schema, profile, description) across suites. Then every test runs, as in `run`.
+    The rule ids are listed in docs/AUTHORING.md.
+
+    \b
+    Examples:
+      a2a-schema-suite check                                # the bundled schemas and cases
+      a2a-schema-suite check --schemas schemas cases --strict --format json --output check.json
+    """
+    from a2a_schema_suite.lint import CheckOptions, check
+    from a2a_schema_suite.registry import bundled_cases, bundled_schemas
+    from a2a_schema_suite.results import RunSummary
+
+    inputs = list(paths) or [bundled_cases()]
+    for path in inputs:
+        if not path.exists():
+            raise click.BadParameter(f"{path}: no such file or directory", param_hint="PATHS")
+    root = schemas or bundled_schemas()
+    options = CheckOptions(strict=strict, allowed_keywords=frozenset(allowed))
+    summary = RunSummary(check(root, inputs, options))
+    schema_files = sorted(root.rglob("*.json"))
+    sys.exit(emit(summary, OutputOptions(fmt, output), [*inputs, *schema_files]))

@@ -1,0 +1,129 @@
+"""The public Python API: ``iter_cases``/``iter_streams`` over the bundled cases, and the schemas."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+
+import pytest
+
+import a2a_schema_suite as suite
+from a2a_schema_suite.suite import Suite, load_suites
+from conftest import CASES, SCHEMAS
+
+
+def bundled_tests() -> list[tuple[Suite, object]]:
+    return [(s, t) for s in load_suites([CASES]) if isinstance(s, Suite) for t in s.tests]
+
+
+def test_import_is_cheap_and_the_api_is_lazy():
+    code = ("import sys, a2a_schema_suite as s; heavy = [m for m in ('jsonschema', 'referencing', "
+            "'a2a_schema_suite.api') if m in sys.modules]; print(heavy); s.iter_cases; "
+            "print('a2a_schema_suite.api' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split("\n")[:2] == ["[]", "True"]
+    assert {"iter_cases", "iter_streams", "GoldenCase", "schema_path", "validator_for"} <= set(dir(suite))
+    with pytest.raises(AttributeError):
+        suite.no_such_name  # noqa: B018
+
+
+def test_every_bundled_test_once_with_unique_ids():
+    cases = list(suite.iter_cases())
+    assert len(cases) == len(bundled_tests())
+    ids = [c.id for c in cases]
+    assert len(set(ids)) == len(ids)
+    assert {c.version for c in cases} == {"v1_0", "v0_3"}
+    assert {c.profile for c in cases} == {"strict", "interop"}
+    interop = next(c for c in cases if c.profile == "interop")
+    assert interop.id.startswith(f"{interop.schema} [interop] > ")
+
+
+def test_records_carry_the_suite_data():
+    case = next(c for c in suite.iter_cases("v1_0", "task.json", valid=False) if c.expected_errors)
+    assert dataclasses.is_dataclass(case) and case.valid is False
+    assert case.schema == "v1_0/task.json" and case.suite.startswith("cases/")
+    assert case.id == f"v1_0/task.json > {case.description}"
+    raw = json.loads((CASES.parent / case.suite).read_text())
+    entry = next(t for t in raw["tests"] if t["description"] == case.description)
+    assert case.data == entry["data"] and list(case.expected_errors) == entry["expectedErrors"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        case.valid = True  # type: ignore[misc]
+    assert hash(case) == hash(dataclasses.replace(case))
+
+
+def test_data_is_a_fresh_copy_per_call():
+    first = next(suite.iter_cases("v1_0", "task.json", valid=True))
+    first.data["status"]["state"] = "MUTATED"
+    again = next(suite.iter_cases("v1_0", "task.json", valid=True))
+    assert again.data["status"]["state"] != "MUTATED"
+
+
+@pytest.mark.parametrize(("kwargs", "schemas"), [
+    ({"version": "v1_0", "schema": "task.json"}, {"v1_0/task.json"}),
+    ({"schema": "v0_3/task.json"}, {"v0_3/task.json"}),
+    ({"schema": "task.json"}, {"v1_0/task.json", "v0_3/task.json"}),
+    ({"schema": "v1_0/task.json#/$defs/TaskStatus"}, {"v1_0/task.json#/$defs/TaskStatus"}),
+    ({"version": "v1_0", "schema": "agent_card.json#/$defs/AgentSkill"},
+     {"v1_0/agent_card.json#/$defs/AgentSkill"}),
+    ({"schema": "https://a2a-schema-suite.dev/schemas/v1_0/part.json"}, {"v1_0/part.json"}),
+])
+def test_schema_selection_is_exact(kwargs, schemas):
+    cases = list(suite.iter_cases(**kwargs))
+    assert cases and {c.schema for c in cases} == schemas
+
+
+def test_valid_filter():
+    cases = list(suite.iter_cases("v0_3", "message.json"))
+    valid = list(suite.iter_cases("v0_3", "message.json", valid=True))
+    invalid = list(suite.iter_cases("v0_3", "message.json", valid=False))
+    assert len(valid) + len(invalid) == len(cases) and valid and invalid
+    assert all(c.valid for c in valid) and not any(c.valid for c in invalid)
+
+
+def test_bad_arguments_raise_value_error_at_the_call_listing_valid_values():
+    with pytest.raises(ValueError, match=r"unknown version 'v9'; the cases have v0_3, v1_0"):
+        suite.iter_cases(version="v9")
+    with pytest.raises(ValueError, match=r"no tests for schema 'nope.json'.*v1_0/task.json"):
+        suite.iter_cases(schema="nope.json")
+    with pytest.raises(ValueError, match="in v0_3"):
+        suite.iter_cases("v0_3", "list_tasks_request.json")
+    with pytest.raises(ValueError, match="unknown schema"):
+        suite.schema_path("v1_0/nope.json")
+    with pytest.raises(ValueError, match="unknown schema"):
+        suite.schema_path("../pyproject.toml")
+    with pytest.raises(ValueError, match="not found"):
+        suite.validator_for("v1_0/nope.json")
+    with pytest.raises(ValueError, match="unknown profile"):
+        suite.validator_for("v1_0/task.json", profile="loose")
+
+
+def test_streams():
+    streams = list(suite.iter_streams("v1_0"))
+    assert streams and all(s.path.is_file() and s.path.suffix == ".jsonl" for s in streams)
+    assert {s.valid for s in streams} == {True, False}
+    assert all(s.expected_errors for s in streams if not s.valid)
+    assert len({s.id for s in suite.iter_streams()}) == len(list(suite.iter_streams()))
+
+
+def test_custom_cases_dir(tmp_path):
+    (tmp_path / "mine.json").write_text(json.dumps({"schema": "v1_0/part.json", "tests": [
+        {"description": "text part", "valid": True, "data": {"text": "hi"}}]}))
+    cases = list(suite.iter_cases(cases_dir=tmp_path))
+    assert [(c.suite, c.id) for c in cases] == [(f"{tmp_path.name}/mine.json", "v1_0/part.json > text part")]
+    (tmp_path / "broken.json").write_text('{"schema": "v1_0/part.json", "tests": []}')
+    with pytest.raises(ValueError, match=r"broken\.json"):
+        suite.iter_cases(cases_dir=tmp_path)
+    with pytest.raises(ValueError, match="not a directory"):
+        suite.iter_cases(cases_dir=tmp_path / "nope")
+
+
+def test_schemas_and_validators_agree_with_the_cases():
+    assert suite.schema_path("v1_0/task.json") == SCHEMAS / "v1_0" / "task.json"
+    assert suite.schema_path("v1_0/task.json#/$defs/TaskStatus") == SCHEMAS / "v1_0" / "task.json"
+    schema = suite.load_schema("v0_3/task.json")
+    assert schema["$id"] == "https://a2a-schema-suite.dev/schemas/v0_3/task.json"
+    for case in suite.iter_cases("v1_0", "task.json#/$defs/TaskStatus"):
+        errors = list(suite.validator_for(case.schema, case.profile).iter_errors(case.data))
+        assert (not errors) is case.valid, case.id
