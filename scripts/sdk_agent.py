@@ -21,6 +21,11 @@ Usage::
 
     with SdkAgentServer() as server:
         httpx.post(server.jsonrpc_url, ...)
+
+or from a shell, to have an agent to probe (until Ctrl-C)::
+
+    python scripts/sdk_agent.py [--port 9999]
+    a2a-schema-suite probe http://127.0.0.1:9999 --send hello --stream
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -184,12 +190,15 @@ class SdkAgentServer:
 
     `start()` binds a free port, waits until the card endpoint answers, and returns the base URL;
     `stop()` asks uvicorn to exit and joins the thread. Also usable as a context manager.
+    Subclasses serve another ASGI app the same way by overriding `build` (and `card_url`,
+    `requirements`).
     """
 
     host: str = "127.0.0.1"
     port: int = 0
     rest: bool = True
     startup_timeout: float = 15.0
+    shutdown_timeout: float = 5.0
     log_level: str = "warning"
 
     def __post_init__(self) -> None:
@@ -211,10 +220,18 @@ class SdkAgentServer:
     def card_url(self) -> str:
         return self.base_url + CARD_PATH
 
+    def requirements(self) -> None:
+        """Raise with an install hint when a package the server needs is missing."""
+        _require_sdk()
+
+    def build(self, base_url: str):
+        """The ASGI app to serve at ``base_url`` (subclasses serve other apps the same way)."""
+        return build_app(base_url, rest=self.rest)
+
     def start(self) -> str:
         if self._thread is not None:
             raise RuntimeError("server already started")
-        _require_sdk()
+        self.requirements()
         import uvicorn
 
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -226,11 +243,11 @@ class SdkAgentServer:
         self.base_url = f"http://{self.host}:{port}"
 
         config = uvicorn.Config(
-            build_app(self.base_url, rest=self.rest),
+            self.build(self.base_url),
             log_level=self.log_level,
             access_log=False,
             lifespan="off",
-            timeout_graceful_shutdown=5,
+            timeout_graceful_shutdown=self.shutdown_timeout,
         )
         self._server = uvicorn.Server(config)
 
@@ -287,3 +304,32 @@ class SdkAgentServer:
 
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Serve the SDK agent on 127.0.0.1 until interrupted."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Serve the official a2a-sdk test agent on 127.0.0.1.")
+    parser.add_argument("--port", type=int, default=0, help="port (default: a free one)")
+    parser.add_argument("--no-rest", action="store_true", help="serve JSON-RPC only")
+    args = parser.parse_args(argv)
+    server = SdkAgentServer(port=args.port, rest=not args.no_rest)
+    try:
+        server.start()
+    except (RuntimeError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"SDK agent at {server.base_url} (card: {server.card_url}); Ctrl-C stops it", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

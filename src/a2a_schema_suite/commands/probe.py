@@ -1,0 +1,185 @@
+"""``a2a-schema-suite probe``: check a live A2A agent against the schemas and the stream rules."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import click
+
+from a2a_schema_suite.commands._options import (
+    OutputOptions,
+    emit,
+    format_option,
+    load_store,
+    output_option,
+    profile_option,
+    schemas_option,
+)
+
+_TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # an HTTP header name (RFC 9110 token)
+#: headers that frame the request or name the host: the probe sets them, never the user
+_RESERVED = frozenset({"host", "content-length", "transfer-encoding", "connection", "upgrade", "te",
+                       "trailer", "keep-alive"})
+
+
+def _parse_headers(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    headers: list[tuple[str, str]] = []
+    for value in values:
+        name, sep, text = value.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise click.BadParameter(f"expected K=V, got {name or value!r}", param_hint="--header")
+        if not _TOKEN.match(name):
+            raise click.BadParameter(f"{name!r} is not a valid header name", param_hint="--header")
+        if name.lower() in _RESERVED:
+            raise click.BadParameter(f"{name} is set by the probe itself", param_hint="--header")
+        if any(c in text for c in "\r\n\0"):
+            # never echo the value: it may be a credential
+            raise click.BadParameter(f"the value of {name} contains a line break or NUL",
+                                     param_hint="--header")
+        headers.append((name, text.strip()))
+    return tuple(headers)
+
+
+def _check_url(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise click.BadParameter(f"{url!r} is not an absolute http(s) URL", param_hint="URL")
+    if parts.username is not None or parts.password is not None:
+        # never echo the URL: it carries a credential
+        raise click.BadParameter("credentials in the URL are not used; pass them with --header "
+                                 "(e.g. --header 'Authorization=Bearer ...')", param_hint="URL")
+    try:
+        parts.port  # noqa: B018 - raises ValueError for an invalid port
+    except ValueError:
+        raise click.BadParameter(f"{url!r} has an invalid port", param_hint="URL") from None
+    return url
+
+
+@click.command("probe")
+@click.argument("url")
+@click.option("--send", "send_text", metavar="TEXT",
+              help="Send one message with this text and check the answer, the lifecycle "
+                   "(GetTask) and cancelling a completed task.")
+@click.option("--stream", is_flag=True,
+              help="Send a streaming message (if the card declares capabilities.streaming) and "
+                   "check every event and the stream rules.")
+@click.option("--binding", type=click.Choice(["jsonrpc", "rest"]), default="jsonrpc",
+              show_default=True, help="Protocol binding to probe (the first matching interface of "
+                                      "the card).")
+@click.option("--protocol-version", type=click.Choice(["1.0", "0.3"]),
+              help="Protocol version to probe; a card without it is reported (default: 1.0 when "
+                   "the card offers it, else 0.3).")
+@click.option("--header", "header_values", multiple=True, metavar="K=V",
+              help="HTTP header for every request to the agent (credentials go here; their values "
+                   "are redacted in every report and recording). Repeatable.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0,
+              show_default=True, metavar="S", help="Seconds allowed for each exchange, streams "
+                                                    "included.")
+@click.option("--max-bytes", type=click.IntRange(min=1), default=8 * 1024 * 1024, show_default=True,
+              metavar="N", help="Largest response body (or whole stream) read.")
+@click.option("--max-events", type=click.IntRange(min=1), default=1000, show_default=True,
+              metavar="N", help="Most SSE events read from one stream.")
+@click.option("--fuzz", type=click.IntRange(min=0), default=0, metavar="N",
+              help="Send N malformed requests (single schema-aware mutations of a valid send). "
+                   "Only for agents you own.")
+@click.option("--fuzz-rate", type=click.FloatRange(min=0, min_open=True), default=5.0,
+              show_default=True, metavar="R", help="Malformed requests per second.")
+@click.option("--allow-cross-origin", is_flag=True,
+              help="Also contact an interface on another origin than URL (credentials go there "
+                   "too).")
+@click.option("--record", "record_path", type=click.Path(dir_okay=False, path_type=Path),
+              metavar="FILE.jsonl", help="Write the captured stream (and FILE.card.json) and print "
+                                         "the suite stubs that add them as cases. Needs --stream.")
+@schemas_option
+@profile_option
+@format_option
+@output_option
+def command(url: str, send_text: str | None, stream: bool, binding: str,
+            protocol_version: str | None, header_values: tuple[str, ...], timeout: float,
+            max_bytes: int, max_events: int, fuzz: int, fuzz_rate: float, allow_cross_origin: bool,
+            record_path: Path | None, schemas: Path | None, profile: str | None, fmt: str,
+            output: Path | None) -> None:
+    """Check a live A2A agent against the schemas and the stream rules.
+
+    Fetches URL/.well-known/agent-card.json (or URL itself when it ends in .json), validates the
+    card, then with --send, --stream and --fuzz exchanges messages with the agent and checks every
+    answer. Ends with a conformance level: full, partial, minimal or non-conformant. Exit codes
+    as for run.
+
+    \b
+    Examples:
+      a2a-schema-suite probe http://127.0.0.1:9999 --send hello --stream
+      a2a-schema-suite probe https://agent.example --send hi --binding rest \\
+          --header 'Authorization=Bearer $TOKEN' --format json --output probe.json
+    """
+    from a2a_schema_suite.probe import ProbeOptions, probe, summary_of
+    from a2a_schema_suite.probe.record import card_path_for, suite_stubs, target_problem, write_recording
+    from a2a_schema_suite.probe.redact import Redactor
+    from a2a_schema_suite.results import CaseResult, ErrorDetail, ExitCode, Outcome
+
+    _check_url(url)
+    headers = _parse_headers(header_values)
+    if record_path is not None:
+        if not stream:
+            raise click.UsageError("--record writes the captured stream: add --stream")
+        problem = target_problem(record_path)
+        if problem is not None:
+            raise click.BadParameter(problem, param_hint="--record")
+        if output is not None and output.resolve() in (record_path.resolve(),
+                                                       card_path_for(record_path).resolve()):
+            raise click.BadParameter("--output and --record name the same file",
+                                     param_hint="--output")
+    store = load_store(schemas)
+    options = ProbeOptions(url=url, send=send_text, stream=stream, binding=binding,
+                           protocol_version=protocol_version, headers=headers, timeout=timeout,
+                           max_bytes=max_bytes, max_events=max_events, fuzz=fuzz,
+                           fuzz_rate=fuzz_rate, allow_cross_origin=allow_cross_origin,
+                           profile=profile or "strict")
+    redactor = Redactor.for_headers(headers)
+    report = probe(options, store)
+    summary = summary_of(report, redactor)
+
+    # Notes for people go where the report is not: stdout for text, stderr when stdout is JSON/XML.
+    to_stderr = fmt != "text" and output is None
+    notes: list[str] = [redactor.text(n) for n in report.notes]
+    stubs: list[tuple[str, dict]] = []
+    if record_path is not None:
+        if report.recording is None:
+            notes.append("record: nothing was recorded (no stream was captured)")
+        else:
+            try:
+                card_file = write_recording(report.recording, record_path, redactor)
+                stubs = suite_stubs(report.recording, record_path, store, options.profile,
+                                    summary.results[0].suite.removeprefix("probe "))
+                notes.append(f"record: wrote {record_path} ({len(report.recording.lines)} events) "
+                             f"and {card_file}")
+            except OSError as exc:
+                summary.results.insert(len(summary.results) - 1, CaseResult(
+                    report.suite, "", f"record: write {record_path}", True, None, Outcome.ERRORED,
+                    (ErrorDetail.finding("record", f"cannot write: {exc.strerror or exc}"),),
+                    f"cannot write the recording: {exc.strerror or exc}"))
+
+    if fmt == "text" or output is not None:
+        for result in summary.results[:-1]:
+            click.echo(f"  {result.outcome.value:<8} {result.description}", err=to_stderr)
+    code = emit(summary, OutputOptions(fmt, output), [])
+    for note in notes:
+        click.echo(note, err=to_stderr)
+    level = report.level
+    click.echo(f"conformance level: {level.name} ({redactor.text(level.why)})", err=to_stderr)
+    for index, (name, stub) in enumerate(stubs):
+        if index == 0 and report.recording is not None and record_path is not None:
+            intro = (f"To add the recording as a case, move {record_path.name} to "
+                     f"cases/streams/{report.recording.version_dir}/ and save as {name}:")
+        else:
+            intro = f"To add the recorded card as a case, save as {name}:"
+        click.echo(f"\n{intro}", err=to_stderr)
+        click.echo(json.dumps(stub, indent=2, ensure_ascii=False), err=to_stderr)
+    if code == int(ExitCode.OK) and any(r.outcome is Outcome.ERRORED for r in summary.results):
+        code = int(ExitCode.ERRORED)
+    sys.exit(code)

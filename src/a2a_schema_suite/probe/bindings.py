@@ -1,0 +1,273 @@
+"""What each protocol binding puts on the wire, and which schema checks the answer.
+
+Three bindings are probed: A2A 1.0 JSON-RPC (``SendMessage``, header ``A2A-Version: 1.0``),
+A2A 1.0 HTTP+JSON (``POST /message:send``) and A2A 0.3 JSON-RPC (``message/send``, no version
+header). Each knows its requests (pure data) and the schema references of their answers; the
+probe's steps do the talking (A2A_REFERENCE §5, §6, §8, §11).
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+JSONRPC_ERROR_NAMES = {
+    -32700: "JSONParseError", -32600: "InvalidRequestError", -32601: "MethodNotFoundError",
+    -32602: "InvalidParamsError", -32603: "InternalError", -32001: "TaskNotFoundError",
+    -32002: "TaskNotCancelableError", -32003: "PushNotificationNotSupportedError",
+    -32004: "UnsupportedOperationError", -32005: "ContentTypeNotSupportedError",
+    -32006: "InvalidAgentResponseError", -32007: "ExtendedAgentCardNotConfiguredError",
+    -32008: "ExtensionSupportRequiredError", -32009: "VersionNotSupportedError",
+}
+
+#: what answers a malformed request: a parse error, an invalid request or invalid params
+MALFORMED_FAMILY = frozenset({-32700, -32600, -32602})
+
+
+def code_name(code: Any) -> str:
+    name = JSONRPC_ERROR_NAMES.get(code) if isinstance(code, int) else None
+    return f"{code} ({name})" if name else repr(code)
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One request: where it goes, what it carries, and how its answer is judged."""
+
+    label: str  #: e.g. ``jsonrpc SendMessage`` or ``rest POST /message:send``
+    http_method: str
+    url: str
+    body: Any  #: a JSON value, or raw bytes for a deliberately unparsable body; None for GET
+    headers: dict[str, str]
+    schema: str | None = None  #: schema of a successful answer (the whole JSON document)
+    request_id: Any = None  #: the JSON-RPC id, when there is one
+
+
+class Binding:
+    """Requests of one binding and protocol version, sent to one interface URL."""
+
+    name: ClassVar[str]
+    version: ClassVar[str]  #: "1.0" or "0.3"
+    version_dir: ClassVar[str]  #: the schema directory: "v1_0" or "v0_3"
+    jsonrpc: ClassVar[bool] = True
+    stream_line_schema: ClassVar[str]
+    request_schema: ClassVar[str]  #: schema of the send request, for the fuzzer's mutations
+    error_schema: ClassVar[str | None] = None  #: schema of a JSON-RPC error response
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._next_id = 0
+
+    # -- requests ---------------------------------------------------------------------------------
+
+    def next_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"A2A-Version": self.version} if self.version == "1.0" else {}
+
+    def message(self, text: str) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def send_request(self, text: str) -> dict[str, Any]:
+        """The valid send request (the JSON-RPC envelope or the REST body) for ``text``."""
+        raise NotImplementedError
+
+    def send(self, text: str) -> Call:
+        raise NotImplementedError
+
+    def stream(self, text: str) -> Call:
+        raise NotImplementedError
+
+    def get_task(self, task_id: str) -> Call:
+        raise NotImplementedError
+
+    def cancel_task(self, task_id: str) -> Call:
+        raise NotImplementedError
+
+    def unknown_method(self) -> Call:
+        raise NotImplementedError
+
+    def malformed(self) -> Call:
+        raise NotImplementedError
+
+    def send_raw(self, body: bytes, request_id: Any) -> Call:
+        """The send endpoint with an arbitrary body (the fuzzer's mutated requests)."""
+        raise NotImplementedError
+
+    # -- answers ----------------------------------------------------------------------------------
+
+    def result_of(self, document: Any) -> Any:
+        """The payload of a successful answer (a JSON-RPC ``result``, or the REST body)."""
+        return document.get("result") if self.jsonrpc and isinstance(document, dict) else document
+
+    def task_of(self, payload: Any) -> dict[str, Any] | None:
+        """The Task in a send answer's payload, if it holds one (not a Message)."""
+        raise NotImplementedError
+
+
+def _rpc(method: str, params: Any, request_id: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
+
+
+class JsonRpc10(Binding):
+    name = "jsonrpc"
+    version = "1.0"
+    version_dir = "v1_0"
+    stream_line_schema = "v1_0/stream_response.json"
+    request_schema = "v1_0/jsonrpc_request.json#/$defs/SendMessageCall"
+    error_schema = "v1_0/jsonrpc_response.json#/$defs/ErrorResponse"
+
+    def message(self, text: str) -> dict[str, Any]:
+        return {"messageId": str(uuid.uuid4()), "role": "ROLE_USER", "parts": [{"text": text}]}
+
+    def send_request(self, text: str) -> dict[str, Any]:
+        return _rpc("SendMessage", {"message": self.message(text)}, self.next_id())
+
+    def _call(self, method: str, params: Any, schema: str | None) -> Call:
+        request_id = self.next_id()
+        return Call(f"jsonrpc {method}", "POST", self.url, _rpc(method, params, request_id),
+                    self.headers, schema, request_id)
+
+    def send(self, text: str) -> Call:
+        return self._call("SendMessage", {"message": self.message(text)},
+                          "v1_0/jsonrpc_response.json#/$defs/SendMessageResponse")
+
+    def stream(self, text: str) -> Call:
+        return self._call("SendStreamingMessage", {"message": self.message(text)}, None)
+
+    def get_task(self, task_id: str) -> Call:
+        return self._call("GetTask", {"id": task_id}, "v1_0/jsonrpc_response.json#/$defs/GetTaskResponse")
+
+    def cancel_task(self, task_id: str) -> Call:
+        return self._call("CancelTask", {"id": task_id},
+                          "v1_0/jsonrpc_response.json#/$defs/CancelTaskResponse")
+
+    def unknown_method(self) -> Call:
+        return self._call("A2aSchemaSuiteProbeUnknownMethod", {}, None)
+
+    def malformed(self) -> Call:
+        request_id = self.next_id()
+        return Call("jsonrpc request without a method", "POST", self.url,
+                    {"jsonrpc": "2.0", "id": request_id, "params": {}}, self.headers, None, request_id)
+
+    def send_raw(self, body: bytes, request_id: Any) -> Call:
+        return Call("jsonrpc SendMessage", "POST", self.url, body, self.headers, None, request_id)
+
+    def task_of(self, payload: Any) -> dict[str, Any] | None:
+        task = payload.get("task") if isinstance(payload, dict) else None
+        return task if isinstance(task, dict) else None
+
+
+class Rest10(Binding):
+    name = "rest"
+    version = "1.0"
+    version_dir = "v1_0"
+    jsonrpc = False
+    stream_line_schema = "v1_0/stream_response.json"
+    request_schema = "v1_0/send_message_request.json"
+
+    def _path(self, path: str) -> str:
+        return self.url.rstrip("/") + path
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"A2A-Version": self.version, "Content-Type": "application/a2a+json"}
+
+    def message(self, text: str) -> dict[str, Any]:
+        return {"messageId": str(uuid.uuid4()), "role": "ROLE_USER", "parts": [{"text": text}]}
+
+    def send_request(self, text: str) -> dict[str, Any]:
+        return {"message": self.message(text)}
+
+    def send(self, text: str) -> Call:
+        return Call("rest POST /message:send", "POST", self._path("/message:send"),
+                    self.send_request(text), self.headers, "v1_0/send_message_response.json")
+
+    def stream(self, text: str) -> Call:
+        return Call("rest POST /message:stream", "POST", self._path("/message:stream"),
+                    self.send_request(text), self.headers)
+
+    def get_task(self, task_id: str) -> Call:
+        return Call("rest GET /tasks/{id}", "GET", self._path(f"/tasks/{task_id}"), None,
+                    {"A2A-Version": self.version}, "v1_0/task.json")
+
+    def cancel_task(self, task_id: str) -> Call:
+        return Call("rest POST /tasks/{id}:cancel", "POST", self._path(f"/tasks/{task_id}:cancel"),
+                    {}, self.headers, "v1_0/task.json")
+
+    def unknown_method(self) -> Call:
+        return Call("rest POST /a2a-schema-suite-probe:unknown", "POST",
+                    self._path("/a2a-schema-suite-probe:unknown"), {}, self.headers)
+
+    def malformed(self) -> Call:
+        return Call("rest POST /message:send with a body that is not JSON", "POST",
+                    self._path("/message:send"), b'{"message": ', self.headers)
+
+    def send_raw(self, body: bytes, request_id: Any) -> Call:
+        return Call("rest POST /message:send", "POST", self._path("/message:send"), body,
+                    self.headers)
+
+    def task_of(self, payload: Any) -> dict[str, Any] | None:
+        task = payload.get("task") if isinstance(payload, dict) else None
+        return task if isinstance(task, dict) else None
+
+
+class JsonRpc03(Binding):
+    name = "jsonrpc"
+    version = "0.3"
+    version_dir = "v0_3"
+    stream_line_schema = "v0_3/stream_response.json#/$defs/StreamEvent"
+    request_schema = "v0_3/send_message_request.json"
+    error_schema = "v0_3/jsonrpc_response.json#/$defs/JSONRPCErrorResponse"
+
+    def message(self, text: str) -> dict[str, Any]:
+        return {"kind": "message", "messageId": str(uuid.uuid4()), "role": "user",
+                "parts": [{"kind": "text", "text": text}]}
+
+    def send_request(self, text: str) -> dict[str, Any]:
+        return _rpc("message/send", {"message": self.message(text)}, self.next_id())
+
+    def _call(self, method: str, params: Any, schema: str | None) -> Call:
+        request_id = self.next_id()
+        return Call(f"jsonrpc {method}", "POST", self.url, _rpc(method, params, request_id),
+                    self.headers, schema, request_id)
+
+    def send(self, text: str) -> Call:
+        return self._call("message/send", {"message": self.message(text)},
+                          "v0_3/send_message_response.json#/$defs/SendMessageSuccessResponse")
+
+    def stream(self, text: str) -> Call:
+        return self._call("message/stream", {"message": self.message(text)}, None)
+
+    def get_task(self, task_id: str) -> Call:
+        return self._call("tasks/get", {"id": task_id},
+                          "v0_3/jsonrpc_response.json#/$defs/GetTaskSuccessResponse")
+
+    def cancel_task(self, task_id: str) -> Call:
+        return self._call("tasks/cancel", {"id": task_id},
+                          "v0_3/jsonrpc_response.json#/$defs/CancelTaskSuccessResponse")
+
+    def unknown_method(self) -> Call:
+        return self._call("a2a-schema-suite/probeUnknownMethod", {}, None)
+
+    def malformed(self) -> Call:
+        request_id = self.next_id()
+        return Call("jsonrpc request without a method", "POST", self.url,
+                    {"jsonrpc": "2.0", "id": request_id, "params": {}}, self.headers, None, request_id)
+
+    def send_raw(self, body: bytes, request_id: Any) -> Call:
+        return Call("jsonrpc message/send", "POST", self.url, body, self.headers, None, request_id)
+
+    def task_of(self, payload: Any) -> dict[str, Any] | None:
+        return payload if isinstance(payload, dict) and payload.get("kind") == "task" else None
+
+
+def binding_for(name: str, version: str, url: str) -> Binding | None:
+    """The binding for ``--binding`` and a protocol version; None when the suite has no schemas
+    for it (0.3 HTTP+JSON bodies are the 0.3 proto's ProtoJSON, A2A_REFERENCE §11)."""
+    cls = {("jsonrpc", "1.0"): JsonRpc10, ("rest", "1.0"): Rest10,
+           ("jsonrpc", "0.3"): JsonRpc03}.get((name, version))
+    return cls(url) if cls else None

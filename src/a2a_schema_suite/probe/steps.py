@@ -1,0 +1,788 @@
+"""The probe's steps: card, send, lifecycle, stream, error handling, fuzzing; each yields results.
+
+A :class:`Prober` talks to one agent through a :class:`~a2a_schema_suite.probe.http.ProbeClient`
+and turns every exchange into a :class:`~a2a_schema_suite.results.CaseResult` (suite
+``probe <origin>``, description ``<step>: <what>``), judged with the same schemas, stream rules and
+policy rules as ``run`` and ``validate``. A failed result's ``reason`` is a one-line fix hint.
+Nothing here prints.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urljoin
+
+from a2a_schema_suite import __version__
+from a2a_schema_suite.jsonio import LoadError, LoadFailure, loads
+from a2a_schema_suite.policy import policy_findings
+from a2a_schema_suite.probe import card as cards
+from a2a_schema_suite.probe.bindings import MALFORMED_FAMILY, Binding, Call, binding_for, code_name
+from a2a_schema_suite.probe.fuzz import build_mutations
+from a2a_schema_suite.probe.hints import reason_for
+from a2a_schema_suite.probe.http import (
+    HttpReply,
+    ProbeClient,
+    ProbeHttpError,
+    display_origin,
+    encode_json,
+    origin_of,
+)
+from a2a_schema_suite.probe.level import (
+    CARD,
+    CORE,
+    OPTIONAL,
+    ROBUSTNESS,
+    SEND,
+    Check,
+    Level,
+    conformance_level,
+)
+from a2a_schema_suite.registry import SchemaError, SchemaStore
+from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, collect_errors
+from a2a_schema_suite.streams import TERMINAL, check_stream, normalise_state, to_event
+
+DEFAULT_TEXT = "Hello from the a2a-schema-suite probe."
+USER_AGENT = f"a2a-schema-suite/{__version__} (probe; +https://a2a-schema-suite.dev)"
+INTERRUPTED = frozenset({"input-required", "auth-required"})
+_MISSING = object()
+
+
+@dataclass(frozen=True)
+class ProbeOptions:
+    """What ``a2a-schema-suite probe`` was asked to do (the click command fills it in)."""
+
+    url: str
+    send: str | None = None
+    stream: bool = False
+    binding: str = "jsonrpc"  #: jsonrpc | rest
+    protocol_version: str | None = None  #: "1.0" | "0.3" | None: the card decides
+    headers: tuple[tuple[str, str], ...] = ()
+    timeout: float = 30.0
+    max_bytes: int = 8 * 1024 * 1024
+    max_events: int = 1000
+    fuzz: int = 0
+    fuzz_rate: float = 5.0  #: malformed requests per second
+    allow_cross_origin: bool = False
+    profile: str = "strict"
+
+
+@dataclass
+class Recording:
+    """A captured stream (one JSON text per event) and the card, for ``--record``."""
+
+    label: str  #: e.g. ``jsonrpc 1.0 SendStreamingMessage``
+    version_dir: str
+    line_schema: str
+    lines: list[str]
+    findings: tuple[ErrorDetail, ...]
+    card: Any
+    card_schema: str
+    card_profile: str
+    card_errors: tuple[ErrorDetail, ...]
+
+
+@dataclass
+class ProbeReport:
+    suite: str
+    checks: list[Check]
+    level: Level
+    recording: Recording | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+class _Errored(Exception):
+    """A step that cannot reach a verdict (a schema that does not load)."""
+
+
+def _is_json_type(content_type: str) -> bool:
+    return content_type in ("application/json", "application/a2a+json") or content_type.endswith("+json")
+
+
+def _compact(value: Any) -> str:
+    return encode_json(value).decode("utf-8")
+
+
+class Prober:
+    """Probe one agent; :meth:`run` returns every check and the conformance level."""
+
+    def __init__(self, options: ProbeOptions, store: SchemaStore,
+                 client: ProbeClient | None = None) -> None:
+        self.options = options
+        self.store = store
+        self.profile = options.profile
+        self.origin = origin_of(options.url)
+        self.suite = f"probe {display_origin(options.url)}"
+        self.client = client or ProbeClient(
+            {self.origin}, dict(options.headers), options.timeout, options.max_bytes,
+            options.max_events, USER_AGENT)
+        self.checks: list[Check] = []
+        self.notes: list[str] = []
+        self.recording: Recording | None = None
+        self._card: Any = None
+        #: how a recorded card becomes a case: (schema, profile, errors under that profile)
+        self._card_case: tuple[str, str, tuple[ErrorDetail, ...]] | None = None
+
+    # -- results ------------------------------------------------------------------------------------
+
+    def _add(self, area: str, description: str, schema: str, errors: tuple[ErrorDetail, ...] = (),
+             *, hint: str | None = None, outcome: Outcome | None = None, reason: str | None = None,
+             data: Any = None, source: str | None = None) -> CaseResult:
+        errors = tuple(errors)
+        if outcome is None:
+            outcome = Outcome.FAILED if errors else Outcome.PASSED
+        if reason is None and errors and outcome is not Outcome.PASSED:
+            reason = reason_for(errors, hint)
+        verdict = None if outcome in (Outcome.ERRORED, Outcome.SKIPPED) else not errors
+        result = CaseResult(self.suite, schema, description, True, verdict, outcome, errors,
+                            reason, source, data=data)
+        self.checks.append(Check(area, result))
+        return result
+
+    def _transport(self, area: str, description: str, schema: str, exc: ProbeHttpError,
+                   hint: str | None = None, *, context: str = "no verdict") -> None:
+        """An exchange without a usable answer. A hang or a dropped connection is the agent's
+        failure; what the probe itself refused (another origin, a redirect out of the origin, a
+        body beyond --max-bytes) or could not open leaves the check without a verdict."""
+        finding = ErrorDetail.finding("transport", exc.message)
+        if exc.kind in ("timeout", "dropped"):
+            self._add(area, description, schema, (finding,), hint=hint)
+            return
+        advice = " (raise --max-bytes to read it)" if exc.kind == "too-large" else ""
+        self._add(area, description, schema, (finding,), outcome=Outcome.ERRORED,
+                  reason=f"{context}: {exc.message}{advice}")
+
+    def _skip(self, area: str, description: str, reason: str) -> None:
+        self._add(area, description, "", outcome=Outcome.SKIPPED, reason=reason)
+
+    def _validate(self, ref: str, document: Any) -> tuple[ErrorDetail, ...]:
+        try:
+            validator = self.store.validator(ref, self.profile)
+        except SchemaError as exc:
+            raise _Errored(str(exc)) from None
+        try:
+            errors = collect_errors(validator, document)
+        except RecursionError:
+            raise _Errored(f"{ref}: the document nests too deeply to validate") from None
+        if self.profile == "strict":
+            errors += tuple(policy_findings(ref, document))
+        return errors
+
+    def _guarded(self, area: str, description: str, schema: str, step: Callable[[], Any]) -> Any:
+        try:
+            return step()
+        except _Errored as exc:
+            self._add(area, description, schema, outcome=Outcome.ERRORED, reason=str(exc))
+            return None
+
+    # -- HTTP ---------------------------------------------------------------------------------------
+
+    def _exchange(self, call: Call) -> HttpReply:
+        if call.body is None:
+            body = None
+        elif isinstance(call.body, bytes):
+            body = call.body
+        else:
+            body = encode_json(call.body)
+        headers = dict(call.headers)
+        if body is not None:
+            headers.setdefault("Content-Type", "application/json")
+        return self.client.request(call.http_method, call.url, body=body, headers=headers)
+
+    def _document(self, reply: HttpReply, label: str) -> tuple[Any, list[ErrorDetail]]:
+        findings: list[ErrorDetail] = []
+        if reply.content_type and not _is_json_type(reply.content_type):
+            findings.append(ErrorDetail.finding(
+                "content-type", f"{label}: Content-Type is {reply.content_type!r}, not JSON"))
+        try:
+            return loads(reply.body, label), findings
+        except LoadFailure as exc:
+            error = exc.error
+            findings.append(ErrorDetail.finding(
+                "json-body", f"{label}: the body is not strict JSON: {error.reason} (line {error.line}, "
+                f"column {error.column})"))
+            return _MISSING, findings
+
+    # -- the run --------------------------------------------------------------------------------
+
+    def run(self) -> ProbeReport:
+        try:
+            binding = self._card_steps()
+            sent_task: dict[str, Any] | None = None
+            sent = False
+            if binding is not None:
+                if self.options.send is not None:
+                    sent = True
+                    sent_task = self._send_step(binding, self.options.send)
+                    if sent_task is not None:
+                        self._lifecycle_step(binding, sent_task)
+                if self.options.stream:
+                    self._stream_step(binding, self.options.send or DEFAULT_TEXT)
+                self._error_steps(binding, sent_task)
+                if self.options.fuzz > 0:
+                    self._fuzz_steps(binding, self.options.send or DEFAULT_TEXT)
+        finally:
+            self.client.close()
+        unprobed: tuple[str, ...] = ()
+        shape = cards.card_shape(self._card)
+        if self._card is not None and shape.streaming(self._card) and not self.options.stream:
+            unprobed = ("streaming (add --stream)",)
+        level = conformance_level(self.checks, sent=sent, unprobed=unprobed)
+        return ProbeReport(self.suite, self.checks, level, self.recording, self.notes)
+
+    # -- card -----------------------------------------------------------------------------------
+
+    def _card_steps(self) -> Binding | None:
+        url = cards.card_url(self.options.url)
+        try:
+            reply = self.client.request("GET", url, headers={"Accept": "application/json"})
+        except ProbeHttpError as exc:
+            self._transport(CARD, "card: fetch", "", exc, "serve the agent card promptly",
+                            context=f"cannot fetch the agent card from {url}")
+            return None
+        if reply.status != 200:
+            self._add(CARD, "card: fetch", "", (ErrorDetail.finding(
+                "http-status", f"GET {url} answered HTTP {reply.status}"),),
+                hint=f"serve the agent card at {cards.WELL_KNOWN_PATH} with HTTP 200")
+            return None
+        card, findings = self._document(reply, "agent card")
+        if card is _MISSING:
+            self._add(CARD, "card: fetch", "", tuple(findings),
+                      hint="serve the agent card as one strict JSON object")
+            return None
+        self._card = card
+        self._add(CARD, "card: fetch", "", tuple(findings))
+        self.notes.append(f"card: {url}")
+
+        shape = cards.card_shape(card)
+        wanted = self.options.protocol_version
+        problems = cards.version_problems(shape, wanted)
+        self._add(CARD, f"card: version ({shape.kind})", "", tuple(
+            ErrorDetail.finding("card-version", message) for message, _ in problems),
+            hint=problems[0][1] if problems else None, data=card)
+
+        claimed = cards.major_minor(shape.claimed_version)
+        check_v1 = shape.kind in (cards.SHAPE_V1, cards.SHAPE_HYBRID) or wanted == cards.V1 or (
+            shape.kind == cards.SHAPE_V03 and claimed is not None and claimed != cards.V03)
+        check_v03 = shape.kind in (cards.SHAPE_V03, cards.SHAPE_HYBRID) or wanted == cards.V03
+        if shape.kind == cards.SHAPE_UNKNOWN:
+            check_v1 = True
+        if check_v1:
+            self._guarded(CARD, "card: v1_0 schema", "v1_0/agent_card.json",
+                          lambda: self._card_v1(card, shape))
+        if check_v03:
+            self._guarded(CARD, "card: v0_3 schema", "v0_3/agent_card.json",
+                          lambda: self._card_v03(card))
+        return self._interface_step(shape)
+
+    def _card_v1(self, card: Any, shape: cards.CardShape) -> None:
+        ref = "v1_0/agent_card.json"
+        errors = self._validate(ref, card)
+        self._card_case = (ref, self.profile, errors)
+        if self.profile == "interop":
+            self._add(CARD, "card: v1_0 interop", ref, errors, data=card)
+            return
+        if not errors:
+            self._add(CARD, "card: v1_0 strict", ref, data=card)
+            return
+        try:
+            interop_errors = collect_errors(self.store.validator(ref, "interop"), card)
+        except SchemaError as exc:
+            raise _Errored(str(exc)) from None
+        closed_only = all(e.keyword == "unevaluatedProperties" for e in errors)
+        if shape.kind == cards.SHAPE_HYBRID and closed_only and not interop_errors:
+            extra = sorted({m for e in errors for m in _quoted(e.message)})
+            self._add(CARD, "card: v1_0 strict", ref, errors, outcome=Outcome.WARNING, data=card,
+                      reason=f"hybrid card: {len(extra)} member(s) outside the canonical 1.0 card "
+                             f"({', '.join(extra[:6])}{', ...' if len(extra) > 6 else ''}) for 0.3 "
+                             "clients; 1.0 clients ignore them (A2A_REFERENCE §6.1)")
+            self._card_case = (ref, "interop", ())
+        else:
+            hint = ("remove the members the 1.0 card does not define (interop, which ignores unknown "
+                    "members, accepts the card)") if closed_only and not interop_errors else None
+            self._add(CARD, "card: v1_0 strict", ref, errors, hint=hint, data=card)
+        if not interop_errors:
+            # The verdicts differ: say what a receiver that ignores unknown members would say.
+            self._add(CARD, "card: v1_0 interop", ref, data=card)
+
+    def _card_v03(self, card: Any) -> None:
+        ref = "v0_3/agent_card.json"
+        errors = self._validate(ref, card)
+        shape = cards.card_shape(card)
+        if self._card_case is None or (shape.kind == cards.SHAPE_V03 and cards.major_minor(
+                shape.claimed_version) in (None, cards.V03)):
+            self._card_case = (ref, self.profile, errors)
+        self._add(CARD, "card: v0_3 schema", ref, errors, data=card)
+
+    def _interface_step(self, shape: cards.CardShape) -> Binding | None:
+        option = self.options.binding
+        version = cards.choose_version(shape, option, self.options.protocol_version)
+        description = f"card: {cards.BINDINGS[option]} interface"
+        if version is None:
+            self._add(CARD, description, "", outcome=Outcome.ERRORED,
+                      reason="the card declares no interface with a protocol version this probe "
+                             "speaks (1.0 or 0.3)")
+            return None
+        iface = cards.pick_interface(shape, option, version)
+        if iface is None:
+            offered = ", ".join(f"{i.binding} {i.version}" for i in shape.interfaces) or "none"
+            self._add(CARD, description, "", outcome=Outcome.ERRORED,
+                      reason=f"cannot probe: the card declares no {cards.BINDINGS[option]} interface "
+                             f"with protocolVersion {version} (it offers: {offered})")
+            return None
+        url = urljoin(cards.card_url(self.options.url), iface.url)
+        try:
+            iface_origin = origin_of(url)
+        except ValueError as exc:
+            self._add(CARD, description, "", (ErrorDetail.finding("transport", str(exc)),),
+                      hint="declare absolute http(s) interface URLs")
+            return None
+        if iface_origin != self.origin:
+            if not self.options.allow_cross_origin:
+                self._add(CARD, description, "", outcome=Outcome.ERRORED,
+                          reason=f"refused: the interface {display_origin(url)} is not on the probed "
+                                 f"origin {display_origin(self.options.url)} (pass "
+                                 "--allow-cross-origin to probe it)")
+                return None
+            self.client.allowed_origins.add(iface_origin)
+        binding = binding_for(option, version, url)
+        if binding is None:
+            self._add(CARD, description, "", outcome=Outcome.ERRORED,
+                      reason="0.3 HTTP+JSON is not probed: its bodies are the 0.3 proto's ProtoJSON, "
+                             "which this suite has no schemas for; use --binding jsonrpc")
+            return None
+        self._add(CARD, f"{description} ({version})", "")
+        self.notes.append(f"probing {cards.BINDINGS[option]} {version} at {url}")
+        return binding
+
+    # -- send and lifecycle -------------------------------------------------------------------------
+
+    def _answer(self, call: Call, description: str, area: str, *, hint: str | None = None,
+                extra: Callable[[Any], list[ErrorDetail]] | None = None) -> Any:
+        """Send ``call``; check transport, status, JSON, envelope, schema and ``extra(payload)``.
+
+        Returns the payload (the JSON-RPC ``result`` or the REST body) even when it has problems,
+        so that later steps can go on; ``_MISSING`` when there is none.
+        """
+        schema = call.schema or ""
+        try:
+            reply = self._exchange(call)
+        except ProbeHttpError as exc:
+            self._transport(area, description, schema, exc, hint)
+            return _MISSING
+        document, errors = self._document(reply, call.label)
+        jsonrpc = call.request_id is not None
+        if reply.status != 200:
+            errors.insert(0, ErrorDetail.finding("http-status", f"{call.label} answered HTTP "
+                                                 f"{reply.status}{_error_text(document)}"))
+        payload: Any = _MISSING
+        if document is not _MISSING:
+            if jsonrpc and isinstance(document, dict) and "error" in document:
+                errors.append(ErrorDetail.finding(
+                    "jsonrpc-error", f"{call.label} answered error{_error_text(document)}",
+                    path=("error",)))
+            elif reply.status == 200 and call.schema:
+                errors.extend(self._validate(call.schema, document))
+                if jsonrpc and isinstance(document, dict) and document.get("id") != call.request_id:
+                    errors.append(ErrorDetail.finding(
+                        "jsonrpc-id", f"the response id {document.get('id')!r} is not the request id "
+                        f"{call.request_id!r}", path=("id",)))
+                if not jsonrpc:
+                    payload = document
+                elif isinstance(document, dict):
+                    payload = document.get("result", _MISSING)
+                if payload is not _MISSING and extra is not None:
+                    errors.extend(extra(payload))
+        self._add(area, description, schema, tuple(errors), hint=hint,
+                  data=None if document is _MISSING else document)
+        return payload
+
+    def _send_step(self, binding: Binding, text: str) -> dict[str, Any] | None:
+        call = binding.send(text)
+        description = f"send: {call.label}"
+
+        def state_check(payload: Any) -> list[ErrorDetail]:
+            task = binding.task_of(payload)
+            if task is None or binding.version != "1.0":
+                return []
+            status = task.get("status") if isinstance(task.get("status"), dict) else {}
+            state = normalise_state(status.get("state"))
+            if state is None or state in TERMINAL or state in INTERRUPTED:
+                return []
+            return [ErrorDetail.finding(
+                "send-state", f"a blocking SendMessage returned the task in state {state}, neither "
+                "terminal nor interrupted (A2A_REFERENCE §9 rule 7)")]
+
+        def step() -> dict[str, Any] | None:
+            payload = self._answer(call, description, SEND, extra=state_check)
+            return None if payload is _MISSING else binding.task_of(payload)
+
+        return self._guarded(SEND, description, call.schema or "", step)
+
+    def _lifecycle_step(self, binding: Binding, task: dict[str, Any]) -> None:
+        task_id = task.get("id")
+        if not isinstance(task_id, str) or not task_id:
+            self._skip(CORE, "lifecycle: read back the sent task", "the sent task has no id")
+            return
+        call = binding.get_task(task_id)
+        description = f"lifecycle: {call.label} of the sent task"
+
+        def same_task(payload: Any) -> list[ErrorDetail]:
+            got = payload.get("id") if isinstance(payload, dict) else None
+            if got == task_id:
+                return []
+            return [ErrorDetail.finding("task-id", f"asked for task {task_id!r}, got {got!r}")]
+
+        def step() -> None:
+            self._answer(call, description, CORE, extra=same_task)
+
+        self._guarded(CORE, description, call.schema or "", step)
+
+    # -- streaming --------------------------------------------------------------------------------
+
+    def _stream_step(self, binding: Binding, text: str) -> None:
+        call = binding.stream(text)
+        description = f"stream: {call.label}"
+        if not cards.card_shape(self._card).streaming(self._card):
+            self._skip(OPTIONAL, description, "skipped: the card does not declare "
+                       "capabilities.streaming, so the agent owes no stream")
+            return
+        self._guarded(OPTIONAL, description, binding.stream_line_schema,
+                      lambda: self._stream(binding, call, description))
+
+    def _stream(self, binding: Binding, call: Call, description: str) -> None:
+        schema = binding.stream_line_schema
+        try:
+            validator = self.store.validator(schema, self.profile)
+        except SchemaError as exc:
+            raise _Errored(str(exc)) from None
+        try:
+            reply = self.client.stream(call.url, encode_json(call.body),
+                                       {"Content-Type": "application/json", **call.headers})
+        except ProbeHttpError as exc:
+            self._transport(OPTIONAL, description, schema, exc)
+            return
+        if not reply.is_sse:
+            detail = _error_text(_try_json(reply))
+            self._add(OPTIONAL, description, schema, (ErrorDetail.finding(
+                "sse", f"{call.label} answered HTTP {reply.status} with Content-Type "
+                f"{reply.content_type or 'none'!r}, not an event stream{detail}"),))
+            return
+        source = "stream"
+        findings: list[ErrorDetail] = []
+        triples: list[tuple[int, Any, LoadError | None]] = []
+        lines: list[str] = []
+        states: list[str] = []
+        message_only = False
+        for number, event in enumerate(reply.events, start=1):
+            try:
+                value = loads(event.data, source, first_line=number)
+                lines.append(_compact(value))
+            except LoadFailure as exc:
+                triples.append((number, None, LoadError(source, number, exc.error.column,
+                                                        exc.error.reason)))
+                lines.append(event.data.replace("\r", " ").replace("\n", " "))
+                continue
+            if event.event == "error":
+                findings.append(ErrorDetail.finding(
+                    "stream-error-event", f"event: error: {_error_text(value).lstrip(': ') or 'no detail'}",
+                    line=number))
+                continue
+            if binding.jsonrpc and number == 1 and isinstance(value, dict) and "id" in value \
+                    and value["id"] != call.request_id:
+                findings.append(ErrorDetail.finding(
+                    "jsonrpc-id", f"the stream's id {value['id']!r} is not the request id "
+                    f"{call.request_id!r}", line=number, path=("id",)))
+            triples.append((number, value, None))
+            payload = value.get("result") if binding.jsonrpc and isinstance(value, dict) else value
+            parsed = to_event(payload, binding.version_dir)
+            if parsed is not None:
+                if number == 1 and parsed.kind == "message":
+                    message_only = True
+                if parsed.state is not None:
+                    states.append(parsed.state)
+        findings.extend(check_stream(triples, binding.version_dir, validator,
+                                     policy=self.profile == "strict"))
+        last_line = len(reply.events) or 1
+        if reply.problem:
+            findings.append(ErrorDetail.finding("stream-end", reply.problem, line=last_line))
+        elif reply.events and not message_only and (not states or (
+                states[-1] not in TERMINAL and states[-1] not in INTERRUPTED)):
+            state = states[-1] if states else "in no state"
+            findings.append(ErrorDetail.finding(
+                "stream-end", f"the stream closed while the task was {state}: it must stay open "
+                "until the task is terminal or interrupted", line=last_line))
+        findings.sort(key=lambda e: (e.line or 0))
+        hint = _lifecycle_hint(findings, states)
+        self._add(OPTIONAL, description, schema, tuple(findings), hint=hint, source=source,
+                  data=[loads_or_text(line) for line in lines])
+        self.notes.append(f"stream: {len(reply.events)} event(s) in {reply.elapsed:.2f} s")
+        card_schema, card_profile, card_errors = self._card_case or ("", self.profile, ())
+        self.recording = Recording(
+            f"{binding.name} {binding.version} {call.label.split(' ', 1)[-1]}", binding.version_dir,
+            schema, lines, tuple(findings), self._card, card_schema, card_profile, card_errors)
+
+    # -- error handling -------------------------------------------------------------------------
+
+    def _error_steps(self, binding: Binding, sent_task: dict[str, Any] | None) -> None:
+        unknown_id = f"a2a-schema-suite-probe-{uuid.uuid4()}"
+        if binding.jsonrpc:
+            schema = binding.error_schema or ""
+            get_name = "GetTask" if binding.version == "1.0" else "tasks/get"
+            cancel_name = "CancelTask" if binding.version == "1.0" else "tasks/cancel"
+            checks = [
+                ("errors: unknown method -> -32601", binding.unknown_method(), -32601,
+                 "answer a method the agent does not know with -32601 Method not found"),
+                ("errors: malformed request -> -32600", binding.malformed(), -32600,
+                 "answer a request object without a method with -32600 Invalid Request"),
+                (f"errors: {get_name} of an unknown task -> -32001", binding.get_task(unknown_id),
+                 -32001, f"answer {get_name} of an unknown task id with -32001 TaskNotFoundError"),
+            ]
+            for description, call, code, hint in checks:
+                self._guarded(CORE, description, schema,
+                              lambda d=description, c=call, k=code, h=hint: self._rpc_error(
+                                  d, c, k, h, schema))
+            description = f"errors: {cancel_name} of a completed task -> -32002"
+            terminal = self._terminal_task_id(sent_task)
+            if isinstance(terminal, str):
+                call = binding.cancel_task(terminal)
+                self._guarded(CORE, description, schema,
+                              lambda: self._rpc_error(description, call, -32002,
+                                                      f"answer {cancel_name} of a terminal task with "
+                                                      "-32002 TaskNotCancelableError", schema))
+            else:
+                self._skip(CORE, description, str(terminal))
+            return
+        checks_rest = [
+            ("errors: unknown route -> HTTP 404", binding.unknown_method(), {404, 405}, None,
+             "answer a path the binding does not define with HTTP 404"),
+            ("errors: malformed body -> HTTP 400", binding.malformed(), {400}, None,
+             "answer a body that is not JSON with HTTP 400"),
+            ("errors: GET /tasks/{id} of an unknown task -> HTTP 404 TASK_NOT_FOUND",
+             binding.get_task(unknown_id), {404}, "TASK_NOT_FOUND",
+             "answer GET /tasks/{id} of an unknown task with HTTP 404 and an ErrorInfo "
+             "TASK_NOT_FOUND"),
+        ]
+        for description, call, statuses, reason, hint in checks_rest:
+            self._rest_error(description, call, statuses, reason, hint)
+        description = "errors: POST /tasks/{id}:cancel of a completed task -> HTTP 400 TASK_NOT_CANCELABLE"
+        terminal = self._terminal_task_id(sent_task)
+        if isinstance(terminal, str):
+            # 400 since v1.0.1; v1.0.0 said 409 (A2A_REFERENCE §5.1)
+            self._rest_error(description, binding.cancel_task(terminal), {400, 409},
+                             "TASK_NOT_CANCELABLE", "answer cancel of a terminal task with HTTP 400 "
+                             "and an ErrorInfo TASK_NOT_CANCELABLE")
+        else:
+            self._skip(CORE, description, str(terminal))
+
+    def _terminal_task_id(self, task: dict[str, Any] | None) -> str | Any:
+        """The sent task's id when it is terminal; else why the check cannot run (a str is an id)."""
+        if self.options.send is None:
+            return _Why("needs a task: add --send TEXT")
+        if task is None or not isinstance(task.get("id"), str):
+            return _Why("needs a task, but the send step produced none")
+        status = task.get("status") if isinstance(task.get("status"), dict) else {}
+        state = normalise_state(status.get("state"))
+        if state not in TERMINAL:
+            return _Why(f"the sent task is {state or 'in no state'}, not terminal")
+        return task["id"]
+
+    def _rpc_error(self, description: str, call: Call, code: int, hint: str, schema: str) -> None:
+        try:
+            reply = self._exchange(call)
+        except ProbeHttpError as exc:
+            self._transport(CORE, description, schema, exc, hint)
+            return
+        document, errors = self._document(reply, call.label)
+        if document is not _MISSING:
+            if not (isinstance(document, dict) and "error" in document):
+                errors.append(ErrorDetail.finding(
+                    "error-code", f"{call.label} was answered with a result, not the error "
+                    f"{code_name(code)}"))
+            else:
+                error = document["error"]
+                got = error.get("code") if isinstance(error, dict) else None
+                if got != code:
+                    errors.append(ErrorDetail.finding(
+                        "error-code", f"answered {code_name(got)}, expected {code_name(code)}",
+                        path=("error", "code")))
+                errors.extend(self._validate(schema, document))
+                # A request whose id can be read gets it back (JSON-RPC 2.0 §5).
+                if document.get("id") != call.request_id:
+                    errors.append(ErrorDetail.finding(
+                        "jsonrpc-id", f"the error response id {document.get('id')!r} is not the "
+                        f"request id {call.request_id!r}", path=("id",)))
+            if reply.status >= 500:
+                errors.insert(0, ErrorDetail.finding("http-status", f"HTTP {reply.status}"))
+        errors.sort(key=lambda e: e.rule != "error-code")
+        self._add(CORE, description, schema, tuple(errors), hint=hint,
+                  data=None if document is _MISSING else document)
+
+    def _rest_error(self, description: str, call: Call, statuses: set[int], reason: str | None,
+                    hint: str) -> None:
+        try:
+            reply = self._exchange(call)
+        except ProbeHttpError as exc:
+            self._transport(CORE, description, "", exc, hint)
+            return
+        errors: list[ErrorDetail] = []
+        if reply.status not in statuses:
+            wanted = " or ".join(str(s) for s in sorted(statuses))
+            errors.append(ErrorDetail.finding(
+                "http-status", f"{call.label} answered HTTP {reply.status}, expected {wanted}"))
+        document: Any = _MISSING
+        if reason is not None:
+            document, findings = self._document(reply, call.label)
+            errors.extend(findings)
+            if document is not _MISSING:
+                errors.extend(_rest_error_body(document, reply.status, reason))
+        self._add(CORE, description, "", tuple(errors), hint=hint,
+                  data=None if document is _MISSING else document)
+
+    # -- fuzzing ----------------------------------------------------------------------------------
+
+    def _fuzz_steps(self, binding: Binding, text: str) -> None:
+        request = binding.send_request(text)
+        try:
+            mutations = build_mutations(request, binding.request_schema, self.store,
+                                        version=binding.version, jsonrpc=binding.jsonrpc)
+        except SchemaError as exc:
+            self._add(ROBUSTNESS, "fuzz", binding.request_schema, outcome=Outcome.ERRORED,
+                      reason=str(exc))
+            return
+        count = min(self.options.fuzz, len(mutations))
+        if self.options.fuzz > len(mutations):
+            self.notes.append(f"fuzz: {len(mutations)} distinct mutations exist; sent each once")
+        interval = 1.0 / self.options.fuzz_rate if self.options.fuzz_rate > 0 else 0.0
+        last = 0.0
+        for number, mutation in enumerate(mutations[:count], start=1):
+            wait = last + interval - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+            last = time.monotonic()
+            request_id = mutation.value.get("id") if isinstance(mutation.value, dict) else None
+            call = binding.send_raw(mutation.body, request_id)
+            finding, hint = self._fuzz_answer(call, binding.jsonrpc)
+            self._add(ROBUSTNESS, f"fuzz #{number}: {mutation.label}", binding.request_schema,
+                      (finding,) if finding else (), hint=hint)
+        wait = last + interval - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        self._answer(binding.send(text), "fuzz: the agent still answers a valid request", ROBUSTNESS,
+                     hint="malformed requests must not break the agent: it still has to answer "
+                          "valid ones")
+
+    def _fuzz_answer(self, call: Call, jsonrpc: bool) -> tuple[ErrorDetail | None, str | None]:
+        """Judge the answer to one malformed request: an error of the malformed family or a 4xx
+        passes; a result, another error, a 5xx, a hang or a dropped connection fails."""
+        try:
+            reply = self._exchange(call)
+        except ProbeHttpError as exc:
+            what = "hang: " if exc.kind == "timeout" else ""
+            return ErrorDetail.finding("fuzz-answer", f"{what}{exc.message}"), \
+                "bound the time and memory spent on one request; answer malformed input with an error"
+        document = _try_json(reply)
+        if reply.status >= 500:
+            return ErrorDetail.finding("fuzz-answer", f"HTTP {reply.status}{_error_text(document)}"), \
+                "never answer malformed input with a server error: validate the request first, then " \
+                "answer 400 (JSON-RPC: -32600/-32602)"
+        if 400 <= reply.status < 500:
+            return None, None
+        accepted = ("validate requests against the schema before acting on them; answer "
+                    + ("-32602 Invalid params" if jsonrpc else "HTTP 400"))
+        if not jsonrpc:
+            return ErrorDetail.finding("fuzz-answer", f"HTTP {reply.status}: the malformed request "
+                                       "was accepted"), accepted
+        error = document.get("error") if isinstance(document, dict) else None
+        if isinstance(error, dict):
+            if error.get("code") in MALFORMED_FAMILY:
+                return None, None
+            return ErrorDetail.finding("fuzz-answer", f"answered{_error_text(document)}; a malformed "
+                                       "request gets -32700, -32600 or -32602"), \
+                "catch parse and validation failures and answer -32602 Invalid params (or -32600), " \
+                "not another error"
+        if isinstance(document, dict) and "result" in document:
+            return ErrorDetail.finding("fuzz-answer", "the malformed request was accepted (answered "
+                                       "with a result)"), accepted
+        return ErrorDetail.finding("fuzz-answer", f"HTTP {reply.status} without a JSON-RPC error "
+                                   "response"), \
+            "answer malformed requests with a JSON-RPC error (-32700, -32600 or -32602)"
+
+
+@dataclass(frozen=True)
+class _Why:
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _quoted(message: str) -> list[str]:
+    """The quoted member names in an ``unevaluatedProperties`` message."""
+    parts = message.split("'")
+    return [parts[i] for i in range(1, len(parts), 2)]
+
+
+def _try_json(reply: HttpReply) -> Any:
+    try:
+        return loads(reply.body, "response")
+    except LoadFailure:
+        return _MISSING
+
+
+def _error_text(document: Any) -> str:
+    """``: <code> <message>`` of a JSON-RPC or REST error body, or ''."""
+    if not isinstance(document, dict) or not isinstance(document.get("error"), dict):
+        return ""
+    error = document["error"]
+    code = error.get("code")
+    status = error.get("status")
+    message = error.get("message")
+    label = code_name(code) if "status" not in error else f"{code} {status}"
+    text = message if isinstance(message, str) else ""
+    return f": {label} {text}".rstrip()
+
+
+def _rest_error_body(document: Any, status: int, reason: str) -> list[ErrorDetail]:
+    """google.rpc.Status JSON: {"error": {code, status, message, details: [ErrorInfo...]}} (§6)."""
+    error = document.get("error") if isinstance(document, dict) else None
+    if not isinstance(error, dict):
+        return [ErrorDetail.finding("error-code", 'the error body is not {"error": {...}} '
+                                    "(google.rpc.Status)")]
+    found: list[ErrorDetail] = []
+    if error.get("code") != status:
+        found.append(ErrorDetail.finding("error-code", f"error.code {error.get('code')!r} is not the "
+                                         f"HTTP status {status}", path=("error", "code")))
+    details = error.get("details")
+    reasons = [d.get("reason") for d in details if isinstance(d, dict)
+               and str(d.get("@type", "")).endswith("google.rpc.ErrorInfo")] \
+        if isinstance(details, list) else []
+    if reason not in reasons:
+        got = ", ".join(str(r) for r in reasons) or "none"
+        found.append(ErrorDetail.finding(
+            "error-code", f"no ErrorInfo with reason {reason} in error.details (found: {got})",
+            path=("error", "details")))
+    return found
+
+
+def _lifecycle_hint(findings: list[ErrorDetail], states: list[str]) -> str | None:
+    """The issue's example hint, with the states the stream really went through."""
+    if not findings or findings[0].rule != "lifecycle-terminal":
+        return None
+    terminal = next((s for s in states if s in TERMINAL), None)
+    after = next((s for s in states[states.index(terminal) + 1:] if s != terminal), None) \
+        if terminal else None
+    if terminal and after:
+        return (f"a task reached {terminal.upper().replace('-', '_')} and then "
+                f"{after.upper().replace('-', '_')}: guard terminal states before emitting")
+    return None
+
+
+def loads_or_text(line: str) -> Any:
+    try:
+        return loads(line, "event")
+    except LoadFailure:
+        return line

@@ -1,0 +1,291 @@
+"""A small A2A agent (a raw ASGI app) with deliberate defects, for the probe's tests.
+
+One server, one behaviour per path prefix: the agent at ``<base>/<mode>`` serves its card at
+``<base>/<mode>/.well-known/agent-card.json`` and JSON-RPC at ``<base>/<mode>/rpc``.
+
+``broken``
+    the defects the probe must catch: a 0.3-shaped card that says ``protocolVersion: "1.0"``
+    (where a 1.0 card is expected), a stream that resurrects its task after COMPLETED and sends an
+    artifact chunk after ``lastChunk``, and -32603 for an unknown method (instead of -32601);
+``broken03``
+    the same stream defects in 0.3 shapes (``message/stream``), behind a correct 0.3 card;
+``good``
+    a correct 1.0 JSON-RPC agent (the target of ``redirect``), ``nostream`` the same without
+    ``capabilities.streaming``;
+``hang``, ``huge``, ``redirect``, ``xorigin``, ``echo``, ``flood``
+    for the safety limits: an agent that never answers in time, a card larger than the size
+    limit, a card that redirects to another origin, an interface on another origin
+    (``localhost`` instead of ``127.0.0.1``), an agent that echoes the ``Authorization`` header
+    into its answers, and a stream of more events than the event limit.
+
+The broken SSE uses CRLF, a comment, a ``retry:`` field and a ``data:`` field split over two lines;
+the 0.3 one uses LF. Requires only uvicorn (see ``scripts/sdk_agent.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+
+from sdk_agent import SdkAgentServer
+
+MODES = ("broken", "broken03", "good", "nostream", "hang", "huge", "redirect", "xorigin", "echo",
+         "flood")
+TIMESTAMP = "2026-01-01T00:00:00Z"
+HANG_SECONDS = 2.0
+FLOOD_EVENTS = 50
+
+
+def _card_v1(base: str, mode: str, *, streaming: bool = True, host: str | None = None) -> dict:
+    url = f"{base}/{mode}/rpc"
+    if host is not None:
+        url = url.replace("127.0.0.1", host, 1)
+    return {
+        "name": f"{mode} test agent",
+        "description": "A deliberately small agent for a2a-schema-suite's probe tests.",
+        "supportedInterfaces": [{"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+        "version": "1.0.0",
+        "capabilities": {"streaming": streaming},
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "echo", "name": "Echo", "description": "Echoes the text.", "tags": ["echo"]}],
+    }
+
+
+def _card_v03(base: str, mode: str, protocol_version: str) -> dict:
+    return {
+        "name": f"{mode} test agent",
+        "description": "A deliberately small agent for a2a-schema-suite's probe tests.",
+        "url": f"{base}/{mode}/rpc",
+        "preferredTransport": "JSONRPC",
+        "protocolVersion": protocol_version,
+        "version": "1.0.0",
+        "capabilities": {"streaming": True},
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "echo", "name": "Echo", "description": "Echoes the text.", "tags": ["echo"]}],
+    }
+
+
+def _state(state: str, v03: bool) -> str:
+    return state if v03 else "TASK_STATE_" + state.upper().replace("-", "_")
+
+
+class BrokenAgent:
+    """The ASGI app."""
+
+    def __init__(self, base_url: str) -> None:
+        self.base = base_url
+        self.tasks: dict[str, dict[str, Any]] = {}
+        #: every request: arrival time, mode, path, Host, User-Agent, whether Authorization was sent
+        self.requests: list[dict[str, Any]] = []
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        mode, _, rest = scope["path"].lstrip("/").partition("/")
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        self.requests.append({"time": time.monotonic(), "mode": mode, "path": scope["path"],
+                              "host": headers.get("host", ""), "user_agent": headers.get("user-agent", ""),
+                              "authorization": "authorization" in headers})
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        if mode not in MODES:
+            await self._reply(send, 404, b"not found", "text/plain")
+        elif rest == ".well-known/agent-card.json":
+            await self._card(send, mode)
+        elif rest == "rpc" and scope["method"] == "POST":
+            if mode == "hang" and await self._client_left(receive):
+                return
+            await self._rpc(send, mode, body, headers)
+        else:
+            await self._reply(send, 404, b"not found", "text/plain")
+
+    async def _client_left(self, receive: Any) -> bool:
+        """Answer nothing for HANG_SECONDS; True if the client gave up (disconnected) meanwhile."""
+        try:
+            while (await asyncio.wait_for(receive(), HANG_SECONDS))["type"] != "http.disconnect":
+                pass
+        except asyncio.TimeoutError:
+            return False
+        return True
+
+    async def _reply(self, send: Any, status: int, body: bytes, content_type: str,
+                     extra: list[tuple[bytes, bytes]] = ()) -> None:
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", content_type.encode()), *extra]})
+        await send({"type": "http.response.body", "body": body})
+
+    async def _json(self, send: Any, value: Any) -> None:
+        await self._reply(send, 200, json.dumps(value).encode(), "application/json")
+
+    async def _card(self, send: Any, mode: str) -> None:
+        if mode == "redirect":
+            target = self.base.replace("127.0.0.1", "localhost") + "/good/.well-known/agent-card.json"
+            await self._reply(send, 302, b"", "text/plain", [(b"location", target.encode())])
+            return
+        if mode == "broken":
+            card = _card_v03(self.base, mode, "1.0")
+        elif mode == "broken03":
+            card = _card_v03(self.base, mode, "0.3.0")
+        else:
+            card = _card_v1(self.base, mode, streaming=mode != "nostream",
+                            host="localhost" if mode == "xorigin" else None)
+        if mode == "huge":
+            card["description"] = "x" * 300_000
+        await self._json(send, card)
+
+    # -- JSON-RPC ---------------------------------------------------------------------------------
+
+    async def _rpc(self, send: Any, mode: str, body: bytes, headers: dict[str, str]) -> None:
+        v03 = mode == "broken03"
+        secret = headers.get("authorization", "") if mode == "echo" else ""
+        try:
+            request = json.loads(body)
+        except ValueError:
+            await self._json(send, self._error(None, -32700, "Parse error"))
+            return
+        if not isinstance(request, dict) or not isinstance(request.get("method"), str):
+            await self._json(send, self._error(request.get("id") if isinstance(request, dict) else None,
+                                               -32600, "Invalid Request"))
+            return
+        rid, method, params = request.get("id"), request["method"], request.get("params") or {}
+        names = {"message/send": "send", "message/stream": "stream", "tasks/get": "get",
+                 "tasks/cancel": "cancel"} if v03 else {
+            "SendMessage": "send", "SendStreamingMessage": "stream", "GetTask": "get",
+            "CancelTask": "cancel"}
+        action = names.get(method)
+        if action is None:
+            code = -32603 if mode in ("broken", "broken03") else -32601
+            text = "internal error" if code == -32603 else "Method not found"
+            await self._json(send, self._error(rid, code, f"{text}{' for ' + secret if secret else ''}"))
+            return
+        message = params.get("message") if isinstance(params, dict) else None
+        if action in ("send", "stream"):
+            if not isinstance(message, dict) or not message.get("parts"):
+                await self._json(send, self._error(rid, -32602, "Invalid params"))
+                return
+            parts = message["parts"]
+            text = parts[0].get("text", "") if isinstance(parts[0], dict) else ""
+            if secret:
+                text = f"{text} (Authorization: {secret})"
+            if action == "send":
+                task = self._task(text, v03)
+                await self._json(send, {"jsonrpc": "2.0", "id": rid,
+                                        "result": task if v03 else {"task": task}})
+            else:
+                await self._stream(send, mode, rid, text, v03)
+            return
+        task_id = params.get("id") if isinstance(params, dict) else None
+        task = self.tasks.get(task_id) if isinstance(task_id, str) else None
+        if task is None:
+            text = f"Task not found{' ' + secret if secret else ''}"
+            await self._json(send, self._error(rid, -32001, text))
+        elif action == "get":
+            await self._json(send, {"jsonrpc": "2.0", "id": rid, "result": task})
+        else:
+            await self._json(send, self._error(rid, -32002, "Task cannot be canceled"))
+
+    def _error(self, rid: Any, code: int, message: str) -> dict:
+        return {"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}}
+
+    def _task(self, text: str, v03: bool) -> dict:
+        task_id, context_id = str(uuid.uuid4()), str(uuid.uuid4())
+        part = {"kind": "text", "text": f"Echo: {text}"} if v03 else {"text": f"Echo: {text}"}
+        artifact = {"artifactId": f"artifact-{task_id}", "name": "echo", "parts": [part]}
+        task = {"id": task_id, "contextId": context_id,
+                "status": {"state": _state("completed", v03), "timestamp": TIMESTAMP},
+                "artifacts": [artifact]}
+        if v03:
+            task["kind"] = "task"
+        self.tasks[task_id] = task
+        return task
+
+    # -- SSE --------------------------------------------------------------------------------------
+
+    def _events(self, mode: str, text: str, v03: bool) -> list[dict]:
+        task_id, context_id = str(uuid.uuid4()), str(uuid.uuid4())
+        artifact_id = f"artifact-{task_id}"
+        script: list[tuple] = [("task", "submitted"), ("status", "working")]
+        if mode == "flood":
+            script += [("status", "working")] * FLOOD_EVENTS
+        script += [("artifact", "Echo: ", False, False), ("artifact", text, True, True),
+                   ("status", "completed")]
+        if mode in ("broken", "broken03"):
+            # resurrected after COMPLETED, then a chunk after lastChunk, then COMPLETED again
+            script += [("status", "working"), ("artifact", " (late)", True, False),
+                       ("status", "completed")]
+        events = []
+        last_status = max(i for i, step in enumerate(script) if step[0] == "status")
+        for i, step in enumerate(script):
+            if step[0] == "task":
+                body = {"id": task_id, "contextId": context_id,
+                        "status": {"state": _state(step[1], v03), "timestamp": TIMESTAMP}}
+                events.append({**body, "kind": "task"} if v03 else {"task": body})
+            elif step[0] == "status":
+                body = {"taskId": task_id, "contextId": context_id,
+                        "status": {"state": _state(step[1], v03), "timestamp": TIMESTAMP}}
+                if v03:
+                    body.update(kind="status-update", final=step[1] == "completed" and i == last_status)
+                events.append(body if v03 else {"statusUpdate": body})
+            else:
+                part = {"kind": "text", "text": step[1]} if v03 else {"text": step[1]}
+                body = {"taskId": task_id, "contextId": context_id,
+                        "artifact": {"artifactId": artifact_id, "parts": [part]},
+                        "append": step[2], "lastChunk": step[3]}
+                if v03:
+                    body["kind"] = "artifact-update"
+                events.append(body if v03 else {"artifactUpdate": body})
+        return events
+
+    async def _stream(self, send: Any, mode: str, rid: Any, text: str, v03: bool) -> None:
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache")]})
+        crlf = "\r\n" if mode == "broken" else "\n"
+        if mode == "broken":
+            await send({"type": "http.response.body", "body": b": keep-alive\r\nretry: 1000\r\n\r\n",
+                        "more_body": True})
+        for n, event in enumerate(self._events(mode, text, v03), start=1):
+            data = json.dumps({"jsonrpc": "2.0", "id": rid, "result": event})
+            if mode == "broken" and n == 2:
+                head, sep, tail = data.partition(",")
+                lines = [f"data: {head}{sep}", f"data: {tail}"]  # one JSON text over two data lines
+            else:
+                lines = [f"data: {data}"]
+            chunk = crlf.join(lines) + crlf + crlf
+            if mode == "flood":
+                chunk = ":" + crlf + chunk  # keep-alive comments between events
+            await send({"type": "http.response.body", "body": chunk.encode(), "more_body": True})
+        await send({"type": "http.response.body", "body": b""})
+
+
+class BrokenAgentServer(SdkAgentServer):
+    """Serve :class:`BrokenAgent` with uvicorn on 127.0.0.1 (a free port) in a daemon thread."""
+
+    def __init__(self) -> None:
+        super().__init__(shutdown_timeout=1.0)
+
+    def requirements(self) -> None:
+        import uvicorn  # noqa: F401 - the only dependency
+
+    def build(self, base_url: str) -> BrokenAgent:
+        self.app = BrokenAgent(base_url)
+        return self.app
+
+    @property
+    def card_url(self) -> str:
+        return self.base_url + "/good/.well-known/agent-card.json"
+
+    def url(self, mode: str) -> str:
+        return f"{self.base_url}/{mode}"
