@@ -207,6 +207,14 @@ def test_failed_and_errored_tests_are_not_counted(project, tmp_path):
     assert "ERRORED" in result.output and "Traceback" not in result.output
 
 
+def test_nothing_collected_exits_4(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = invoke("coverage", str(empty), "--schemas", str(SCHEMAS))
+    assert result.exit_code == 4
+    assert "no schema version was reported" in result.output
+
+
 def test_version_filter_and_bad_version(project):
     schemas, cases = project
     code, report = _coverage_json(str(cases), "--schemas", str(schemas), "--version", "v9")
@@ -256,10 +264,10 @@ def test_json_report_matches_its_schema(project):
 
 def test_bundled_suites():
     """Our own suites from the repository, once: fast enough, both versions, JSON valid."""
-    started = time.monotonic()
+    started = time.process_time()  # CPU time: a busy shared machine must not make this flaky
     report = measure([CASES], SchemaStore.load(SCHEMAS))
-    elapsed = time.monotonic() - started
-    assert elapsed < 45, f"coverage of the bundled suites took {elapsed:.1f}s"
+    elapsed = time.process_time() - started
+    assert elapsed < 30, f"coverage of the bundled suites took {elapsed:.1f}s of CPU"
     assert report.versions == ["v0_3", "v1_0"]
     assert report.summary.exit_code == 0
     data = report.to_dict()

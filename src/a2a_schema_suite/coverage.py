@@ -775,6 +775,8 @@ def render_text(report: CoverageReport, *, details: bool = True) -> str:
             for row in unused:
                 values = ", ".join(_canonical(v) for v in row.unexercised_values())
                 lines.append(f"    {row.location.id}: {values}")
+    if not report.versions:
+        lines.append("coverage: no schema version was reported (no suite ran against one)")
     combined = f"combined coverage {report.combined_percent:.1f}%"
     if report.fail_under is not None:
         verdict = "FAIL" if report.below_threshold else "ok"

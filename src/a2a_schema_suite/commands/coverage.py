@@ -7,7 +7,13 @@ from pathlib import Path
 
 import click
 
-from a2a_schema_suite.commands._options import load_store, output_option, profile_option, schemas_option
+from a2a_schema_suite.commands._options import (
+    _overwrites_input,
+    load_store,
+    output_option,
+    profile_option,
+    schemas_option,
+)
 
 FORMATS = ("text", "json", "html")
 
@@ -50,7 +56,7 @@ def command(paths: tuple[Path, ...], schemas: Path | None, versions: tuple[str, 
       a2a-schema-suite coverage --version v1_0 --fail-under 60
       a2a-schema-suite coverage --format html --output coverage.html
     """
-    from a2a_schema_suite.coverage import measure, render, render_text
+    from a2a_schema_suite.coverage import measure, render_text
     from a2a_schema_suite.registry import bundled_cases
     from a2a_schema_suite.results import ExitCode
     from a2a_schema_suite.runner import RunOptions
@@ -68,20 +74,37 @@ def command(paths: tuple[Path, ...], schemas: Path | None, versions: tuple[str, 
     report = measure(inputs, store, versions=versions, options=RunOptions(profile=profile),
                      fail_under=fail_under)
     code = int(report.exit_code)
+    document, problem = _render(report, fmt)
     if output is None:
-        click.echo(render(report, fmt), nl=False)
+        if document is None:
+            click.echo(f"error: cannot make the {fmt} report: {problem}", err=True)
+            click.echo(render_text(report), nl=False)
+            sys.exit(int(ExitCode.ERRORED))
+        click.echo(document, nl=False)
         sys.exit(code)
     # Like `run --output`: the report goes to the file, a short summary to stdout; the results
-    # are never lost to an unwritable file, and an input is never overwritten.
-    if any(output.resolve() == p.resolve() for p in inputs):
+    # are never lost to an unwritable file, and nothing the run read is overwritten.
+    if _overwrites_input(output, inputs, report.summary):
         click.echo(f"error: --output {output} is one of the inputs; refusing to overwrite it", err=True)
         click.echo(render_text(report), nl=False)
         sys.exit(int(ExitCode.ERRORED))
     try:
-        output.write_text(render(report, fmt), encoding="utf-8")
+        if document is None:
+            raise OSError(f"cannot make the {fmt} report: {problem}")
+        output.write_text(document, encoding="utf-8")
     except OSError as exc:
         click.echo(f"error: cannot write report to {output}: {exc.strerror or exc}", err=True)
         click.echo(render_text(report), nl=False)
         sys.exit(int(ExitCode.ERRORED))
     click.echo(render_text(report, details=False), nl=False)
     sys.exit(code)
+
+
+def _render(report, fmt: str) -> tuple[str | None, str | None]:
+    """The report in ``fmt``, or why it could not be made (a renderer bug must not lose results)."""
+    from a2a_schema_suite.coverage import render
+
+    try:
+        return render(report, fmt), None
+    except Exception as exc:
+        return None, f"{type(exc).__name__}: {exc}"
