@@ -57,7 +57,7 @@ def test_highlight_marks_the_value_at_each_pointer():
     assert "&lt;b&gt;" in out and "<b>" not in out  # data is escaped
     assert out.count("<mark") == 2  # a pointer that is not in the data is ignored
     whole = highlight_json({"k": 1}, [""])
-    assert whole.startswith('<mark title="(root)">{') and whole.endswith("}</mark>")
+    assert whole.startswith('<mark class="container" title="(root)">{') and whole.endswith("}</mark>")
 
 
 def test_long_containers_are_elided_but_never_on_a_marked_path():

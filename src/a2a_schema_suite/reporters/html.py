@@ -93,6 +93,7 @@ pre.data { background: var(--soft); border: 1px solid var(--line); border-radius
   overflow: auto; max-height: 480px; margin: 6px 0 0; white-space: pre; }
 mark { background: #ffd33d; color: #000; border-radius: 2px; outline: 2px solid #e36209; }
 mark mark { outline-color: #cf222e; }
+mark.container { background: #fff8c5; outline: 1px dashed #d4a72c; }
 .elided { color: var(--muted); font-style: italic; }
 details > summary { cursor: pointer; margin: 4px 0; }
 .heat td.cell { text-align: right; font-variant-numeric: tabular-nums; min-width: 56px; }
@@ -210,15 +211,18 @@ def _scalar(value: Any) -> str:
     return esc(json.dumps(value, ensure_ascii=False))
 
 
-def _open_mark(path: tuple[str, ...]) -> str:
-    return f'<mark title="{esc(_pointer_text(path))}">'
+def _open_mark(path: tuple[str, ...], value: Any) -> str:
+    # An error about a whole object or array (`required`, `oneOf`, ...) gets a pale mark, so the
+    # precise marks inside it (a bad value, an unknown member) still stand out.
+    container = ' class="container"' if isinstance(value, (dict, list)) and value else ""
+    return f'<mark{container} title="{esc(_pointer_text(path))}">'
 
 
 def _render_value(value: Any, path: tuple[str, ...], indent: int, marks: _Marks,
                   out: list[str], *, marked_by_parent: bool = False) -> None:
     marked = marks.marked(path) and not marked_by_parent
     if marked:
-        out.append(_open_mark(path))
+        out.append(_open_mark(path, value))
     pad = "  " * (indent + 1)
     if isinstance(value, dict) and value:
         out.append("{\n")
@@ -233,7 +237,7 @@ def _render_value(value: Any, path: tuple[str, ...], indent: int, marks: _Marks,
             shown += 1
             # a marked member is marked with its name: `"kind": "task"`, not just `"task"`
             member_marked = marks.marked(child)
-            out.append(pad + (_open_mark(child) if member_marked else "")
+            out.append(pad + (_open_mark(child, member) if member_marked else "")
                        + esc(json.dumps(key, ensure_ascii=False)) + ": ")
             _render_value(member, child, indent + 1, marks, out, marked_by_parent=member_marked)
             if member_marked:
@@ -377,7 +381,9 @@ def render_result(result: CaseResult, anchor: str | None = None) -> Markup:
         meta.append(f"{esc(result.suite)}:{result.line}")
     if result.source:
         meta.append(f"file <code>{esc(result.source)}</code>")
-    meta.append(f"expected {esc(_verdict(result.expected_valid))}, got {esc(_verdict(result.actual_valid))}")
+    if result.expected_valid is not None or result.actual_valid is not None:
+        meta.append(f"expected {esc(_verdict(result.expected_valid))}, "
+                    f"got {esc(_verdict(result.actual_valid))}")
     parts.append(f'<div class="where">{" · ".join(meta)}</div>')
     if result.reason:
         parts.append(f'<div class="reason">{esc(result.reason)}</div>')
