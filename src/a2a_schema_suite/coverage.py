@@ -275,8 +275,14 @@ def _traced(keyword_function):
 
 
 _BASE = jsonschema.Draft202012Validator
+#: keywords that apply subschemas: the only ones an error can pass *through* (a leaf keyword's
+#: own schema is the error's ``schema``), so only these are wrapped
+APPLICATORS = frozenset({
+    "$ref", "$dynamicRef", "additionalProperties", "allOf", "anyOf", "contains", "dependentSchemas",
+    "if", "items", "not", "oneOf", "patternProperties", "prefixItems", "properties", "propertyNames",
+    "unevaluatedItems", "unevaluatedProperties"})
 TracingValidator = jsonschema.validators.extend(
-    _BASE, {name: _traced(fn) for name, fn in _BASE.VALIDATORS.items()})
+    _BASE, {name: _traced(fn) for name, fn in _BASE.VALIDATORS.items() if name in APPLICATORS})
 
 
 def _trail(error: ValidationError) -> tuple[Any, ...]:
@@ -541,6 +547,7 @@ class _InvalidAttribution:
         for schema in trail:
             self._add(self._node(schema))
         holder = self._node(error.schema)
+        self._add(holder)  # the schema of a leaf keyword is not in the trail
         keyword = error.validator
         if keyword is None and error.schema is False and len(error.relative_schema_path) >= 2:
             # a `false` subschema (e.g. a forbidden property): the error has no keyword
