@@ -405,6 +405,11 @@ def test_github_escaping():
     assert github.annotation(result) == (
         "::error file=we%2Cird%3Aname.json,line=3,title=we%2Cird%3Aname.json > d"
         "::line1%0Aline2 100%25")
+    warning = CaseResult("card.json", "v1_0/agent_card.json", "card.json", True, True, Outcome.WARNING,
+                         (ErrorDetail.finding("https-interface", "policy: use https"),))
+    assert github.annotation(warning) == (
+        "::warning file=card.json,title=card.json::- $ [https-interface] policy: use https")
+    assert github.render(RunSummary([warning])).startswith("::warning file=card.json,")
 
 
 def test_github_step_summary_gets_the_markdown(project, monkeypatch, tmp_path):
