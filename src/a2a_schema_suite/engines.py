@@ -159,6 +159,19 @@ def rust_registry(resources: Iterable[tuple[str, Any]]) -> Any:
     return rs.Registry(list(resources), draft=rs.Draft202012, retriever=_refuse_retrieval)
 
 
+def rust_meta_problem(contents: Any) -> str | None:
+    """Why jsonschema-rs rejects ``contents`` as a Draft 2020-12 schema, or None."""
+    rs = _rust()
+    try:
+        rs.meta.validate(contents)
+    except rs.ValidationError as exc:
+        where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in exc.instance_path)
+        return f"not a valid Draft 2020-12 schema: {exc.message} at {where}"
+    except (rs.ReferencingError, ValueError) as exc:
+        return f"not a valid Draft 2020-12 schema: {exc}"
+    return None
+
+
 class RustValidator:
     """A compiled validator for one schema URI, with jsonschema's error interface.
 
@@ -175,7 +188,8 @@ class RustValidator:
                 {"$schema": DRAFT_2020_12, "$ref": uri}, registry=registry,
                 validate_formats=True, retriever=_refuse_retrieval)
         except (rs.ReferencingError, ValueError) as exc:
-            raise jsonschema.SchemaError(f"jsonschema-rs cannot build a validator: {exc}") from None
+            reason = getattr(exc, "message", None) or str(exc).split("\n", 1)[0]
+            raise jsonschema.SchemaError(f"jsonschema-rs cannot build a validator: {reason}") from None
 
     def is_valid(self, instance: Any) -> bool:
         return self._validator.is_valid(instance)

@@ -1,12 +1,23 @@
-"""Pure functions from suites (or documents) and a schema store to results. No printing, no click."""
+"""Pure functions from suites (or documents) and a schema store to results. No printing, no click.
+
+``run_paths`` and ``validate_documents`` take ``jobs``: with more than one, suite files (or
+chunks of documents) are spread over a process pool whose workers each receive the loaded schema
+store once, and the results come back in exactly the order one process would produce them.
+"""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator
+import itertools
+import multiprocessing
+import signal
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
@@ -16,7 +27,21 @@ from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
 from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, collect_errors
 from a2a_schema_suite.streams import check_stream
-from a2a_schema_suite.suite import CaseTest, Matcher, StreamCase, Suite, SuiteProblem
+from a2a_schema_suite.suite import (
+    CaseTest,
+    Matcher,
+    StreamCase,
+    Suite,
+    SuiteProblem,
+    discover,
+    load_suite,
+    load_suites,
+    orphan_streams,
+)
+
+#: Findings kept per JSONL stream; the rest are counted in one closing ``truncated`` entry, so a
+#: huge recording full of errors is reported in bounded memory (the verdict is unaffected).
+MAX_STREAM_FINDINGS = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,11 +107,22 @@ def run_test(suite: Suite, test: CaseTest, validator: Validator,
     return dataclasses.replace(result, line=test.line, data=test.data)
 
 
-def stream_errors(path: Path, name: str, version: str, validator: Validator,
-                  profile: str) -> tuple[ErrorDetail, ...]:
-    """Every line and cross-line finding of one JSONL file (raises LoadFailure if unreadable)."""
-    lines = iter_jsonl(path, name)
-    return tuple(check_stream(lines, version, validator, policy=profile == "strict"))
+def stream_errors(path: Path, name: str, version: str, validator: Validator, profile: str,
+                  limit: int | None = MAX_STREAM_FINDINGS) -> tuple[ErrorDetail, ...]:
+    """The line and cross-line findings of one JSONL file (raises LoadFailure if unreadable).
+
+    At most ``limit`` findings are kept; if there are more, a last ``truncated`` entry says how
+    many were dropped.
+    """
+    findings = check_stream(iter_jsonl(path, name), version, validator, policy=profile == "strict")
+    kept = tuple(itertools.islice(findings, limit))
+    dropped = sum(1 for _ in findings)
+    if not dropped:
+        return kept
+    return (*kept, ErrorDetail(
+        path="$", pointer="", schema_path="", keyword="truncated",
+        message=f"{dropped} more finding(s) not shown: only the first {limit} findings of a "
+                "stream are kept"))
 
 
 def run_stream(suite: Suite, case: StreamCase, store: SchemaStore, validator: Validator,
@@ -122,46 +158,84 @@ def _orphan_result(path: Path) -> CaseResult:
                     "JSONL file is not referenced by any suite's streams")
 
 
+def _until_first_failure(results: Iterable[CaseResult], fail_fast: bool) -> Iterator[CaseResult]:
+    for result in results:
+        yield result
+        if fail_fast and result.outcome is not Outcome.PASSED:
+            return
+
+
+def suite_results(item: Suite | SuiteProblem, store: SchemaStore,
+                  options: RunOptions = RunOptions()) -> Iterator[CaseResult]:
+    """The results of one suite's selected tests and streams (one *errored* if unloadable)."""
+    if isinstance(item, SuiteProblem):
+        yield _suite_problem_result(item)
+        return
+    tests = [t for t in (*item.tests, *item.streams)
+             if options.select is None or options.select in f"{item.name} > {t.description}"]
+    if not tests:
+        return
+    profile = options.profile or item.profile or DEFAULT_PROFILE
+    try:
+        validator: Validator | None = store.validator(item.schema, profile)
+        problem = None
+    except SchemaError as exc:
+        validator, problem = None, str(exc)
+    for test in tests:
+        if validator is None:
+            result = _errored(item.name, item.schema, test.description, test.valid,
+                              problem or "no validator")
+        elif isinstance(test, StreamCase):
+            result = run_stream(item, test, store, validator, profile)
+        else:
+            result = run_test(item, test, validator, profile)
+        yield result
+        if options.fail_fast and result.outcome is not Outcome.PASSED:
+            return
+
+
 def run_suites(items: Iterable[Suite | SuiteProblem], store: SchemaStore,
                options: RunOptions = RunOptions(),
                orphans: Iterable[Path] = ()) -> Iterator[CaseResult]:
     """Run every selected test and stream of every suite; anything unusable yields *errored*."""
-    for orphan in orphans if options.select is None else ():
-        yield _orphan_result(orphan)
-        if options.fail_fast:
-            return
-    for item in items:
-        if isinstance(item, SuiteProblem):
-            yield _suite_problem_result(item)
-            if options.fail_fast:
-                return
-            continue
-        tests = [t for t in (*item.tests, *item.streams)
-                 if options.select is None or options.select in f"{item.name} > {t.description}"]
-        if not tests:
-            continue
-        profile = options.profile or item.profile or DEFAULT_PROFILE
-        try:
-            validator: Validator | None = store.validator(item.schema, profile)
-            problem = None
-        except SchemaError as exc:
-            validator, problem = None, str(exc)
-        for test in tests:
-            if validator is None:
-                result = _errored(item.name, item.schema, test.description, test.valid,
-                                  problem or "no validator")
-            elif isinstance(test, StreamCase):
-                result = run_stream(item, test, store, validator, profile)
-            else:
-                result = run_test(item, test, validator, profile)
-            yield result
-            if options.fail_fast and result.outcome is not Outcome.PASSED:
-                return
+    orphan_results = (_orphan_result(o) for o in (orphans if options.select is None else ()))
+    suites = (r for item in items for r in suite_results(item, store, options))
+    return _until_first_failure(itertools.chain(orphan_results, suites), options.fail_fast)
+
+
+def run_paths(inputs: Sequence[Path], store: SchemaStore, options: RunOptions = RunOptions(),
+              jobs: int = 1) -> Iterator[CaseResult]:
+    """Discover, load and run the suites under ``inputs`` (what ``a2a-schema-suite run`` does).
+
+    With ``jobs > 1`` each suite file is loaded and run in a worker process; the results are
+    the same, in the same order, as with one process.
+    """
+    units = [(path, name, options) for path, name in discover(inputs)]
+    if jobs <= 1 or len(units) <= 1:
+        suites = list(load_suites(inputs))
+        yield from run_suites(suites, store, options, orphan_streams(inputs, suites))
+        return
+    outcomes = list(_in_workers(_run_suite_file, units, store, jobs, _suite_file_lost))
+    loaded = [item for item, _ in outcomes]
+    orphans = orphan_streams(inputs, loaded)
+    orphan_results = (_orphan_result(o) for o in (orphans if options.select is None else ()))
+    suites = (r for _, results in outcomes for r in results)
+    yield from _until_first_failure(itertools.chain(orphan_results, suites), options.fail_fast)
 
 
 def validate_documents(files: Iterable[Path], schema: str, store: SchemaStore,
-                       profile: str = DEFAULT_PROFILE) -> Iterator[CaseResult]:
-    """Validate the user's own documents (``.jsonl`` files are streams): valid -> passed."""
+                       profile: str = DEFAULT_PROFILE, jobs: int = 1) -> Iterator[CaseResult]:
+    """Validate the user's own documents (``.jsonl`` files are streams): valid -> passed.
+
+    With ``jobs > 1`` the files are validated in worker processes (each stream alone, other
+    documents in chunks); the results come in the order of ``files``.
+    """
+    files = list(files)
+    if jobs > 1 and len(files) > 1:
+        units = [(chunk, schema, profile) for chunk in _chunks(files, jobs)]
+        for results in _in_workers(_validate_chunk, units, store, jobs, _documents_lost):
+            yield from results
+        return
     try:
         validator: Validator | None = store.validator(schema, profile)
         problem = None
@@ -187,4 +261,111 @@ def validate_documents(files: Iterable[Path], schema: str, store: SchemaStore,
             continue
         outcome = Outcome.PASSED if not errors else Outcome.FAILED
         reason = None if not errors else f"{len(errors)} validation error(s)"
+        if errors and errors[-1].keyword == "truncated":
+            reason = f"more than {MAX_STREAM_FINDINGS} validation errors (the first are shown)"
         yield CaseResult(name, schema, name, True, not errors, outcome, errors, reason, source=name)
+
+
+# ---------------------------------------------------------------------------------------------
+# Process pool: spawn-safe top-level functions, one schema store per worker, results in order
+
+_worker_store: SchemaStore | None = None
+
+R = TypeVar("R")
+
+
+def _init_worker(store: SchemaStore) -> None:
+    global _worker_store
+    _worker_store = store
+    # Ctrl-C is the parent's to handle: it stops the pool; workers must not print tracebacks.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _store() -> SchemaStore:
+    if _worker_store is None:  # pragma: no cover - only if called outside a pool worker
+        raise RuntimeError("worker used before its initializer ran")
+    return _worker_store
+
+
+def _run_suite_file(path: Path, name: str, options: RunOptions
+                    ) -> tuple[Suite | SuiteProblem, list[CaseResult]]:
+    """Worker: load and run one suite file; return it without its tests (for orphan detection)."""
+    item = load_suite(path, name)
+    results = list(suite_results(item, _store(), options))
+    if isinstance(item, Suite):
+        item = dataclasses.replace(item, tests=())
+    return item, results
+
+
+def _validate_chunk(files: list[Path], schema: str, profile: str) -> list[CaseResult]:
+    return list(validate_documents(files, schema, _store(), profile))
+
+
+def _chunks(files: list[Path], jobs: int) -> list[list[Path]]:
+    """Consecutive chunks, small enough to balance the workers; each stream is a chunk alone."""
+    size = max(1, min(64, len(files) // (jobs * 8)))
+    chunks: list[list[Path]] = []
+    for path in files:
+        if path.suffix == ".jsonl":
+            chunks.append([path])
+        elif chunks and len(chunks[-1]) < size and chunks[-1][-1].suffix != ".jsonl":
+            chunks[-1].append(path)
+        else:
+            chunks.append([path])
+    return chunks
+
+
+def _suite_file_lost(unit: tuple[Path, str, RunOptions],
+                     why: str) -> tuple[SuiteProblem, list[CaseResult]]:
+    path, name, _ = unit
+    problem = SuiteProblem(name, path, ())
+    return problem, [_errored(name, "", "<suite file>", None, f"worker process failed: {why}")]
+
+
+def _documents_lost(unit: tuple[list[Path], str, str], why: str) -> list[CaseResult]:
+    files, schema, _ = unit
+    return [_errored(p.as_posix(), schema, p.as_posix(), True, f"worker process failed: {why}")
+            for p in files]
+
+
+def _pool_context() -> Any:
+    # fork is the fast start on Linux (workers inherit the loaded modules and store); elsewhere
+    # the platform default (spawn), for which every function here is importable by name.
+    if sys.platform == "linux":
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context()
+
+
+def _in_workers(function: Callable[..., R], units: Sequence[tuple[Any, ...]], store: SchemaStore,
+                jobs: int, lost: Callable[[tuple[Any, ...], str], R],
+                context: Any = None) -> Iterator[R]:
+    """``function(*unit)`` for every unit in a pool of ``jobs`` processes, yielded in unit order.
+
+    A worker that dies (killed, out of memory) turns the units it did not finish into
+    ``lost(unit, reason)`` instead of losing the results of the others.
+    """
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(units)),
+                               mp_context=context or _pool_context(),
+                               initializer=_init_worker, initargs=(store,))
+    try:
+        futures: list[Future[R]] = [pool.submit(function, *unit) for unit in units]
+        for unit, future in zip(units, futures, strict=True):
+            try:
+                yield future.result()
+            except BrokenProcessPool as exc:
+                yield lost(unit, str(exc) or "a worker process ended abruptly")
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel what has not started and end the workers now (Ctrl-C, or an error in the parent)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()

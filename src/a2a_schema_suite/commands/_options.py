@@ -10,6 +10,7 @@ import click
 from a2a_schema_suite.reporters import REPORTER_NAMES
 
 PROFILES = ("strict", "interop")  # registry.PROFILES, without importing the registry for --help
+ENGINES = ("jsonschema", "jsonschema-rs")  # engines.ENGINES, likewise
 
 
 @dataclass(frozen=True)
@@ -87,13 +88,15 @@ def emit(summary, out: OutputOptions, inputs: list[Path]) -> int:
     return code
 
 
-def load_store(schemas: Path | None):
-    """The schema store for ``--schemas`` (default: bundled); a broken root is a usage error."""
+def load_store(schemas: Path | None, engine: str = "jsonschema"):
+    """The schema store for ``--schemas`` (default: bundled); a broken root, or an engine that is
+    not installed, is a usage error."""
+    from a2a_schema_suite.engines import EngineUnavailable
     from a2a_schema_suite.registry import SchemaError, SchemaStore
 
     try:
-        return SchemaStore.load(schemas)
-    except SchemaError as exc:
+        return SchemaStore.load(schemas, engine)
+    except (SchemaError, EngineUnavailable) as exc:
         raise click.UsageError(str(exc)) from None
 
 
@@ -106,6 +109,13 @@ output_option = click.option(
 schemas_option = click.option(
     "--schemas", type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="Schema root with one directory per version (default: the bundled schemas).")
+engine_option = click.option(
+    "--engine", type=click.Choice(ENGINES), default="jsonschema", show_default=True,
+    help="Validator: jsonschema (Python) or jsonschema-rs (Rust, the [fast] extra); every bundled "
+         "case gets the same verdict under both.")
+jobs_option = click.option(
+    "--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+    help="Worker processes; the results and their order are the same as with 1.")
 profile_option = click.option(
     "--profile", type=click.Choice(PROFILES),
     help="strict: canonical sender output, closed objects. interop: the receiver's view, "

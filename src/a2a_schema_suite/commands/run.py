@@ -10,7 +10,9 @@ import click
 from a2a_schema_suite.commands._options import (
     OutputOptions,
     emit,
+    engine_option,
     format_option,
+    jobs_option,
     load_store,
     output_option,
     profile_option,
@@ -25,10 +27,12 @@ from a2a_schema_suite.commands._options import (
 @click.option("-k", "select", metavar="TEXT",
               help="Only tests whose 'suite > description' contains TEXT.")
 @click.option("--fail-fast", is_flag=True, help="Stop at the first test that does not pass.")
+@jobs_option
+@engine_option
 @format_option
 @output_option
 def command(paths: tuple[Path, ...], schemas: Path | None, profile: str | None, select: str | None,
-            fail_fast: bool, fmt: str, output: Path | None) -> None:
+            fail_fast: bool, jobs: int, engine: str, fmt: str, output: Path | None) -> None:
     """Run case suites (files or directories; default: the bundled cases).
 
     \b
@@ -37,16 +41,13 @@ def command(paths: tuple[Path, ...], schemas: Path | None, profile: str | None, 
     """
     from a2a_schema_suite.registry import bundled_cases
     from a2a_schema_suite.results import RunSummary
-    from a2a_schema_suite.runner import RunOptions, run_suites
-    from a2a_schema_suite.suite import load_suites, orphan_streams
+    from a2a_schema_suite.runner import RunOptions, run_paths
 
     inputs = list(paths) or [bundled_cases()]
     for path in inputs:
         if not path.exists():
             raise click.BadParameter(f"{path}: no such file or directory", param_hint="PATHS")
-    store = load_store(schemas)
+    store = load_store(schemas, engine)
     options = RunOptions(profile=profile, select=select, fail_fast=fail_fast)
-    suites = list(load_suites(inputs))
-    orphans = orphan_streams(inputs, suites)
-    summary = RunSummary(list(run_suites(suites, store, options, orphans)))
+    summary = RunSummary(list(run_paths(inputs, store, options, jobs)))
     sys.exit(emit(summary, OutputOptions(fmt, output), inputs))

@@ -10,7 +10,9 @@ import click
 from a2a_schema_suite.commands._options import (
     OutputOptions,
     emit,
+    engine_option,
     format_option,
+    jobs_option,
     load_store,
     output_option,
     profile_option,
@@ -25,10 +27,12 @@ from a2a_schema_suite.commands._options import (
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @schemas_option
 @profile_option
+@jobs_option
+@engine_option
 @format_option
 @output_option
 def command(schema_ref: str, files: tuple[Path, ...], schemas: Path | None, profile: str | None,
-            fmt: str, output: Path | None) -> None:
+            jobs: int, engine: str, fmt: str, output: Path | None) -> None:
     """Validate your own JSON documents against one schema (.jsonl files are streams).
 
     \b
@@ -38,7 +42,7 @@ def command(schema_ref: str, files: tuple[Path, ...], schemas: Path | None, prof
     from a2a_schema_suite.results import RunSummary
     from a2a_schema_suite.runner import validate_documents
 
-    store = load_store(schemas)
-    summary = RunSummary(list(validate_documents(files, schema_ref, store,
-                                                 profile or "strict")))
+    store = load_store(schemas, engine)
+    summary = RunSummary(list(validate_documents(files, schema_ref, store, profile or "strict",
+                                                 jobs)))
     sys.exit(emit(summary, OutputOptions(fmt, output), list(files)))

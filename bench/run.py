@@ -1,0 +1,570 @@
+#!/usr/bin/env python3
+"""Benchmark a2a-schema-suite against the bare engines and the tools users would otherwise use.
+
+From a fresh clone (Python 3.10+):
+
+    python3 -m venv .venv && .venv/bin/pip install '.[bench]' && .venv/bin/python bench/run.py
+
+Everything is measured in this one run, on this machine, side by side, and reported as ratios
+(absolute times on a shared machine are noise; ratios measured together are not):
+
+1. the bundled suites through ``a2a-schema-suite run`` (a fresh process: wall time includes
+   start-up), per engine and with ``--jobs 2``;
+2. the same cases (test data and stream lines, parsed up front) through the bare engine in a
+   loop with prebuilt validators, collecting every error: the runner's overhead ratio;
+3. 1,000 agent-card files through ``validate`` in one call vs ``check-jsonschema`` on the same
+   files with the same schemas (bundled into one document for it);
+4. 100 cases the A2UI way (a fresh validator process per case, ``bench/fresh_case.py``) vs the
+   per-case cost of our ``run``;
+5. a generated 1,000,000-line JSONL stream (and 100,000 lines) through ``validate``: lines per
+   second and the peak RSS of that process (``wait4``), to show memory does not grow;
+6. start-up: ``a2a-schema-suite --help``.
+
+``--quick`` uses smaller sizes (100,000/10,000 stream lines, 200 cards); ``--smoke`` is a
+seconds-long run of every section for the tests. ``--json FILE`` writes every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = ROOT / "cases"
+SCHEMAS = ROOT / "schemas"
+CLI = [sys.executable, "-m", "a2a_schema_suite"]
+ENGINES = ("jsonschema", "jsonschema-rs")
+
+SIZES = {
+    "full": {"suites": CASES, "repeat": 3, "loops": 5, "cards": 1000, "fresh": 100,
+             "lines": (1_000_000, 100_000), "py_lines": 100_000, "bad_lines": 100_000},
+    "quick": {"suites": CASES, "repeat": 1, "loops": 3, "cards": 200, "fresh": 20,
+              "lines": (100_000, 10_000), "py_lines": 10_000, "bad_lines": 10_000},
+    # every code path once, in seconds: for the tests
+    "smoke": {"suites": CASES / "contract", "repeat": 1, "loops": 1, "cards": 12, "fresh": 2,
+              "lines": (2_000, 200), "py_lines": 0, "bad_lines": 300, "jobs": (1,)},
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# measuring child processes
+
+
+@dataclass
+class Child:
+    wall: float  #: seconds
+    rss_mb: float  #: peak resident set size of the process (and the workers it waited for)
+    code: int
+    stdout: str
+    stderr: str
+
+
+def run_child(cmd: list[str], cwd: Path | None = None) -> Child:
+    """Run ``cmd`` and measure its wall time and peak RSS precisely (``wait4`` on its pid)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, cwd=cwd)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        # ru_maxrss is in KiB on Linux, in bytes on macOS.
+        rss = usage.ru_maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)
+        return Child(wall, rss, proc.returncode, out.read().decode("utf-8", "replace"),
+                     err.read().decode("utf-8", "replace"))
+
+
+def median_child(cmd: list[str], repeat: int, expect: set[int] | None = None) -> Child:
+    runs = [run_child(cmd) for _ in range(repeat)]
+    for child in runs:
+        if expect is not None and child.code not in expect:
+            raise SystemExit(f"bench: {' '.join(cmd[:6])} ... exited {child.code}:\n"
+                             f"{child.stdout[-2000:]}{child.stderr[-2000:]}")
+    runs.sort(key=lambda c: c.wall)
+    return runs[len(runs) // 2]
+
+
+def median_time(function: Any, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+_CLOSING = re.compile(r"(\d+) passed, (\d+) failed, (\d+) errored")
+
+
+def counted(child: Child) -> int:
+    match = _CLOSING.search(child.stdout)
+    if not match:
+        raise SystemExit(f"bench: no closing line in:\n{child.stdout[-2000:]}{child.stderr[-2000:]}")
+    return sum(int(n) for n in match.groups())
+
+
+def have_rust() -> bool:
+    try:
+        from a2a_schema_suite.engines import check_engine
+
+        check_engine("jsonschema-rs")
+        return True
+    except Exception:
+        return False
+
+
+def package_version(name: str) -> str:
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "not installed"
+
+
+# ---------------------------------------------------------------------------------------------
+# 1 + 2: the bundled suites, end to end and against the bare engine
+
+
+def bench_suites(results: dict[str, Any], engines: list[str], cases: Path, repeat: int,
+                 loops: int, jobs_variants: tuple[int, ...] = (1, 2)) -> None:
+    for engine in engines:
+        for jobs in jobs_variants:
+            child = median_child([*CLI, "run", str(cases), "--schemas", str(SCHEMAS),
+                                  "--engine", engine, "--jobs", str(jobs)], repeat, {0})
+            total = counted(child)
+            results[f"run.{engine}.jobs{jobs}"] = {
+                "cases": total, "wall_s": child.wall, "cases_per_s": total / child.wall,
+                "rss_mb": child.rss_mb}
+
+    import jsonschema
+
+    from a2a_schema_suite.jsonio import LoadFailure, iter_jsonl
+    from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaStore
+    from a2a_schema_suite.runner import RunOptions, run_suites
+    from a2a_schema_suite.suite import Suite, load_suites, orphan_streams
+
+    suites = list(load_suites([cases]))
+    orphans = orphan_streams([cases], suites)
+    store = SchemaStore.load(SCHEMAS)
+    # (schema ref, profile, document): every test's data and every stream line's payload
+    documents: list[tuple[str, str, Any]] = []
+    for suite in suites:
+        if not isinstance(suite, Suite):
+            continue
+        profile = suite.profile or DEFAULT_PROFILE
+        documents.extend((suite.schema, profile, test.data) for test in suite.tests)
+        for stream in suite.streams:
+            try:
+                lines = list(iter_jsonl(stream.file))
+            except LoadFailure:
+                continue
+            for _, value, error in lines:
+                if error is not None:
+                    continue
+                if isinstance(value, dict) and "jsonrpc" in value:
+                    if "result" not in value:
+                        continue
+                    value = value["result"]
+                documents.append((suite.schema, profile, value))
+
+    def bare_python() -> list[tuple[Any, Any]]:
+        cache: dict[tuple[str, str], Any] = {}
+        work = []
+        for ref, profile, data in documents:
+            if (ref, profile) not in cache:
+                version, uri = store.resolve(ref)
+                cache[ref, profile] = jsonschema.Draft202012Validator(
+                    {"$ref": uri}, registry=store.registry(version, profile),
+                    format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+            work.append((cache[ref, profile], data))
+        return work
+
+    def bare_rust() -> list[tuple[Any, Any]]:
+        import jsonschema_rs
+
+        registries: dict[tuple[str, str], Any] = {}
+        cache: dict[tuple[str, str], Any] = {}
+        work = []
+        for ref, profile, data in documents:
+            if (ref, profile) not in cache:
+                version, uri = store.resolve(ref)
+                if (version, profile) not in registries:
+                    registries[version, profile] = jsonschema_rs.Registry(
+                        store.resources(version, profile))
+                cache[ref, profile] = jsonschema_rs.validator_for(
+                    {"$ref": uri}, registry=registries[version, profile], validate_formats=True)
+            work.append((cache[ref, profile], data))
+        return work
+
+    builders = {"jsonschema": bare_python, "jsonschema-rs": bare_rust}
+    for engine in engines:
+        work = builders[engine]()
+
+        def loop(work: list[tuple[Any, Any]] = work) -> None:
+            for validator, data in work:
+                list(validator.iter_errors(data))
+
+        loop()  # warm: the bare engine gets every advantage
+        bare = median_time(loop, loops)
+
+        # Start-up pieces of a run, in process: loading (and meta-checking) the schemas, loading
+        # (and checking) the suite files.
+        load_store = median_time(lambda engine=engine: SchemaStore.load(SCHEMAS, engine=engine), loops)
+        load_suites_s = median_time(lambda: list(load_suites([cases])), loops)
+        # The runner with its validators built (like the bare loop's): judging, error details,
+        # policy and stream rules, and reading and strictly parsing the JSONL samples.
+        warm = SchemaStore.load(SCHEMAS, engine=engine)
+        list(run_suites(suites, warm, RunOptions(), orphans))
+        inproc = median_time(lambda warm=warm: list(run_suites(suites, warm, RunOptions(), orphans)),
+                             loops)
+        e2e = results[f"run.{engine}.jobs1"]["wall_s"]
+        results[f"overhead.{engine}"] = {
+            "documents": len(documents), "bare_s": bare, "runner_s": inproc,
+            "load_schemas_s": load_store, "load_suites_s": load_suites_s,
+            "runner_ratio": inproc / bare, "end_to_end_ratio": e2e / bare}
+
+
+# ---------------------------------------------------------------------------------------------
+# 3: 1,000 agent cards vs check-jsonschema
+
+
+def _card_samples() -> tuple[list[Any], list[Any]]:
+    from a2a_schema_suite.suite import Suite, load_suite
+
+    suite = load_suite(CASES / "v1_0" / "agent_card.json", "agent_card")
+    assert isinstance(suite, Suite), suite
+    valid = [t.data for t in suite.tests if t.valid]
+    # schema errors only (check-jsonschema knows nothing of our policy rules)
+    invalid = [t.data for t in suite.tests if not t.valid
+               and not any(m.keyword in ("https-interface", "binding-uri") for m in t.expected_errors)]
+    return valid, invalid
+
+
+def bench_cards(results: dict[str, Any], engines: list[str], count: int, repeat: int,
+                work: Path, jobs_variants: tuple[int, ...] = (1, 2)) -> None:
+    from a2a_schema_suite.registry import SchemaStore
+
+    valid, invalid = _card_samples()
+    folder = work / "cards"
+    folder.mkdir()
+    files, expected_bad = [], set()
+    for i in range(count):
+        bad = i % 10 == 9
+        card = dict((invalid if bad else valid)[i % len(invalid if bad else valid)])
+        if not bad:
+            card["name"] = f"{card.get('name', 'Agent')} #{i}"
+        path = folder / f"card_{i:04d}.json"
+        path.write_text(json.dumps(card, indent=2), encoding="utf-8")
+        files.append(str(path))
+        if bad:
+            expected_bad.add(str(path))
+    store = SchemaStore.load(SCHEMAS)
+    bundle = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://a2a-schema-suite.dev/schemas/bench/agent_card_bundle.json",
+        "$ref": store.resolve("v1_0/agent_card.json")[1],
+        "$defs": {f.relpath: f.contents for f in store.files.values() if f.version == "v1_0"},
+    }
+    bundle_path = work / "agent_card_bundle.json"
+    bundle_path.write_text(json.dumps(bundle), encoding="utf-8")
+
+    ours = {}
+    variants = [(e, 1) for e in engines] + [("jsonschema", j) for j in jobs_variants if j > 1]
+    for engine, jobs in variants:
+        child = median_child([*CLI, "validate", "--schema", "v1_0/agent_card.json", "--schemas",
+                              str(SCHEMAS), "--engine", engine, "--jobs", str(jobs),
+                              "--format", "json", *files], repeat, {0, 1})
+        report = json.loads(child.stdout)
+        flagged = {r["suite"] for r in report["results"] if r["outcome"] != "passed"}
+        ours[engine, jobs] = child
+        results[f"cards.{engine}.jobs{jobs}"] = {
+            "files": count, "wall_s": child.wall, "files_per_s": count / child.wall,
+            "same_verdicts": flagged == expected_bad}
+
+    checker = shutil.which("check-jsonschema", path=str(Path(sys.executable).parent)) \
+        or shutil.which("check-jsonschema")
+    if checker is None:
+        results["cards.check-jsonschema"] = {"skipped": "check-jsonschema is not installed "
+                                             "(pip install '.[bench]')"}
+        return
+    child = median_child([checker, "--schemafile", str(bundle_path), "--output-format", "json",
+                          *files], repeat, {0, 1})
+    report = json.loads(child.stdout)
+    flagged = {e["filename"] for e in report.get("errors", [])} | \
+        {e["filename"] for e in report.get("parse_errors", [])}
+    results["cards.check-jsonschema"] = {
+        "files": count, "wall_s": child.wall, "files_per_s": count / child.wall,
+        "same_verdicts": flagged == expected_bad, "version": package_version("check-jsonschema")}
+    for (engine, jobs), mine in ours.items():
+        results[f"cards.{engine}.jobs{jobs}"]["speedup_vs_check_jsonschema"] = child.wall / mine.wall
+
+
+# ---------------------------------------------------------------------------------------------
+# 4: one fresh process per case (the A2UI way)
+
+
+def bench_fresh(results: dict[str, Any], count: int, work: Path) -> None:
+    from a2a_schema_suite.suite import Suite, load_suites
+
+    suites = [s for s in load_suites([CASES / "v1_0", CASES / "v0_3"])
+              if isinstance(s, Suite) and (s.profile or "strict") == "strict"
+              and "agent_card" not in s.schema]  # no policy rules: the bare check is the verdict
+    tests = [(s.schema, t) for s in suites for t in s.tests]
+    step = max(1, len(tests) // count)
+    sample = tests[::step][:count]
+    folder = work / "fresh"
+    folder.mkdir()
+    script = Path(__file__).resolve().parent / "fresh_case.py"
+    start = time.perf_counter()
+    agree = 0
+    for i, (ref, test) in enumerate(sample):
+        path = folder / f"case_{i:03d}.json"
+        path.write_text(json.dumps(test.data), encoding="utf-8")
+        child = run_child([sys.executable, str(script), str(SCHEMAS), ref, str(path)])
+        if child.code not in (0, 1):
+            raise SystemExit(f"bench: fresh_case.py failed on {ref}:\n{child.stderr[-2000:]}")
+        agree += (child.code == 0) == test.valid
+    wall = time.perf_counter() - start
+    ours = results["run.jsonschema.jobs1"]
+    per_case_ours = ours["wall_s"] / ours["cases"]
+    results["fresh"] = {
+        "cases": len(sample), "wall_s": wall, "per_case_s": wall / len(sample),
+        "ours_per_case_s": per_case_ours, "speedup": (wall / len(sample)) / per_case_ours,
+        "verdicts_as_expected": agree == len(sample)}
+
+
+# ---------------------------------------------------------------------------------------------
+# 5: long JSONL streams
+
+
+def write_stream(path: Path, lines: int, *, broken: bool = False) -> None:
+    """A realistic 1.0 JSON-RPC stream of one long task: the Task, WORKING, then artifacts
+    streamed in chunks (each artifact: first chunk, appends, last chunk), a progress status
+    every 1,000 lines, and COMPLETED. Valid line by line and by every stream rule.
+
+    ``broken``: every artifact chunk also carries an unknown member (a schema error per line).
+    """
+    task, context = "task-5f1c0b7e-long-running", "ctx-90a2d4c3-recording"
+
+    def envelope(result: dict[str, Any]) -> str:
+        return json.dumps({"jsonrpc": "2.0", "id": "req-1", "result": result},
+                          separators=(",", ":")) + "\n"
+
+    def status(state: str, n: int) -> str:
+        return envelope({"statusUpdate": {"taskId": task, "contextId": context, "status": {
+            "state": state, "timestamp": "2026-01-01T00:00:00Z", "message": {
+                "messageId": f"msg-{n}", "contextId": context, "taskId": task,
+                "role": "ROLE_AGENT", "parts": [{"text": f"progress at line {n}"}]}}}})
+
+    chunks_per_artifact = 500
+    with path.open("w", encoding="utf-8") as out:
+        out.write(envelope({"task": {"id": task, "contextId": context, "status": {
+            "state": "TASK_STATE_SUBMITTED", "timestamp": "2026-01-01T00:00:00Z"}}}))
+        out.write(status("TASK_STATE_WORKING", 2))
+        written, chunk, artifact = 2, 0, 0
+        while written < lines - 1:
+            if written % 1000 == 999:
+                out.write(status("TASK_STATE_WORKING", written + 1))
+                written += 1
+                continue
+            remaining = lines - 1 - written
+            last = chunk == chunks_per_artifact - 1 or remaining == 1
+            event: dict[str, Any] = {"taskId": task, "contextId": context, "artifact": {
+                "artifactId": f"artifact-{artifact}", "name": "transcript",
+                "parts": [{"text": f"chunk {chunk} of artifact {artifact}: lorem ipsum dolor sit"}]}}
+            if chunk:
+                event["append"] = True
+            if last:
+                event["lastChunk"] = True
+            if broken:
+                event["kind"] = "artifact-update"
+            out.write(envelope({"artifactUpdate": event}))
+            written += 1
+            chunk += 1
+            if last:
+                chunk, artifact = 0, artifact + 1
+        out.write(status("TASK_STATE_COMPLETED", lines))
+
+
+def bench_streams(results: dict[str, Any], engines: list[str], sizes: dict[str, Any],
+                  work: Path) -> None:
+    fast = "jsonschema-rs" if "jsonschema-rs" in engines else "jsonschema"
+    plan = [(fast, n, False) for n in sizes["lines"]]
+    if fast != "jsonschema" and sizes["py_lines"]:
+        plan.append(("jsonschema", sizes["py_lines"], False))
+    plan.append((fast, sizes["bad_lines"], True))
+    for engine, lines, broken in plan:
+        path = work / f"stream_{lines}{'_broken' if broken else ''}.jsonl"
+        if not path.exists():
+            write_stream(path, lines, broken=broken)
+        child = run_child([*CLI, "validate", "--schema", "v1_0/stream_response.json", "--schemas",
+                           str(SCHEMAS), "--engine", engine, str(path)])
+        if child.code != (1 if broken else 0):
+            raise SystemExit(f"bench: stream of {lines} lines exited {child.code}:\n"
+                             f"{child.stdout[-3000:]}{child.stderr[-2000:]}")
+        key = f"stream.{engine}.{lines}{'.errors' if broken else ''}"
+        results[key] = {"lines": lines, "wall_s": child.wall, "lines_per_s": lines / child.wall,
+                        "peak_rss_mb": child.rss_mb, "mb_on_disk": path.stat().st_size / 1e6,
+                        "every_line_invalid": broken}
+        path.unlink()
+
+
+# ---------------------------------------------------------------------------------------------
+# 6: start-up
+
+
+def bench_startup(results: dict[str, Any], repeat: int) -> None:
+    helps = median_child([*CLI, "--help"], repeat, {0})
+    python = median_child([sys.executable, "-c", "pass"], repeat, {0})
+    results["startup"] = {"help_s": helps.wall, "python_s": python.wall}
+
+
+# ---------------------------------------------------------------------------------------------
+# report
+
+
+def verdicts(results: dict[str, Any], engines: list[str]) -> list[tuple[str, str, str, bool]]:
+    """(measure, figure, target, met) rows."""
+    rows = []
+    o = results["overhead.jsonschema"]
+    rows.append(("runner overhead: in-process run / bare jsonschema loop (validators prebuilt in both)",
+                 f"{o['runner_ratio']:.2f}x", "<= 1.25x", o["runner_ratio"] <= 1.25))
+    rows.append(("end to end: `run` wall time incl. start-up / bare jsonschema loop",
+                 f"{o['end_to_end_ratio']:.2f}x", "<= 1.25x", o["end_to_end_ratio"] <= 1.25))
+    cj = results.get("cards.check-jsonschema", {})
+    for engine in engines:
+        card = results[f"cards.{engine}.jobs1"]
+        if "speedup_vs_check_jsonschema" in card:
+            rows.append((f"{card['files']} agent cards, `validate` ({engine}) vs check-jsonschema",
+                         f"{card['speedup_vs_check_jsonschema']:.2f}x faster", ">= 2x",
+                         card["speedup_vs_check_jsonschema"] >= 2))
+    if "skipped" in cj:
+        rows.append(("agent cards vs check-jsonschema", cj["skipped"], ">= 2x", False))
+    fresh = results["fresh"]
+    rows.append((f"{fresh['cases']} cases, a fresh process each vs our `run` (per case)",
+                 f"{fresh['speedup']:.0f}x faster", ">= 100x", fresh["speedup"] >= 100))
+    streams = {k: v for k, v in results.items() if k.startswith("stream.")}
+    peak = max(v["peak_rss_mb"] for v in streams.values())
+    rows.append(("peak RSS of `validate` over every stream", f"{peak:.0f} MB", "< 150 MB", peak < 150))
+    valid = sorted((v["lines"], v["peak_rss_mb"]) for k, v in streams.items()
+                   if not v["every_line_invalid"] and k.split(".")[1] == _fast(engines))
+    (small, small_rss), (big, big_rss) = valid[0], valid[-1]
+    growth = big_rss - small_rss
+    rows.append((f"RSS growth from {small:,} to {big:,} lines", f"{growth:+.1f} MB", "flat (< 10 MB)",
+                 growth < 10))
+    startup = results["startup"]["help_s"]
+    rows.append(("`a2a-schema-suite --help`", f"{startup:.3f} s", "< 0.5 s", startup < 0.5))
+    return rows
+
+
+def _fast(engines: list[str]) -> str:
+    return "jsonschema-rs" if "jsonschema-rs" in engines else "jsonschema"
+
+
+def markdown(results: dict[str, Any], engines: list[str]) -> str:
+    env = results["environment"]
+    lines = [f"Measured {env['date']} on {env['cores']} cores ({env['machine']}), Python "
+             f"{env['python']}, jsonschema {env['jsonschema']}, jsonschema-rs {env['jsonschema-rs']}, "
+             f"check-jsonschema {env['check-jsonschema']}; `{env['command']}`.", "",
+             "| measure | figure | target | met |", "|---|---|---|---|"]
+    for measure, figure, target, met in verdicts(results, engines):
+        lines.append(f"| {measure} | {figure} | {target} | {'yes' if met else '**no**'} |")
+    lines += ["", "| throughput | wall | rate | peak RSS |", "|---|---|---|---|"]
+    for engine in engines:
+        for jobs in (1, 2):
+            r = results.get(f"run.{engine}.jobs{jobs}")
+            if r is None:
+                continue
+            lines.append(f"| `run` all {r['cases']} bundled cases, {engine}, --jobs {jobs} | "
+                         f"{r['wall_s']:.2f} s | {r['cases_per_s']:,.0f} cases/s | {r['rss_mb']:.0f} MB |")
+    for engine in engines:
+        o = results[f"overhead.{engine}"]
+        lines.append(f"| bare {engine} loop, {o['documents']} documents (tests + stream lines) | "
+                     f"{o['bare_s']:.3f} s | {o['documents'] / o['bare_s']:,.0f} docs/s | |")
+        lines.append(f"| in-process runner, {engine} (ratio to the bare loop: {o['runner_ratio']:.2f}x) | "
+                     f"{o['runner_s']:.3f} s | {o['documents'] / o['runner_s']:,.0f} docs/s | |")
+        lines.append(f"| start-up pieces, {engine}: load + meta-check schemas / load + check suites | "
+                     f"{o['load_schemas_s']:.3f} s / {o['load_suites_s']:.3f} s | | |")
+    for key, r in results.items():
+        if key.startswith("cards.") and "wall_s" in r:
+            who = key.split(".", 1)[1].replace(".jobs", ", --jobs ")
+            lines.append(f"| {r['files']} agent cards, {who} | {r['wall_s']:.2f} s | "
+                         f"{r['files_per_s']:,.0f} files/s | |")
+    fresh = results["fresh"]
+    lines.append(f"| {fresh['cases']} cases, fresh process each | {fresh['wall_s']:.2f} s | "
+                 f"{fresh['per_case_s'] * 1000:.0f} ms/case (ours: {fresh['ours_per_case_s'] * 1000:.2f}"
+                 " ms/case) | |")
+    for key, r in results.items():
+        if key.startswith("stream."):
+            engine = key.split(".")[1]
+            kind = "every line invalid" if r["every_line_invalid"] else "valid"
+            lines.append(f"| JSONL stream, {r['lines']:,} lines ({r['mb_on_disk']:.0f} MB, {kind}), "
+                         f"{engine} | {r['wall_s']:.1f} s | {r['lines_per_s']:,.0f} lines/s | "
+                         f"{r['peak_rss_mb']:.0f} MB |")
+    s = results["startup"]
+    lines.append(f"| `a2a-schema-suite --help` (bare `python -c pass`: {s['python_s']:.3f} s) | "
+                 f"{s['help_s']:.3f} s | | |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--quick", action="store_true", help="smaller sizes (about a minute)")
+    size.add_argument("--smoke", action="store_true", help="tiny sizes: checks the script works")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="also write every figure to FILE")
+    args = parser.parse_args(argv)
+    mode = "smoke" if args.smoke else "quick" if args.quick else "full"
+    sizes = SIZES[mode]
+    jobs = sizes.get("jobs", (1, 2))
+    engines = ["jsonschema", *(["jsonschema-rs"] if have_rust() else [])]
+    results: dict[str, Any] = {"environment": {
+        "date": datetime.date.today().isoformat(), "cores": os.cpu_count(),
+        "machine": f"{platform.system()} {platform.machine()}",
+        "python": platform.python_version(), "mode": mode,
+        "command": "python bench/run.py" + ("" if mode == "full" else f" --{mode}"),
+        **{name: package_version(name) for name in ("jsonschema", "jsonschema-rs", "check-jsonschema")},
+    }}
+    if len(engines) == 1:
+        print("note: jsonschema-rs is not installed: only the Python engine is measured "
+              "(pip install '.[bench]')", file=sys.stderr)
+    steps = [
+        ("start-up", lambda: bench_startup(results, sizes["loops"] * 2 + 1)),
+        ("bundled suites", lambda: bench_suites(results, engines, sizes["suites"], sizes["repeat"],
+                                                sizes["loops"], jobs)),
+        ("agent cards", lambda: bench_cards(results, engines, sizes["cards"], sizes["repeat"], work,
+                                            jobs)),
+        ("fresh process per case", lambda: bench_fresh(results, sizes["fresh"], work)),
+        ("JSONL streams", lambda: bench_streams(results, engines, sizes, work)),
+    ]
+    with tempfile.TemporaryDirectory(prefix="a2a-bench-") as tmp:
+        work = Path(tmp)
+        for label, step in steps:
+            print(f"bench: {label} ...", file=sys.stderr, flush=True)
+            started = time.perf_counter()
+            step()
+            print(f"bench: {label} done in {time.perf_counter() - started:.1f} s", file=sys.stderr,
+                  flush=True)
+    report = markdown(results, engines)
+    print(report, end="")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

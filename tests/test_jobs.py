@@ -1,0 +1,221 @@
+"""--jobs: a process pool gives the same results, in the same order, as one process.
+
+Also the bounded memory of long streams (findings capped), and a smoke run of the benchmark.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from a2a_schema_suite.cli import main
+from a2a_schema_suite.registry import SchemaStore
+from a2a_schema_suite.runner import (
+    MAX_STREAM_FINDINGS,
+    _documents_lost,
+    _in_workers,
+    _validate_chunk,
+    validate_documents,
+)
+from conftest import CASES, REPO, SCHEMAS
+
+
+def cli(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def both(tmp_path: Path, *args: str) -> dict[int, tuple[int, str, str]]:
+    """Run ``args`` with --jobs 1 and --jobs 2: exit code, text (stdout) and JSON (--output)."""
+    outputs = {}
+    for jobs in (1, 2):
+        report = tmp_path / f"report-{jobs}.json"
+        code, text = cli(*args, "--jobs", str(jobs), "--format", "json", "--output", str(report))
+        outputs[jobs] = (code, text, report.read_text(encoding="utf-8"))
+    return outputs
+
+
+@pytest.fixture(scope="module")
+def broken_suites(tmp_path_factory) -> Path:
+    """A directory of suites with every kind of trouble: failures, a broken suite file, a suite
+    whose schema does not exist, an unreferenced JSONL file, a stream with findings."""
+    root = tmp_path_factory.mktemp("suites") / "extra"
+    (root / "streams").mkdir(parents=True)
+    shutil.copy(CASES / "streams" / "v1_0" / "terminal_regression.jsonl", root / "streams")
+    shutil.copy(CASES / "streams" / "v1_0" / "happy_path_chunked.jsonl", root / "streams" / "orphan.jsonl")
+    (root / "a_broken.json").write_text('{"schema": "v1_0/task.json", "tests": [,]}', encoding="utf-8")
+    (root / "b_missing_schema.json").write_text(json.dumps({"schema": "v1_0/nope.json", "tests": [
+        {"description": "anything", "valid": True, "data": {}}]}), encoding="utf-8")
+    (root / "c_wrong.json").write_text(json.dumps({"schema": "v1_0/task.json", "tests": [
+        {"description": "a 0.3 task said to be valid", "valid": True,
+         "data": {"id": "t", "contextId": "c", "kind": "task", "status": {"state": "working"}}},
+        {"description": "a good task said to be invalid", "valid": False,
+         "data": {"id": "t", "status": {"state": "TASK_STATE_WORKING"}}},
+    ], "streams": [{"description": "resurrected task said to be fine", "valid": True,
+                    "file": "streams/terminal_regression.jsonl"}]}), encoding="utf-8")
+    return root
+
+
+def test_run_jobs_2_matches_jobs_1_byte_for_byte(tmp_path, broken_suites):
+    # Every bundled case (under the interop profile, so 200+ fail with full error details) plus
+    # suites that fail, error and leave a stream orphaned.
+    outputs = both(tmp_path, "run", str(CASES), str(broken_suites), "--schemas", str(SCHEMAS),
+                   "--profile", "interop", "--engine", "jsonschema-rs")
+    assert outputs[1] == outputs[2]
+    code, text, report = outputs[1]
+    assert code == 3  # errored beats failed
+    results = json.loads(report)["results"]
+    assert len(results) > 1700
+    assert {r["outcome"] for r in results} == {"passed", "failed", "errored"}
+    assert "orphan.jsonl" in text and "a_broken.json" in text and "nope.json" in text
+
+
+def test_run_jobs_2_with_the_python_engine(tmp_path):
+    outputs = both(tmp_path, "run", str(CASES / "v0_3"), str(CASES / "streams"), "--schemas",
+                   str(SCHEMAS))
+    assert outputs[1] == outputs[2]
+    assert outputs[1][0] == 0
+
+
+@pytest.mark.parametrize("args", [
+    ("-k", "status"),
+    ("--fail-fast", "--profile", "interop"),
+    ("--fail-fast",),
+])
+def test_run_selection_and_fail_fast_are_the_same_with_jobs(tmp_path, broken_suites, args):
+    outputs = both(tmp_path, "run", str(CASES / "streams"), str(CASES / "contract"),
+                   str(broken_suites), "--schemas", str(SCHEMAS), "--engine", "jsonschema-rs", *args)
+    assert outputs[1] == outputs[2]
+    if "--fail-fast" in args:
+        # the orphan stream is the first problem in the order of a single process
+        assert len(json.loads(outputs[1][2])["results"]) == 1
+
+
+@pytest.fixture(scope="module")
+def documents(tmp_path_factory) -> list[Path]:
+    """Many documents: valid and invalid cards, broken JSON, a missing file, a directory, and
+    valid and invalid JSONL streams in between."""
+    folder = tmp_path_factory.mktemp("documents")
+    suite = json.loads((CASES / "v1_0" / "agent_card.json").read_text(encoding="utf-8"))
+    files: list[Path] = []
+    for i, test in enumerate(suite["tests"]):
+        path = folder / f"card_{i:03d}.json"
+        path.write_text(json.dumps(test["data"]), encoding="utf-8")
+        files.append(path)
+    (folder / "broken.json").write_text('{"name": "x", "name": "y"}', encoding="utf-8")
+    (folder / "a_directory.json").mkdir()
+    streams = CASES / "streams" / "v1_0"
+    files[10:10] = [folder / "broken.json", folder / "missing.json", folder / "a_directory.json",
+                    streams / "happy_path_chunked_jsonrpc.jsonl", streams / "terminal_regression.jsonl"]
+    return files
+
+
+def test_validate_jobs_2_matches_jobs_1_byte_for_byte(tmp_path, documents):
+    outputs = both(tmp_path, "validate", "--schema", "v1_0/agent_card.json", "--schemas",
+                   str(SCHEMAS), *map(str, documents))
+    assert outputs[1] == outputs[2]
+    code, _, report = outputs[1]
+    results = json.loads(report)["results"]
+    assert [r["suite"] for r in results] == [p.as_posix() for p in documents]
+    assert code == 3
+    assert {r["outcome"] for r in results} == {"passed", "failed", "errored"}
+
+
+def test_validate_jobs_with_the_rust_engine_matches_too(tmp_path, documents):
+    outputs = both(tmp_path, "validate", "--schema", "v1_0/agent_card.json", "--schemas",
+                   str(SCHEMAS), "--engine", "jsonschema-rs", *map(str, documents))
+    assert outputs[1] == outputs[2]
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "two"])
+@pytest.mark.parametrize("command", [["run"], ["validate", "--schema", "v1_0/task.json", "x.json"]])
+def test_jobs_must_be_a_positive_integer(command, value):
+    code, output = cli(*command, "--jobs", value)
+    assert code == 2
+    assert "--jobs" in output and "Traceback" not in output
+
+
+def test_workers_started_with_spawn_give_the_same_results(documents):
+    """Everything a worker needs is importable by name: the pool also works where fork is not
+    the start method (macOS, Windows, Python 3.14's forkserver)."""
+    store = SchemaStore.load(SCHEMAS)
+    files = documents[:8]
+    serial = list(validate_documents(files, "v1_0/agent_card.json", store))
+    units = [([path], "v1_0/agent_card.json", "strict") for path in files]
+    spawned = [r for chunk in _in_workers(_validate_chunk, units, store, 2, _documents_lost,
+                                           context=multiprocessing.get_context("spawn"))
+               for r in chunk]
+    assert spawned == serial
+
+
+def _die_on_two(n: int) -> int:
+    if n == 2:
+        os._exit(7)  # a worker killed mid-task
+    return n * 10
+
+
+def test_a_dying_worker_loses_only_its_own_units():
+    store = SchemaStore.load(SCHEMAS)
+    units = [(1,), (2,), (3,)]
+    got = list(_in_workers(_die_on_two, units, store, 2, lambda unit, why: ("lost", unit[0], why)))
+    assert len(got) == 3
+    assert got[1][:2] == ("lost", 2)
+    for value, unit in zip(got, units, strict=True):
+        assert value == unit[0] * 10 or value[:2] == ("lost", unit[0])
+
+
+def test_store_pickles_without_its_caches():
+    store = SchemaStore.load(SCHEMAS)
+    store.validator("v1_0/task.json")
+    copy = pickle.loads(pickle.dumps(store))
+    assert copy.files.keys() == store.files.keys() and copy.engine == store.engine
+    assert copy._validators == {} and copy._registries == {}
+    assert not copy.validator("v1_0/task.json").is_valid({"id": "t"})
+
+
+# --- bounded memory: a stream full of errors keeps the first findings and counts the rest -----
+
+
+def test_stream_findings_are_capped_and_counted(tmp_path):
+    line = json.dumps({"statusUpdate": {"taskId": "t", "contextId": "c", "kind": "status-update",
+                                        "status": {"state": "TASK_STATE_WORKING"}}})
+    task = json.dumps({"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}})
+    extra = 250
+    stream = tmp_path / "noisy.jsonl"
+    stream.write_text("\n".join([task] + [line] * (MAX_STREAM_FINDINGS + extra)) + "\n",
+                      encoding="utf-8")
+    store = SchemaStore.load(SCHEMAS)
+    (result,) = validate_documents([stream], "v1_0/stream_response.json", store)
+    assert len(result.errors) == MAX_STREAM_FINDINGS + 1
+    assert [e.line for e in result.errors[:3]] == [2, 3, 4]
+    last = result.errors[-1]
+    assert last.keyword == "truncated"
+    assert last.message.startswith(f"{extra} more finding(s) not shown")
+    assert result.reason == f"more than {MAX_STREAM_FINDINGS} validation errors (the first are shown)"
+
+
+# --- the benchmark script runs (tiny sizes) ----------------------------------------------------
+
+
+def test_benchmark_smoke_run(tmp_path):
+    figures = tmp_path / "bench.json"
+    proc = subprocess.run([sys.executable, str(REPO / "bench" / "run.py"), "--smoke", "--json",
+                           str(figures)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "| measure | figure | target | met |" in proc.stdout
+    results = json.loads(figures.read_text(encoding="utf-8"))
+    for key in ("startup", "overhead.jsonschema", "run.jsonschema-rs.jobs1", "cards.jsonschema.jobs1",
+                "fresh", "stream.jsonschema-rs.2000", "stream.jsonschema-rs.300.errors"):
+        assert key in results, key
+    assert results["fresh"]["verdicts_as_expected"]
+    assert results["cards.jsonschema.jobs1"]["same_verdicts"]
+    assert results["stream.jsonschema-rs.300.errors"]["peak_rss_mb"] < 150
