@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "validate": "a2a_schema_suite.commands.validate",
     "probe": "a2a_schema_suite.commands.probe",
     "coverage": "a2a_schema_suite.commands.coverage",
+    "mutate": "a2a_schema_suite.commands.mutate",
     "check": "a2a_schema_suite.commands.check",
     "list": "a2a_schema_suite.commands.list",
 }
@@ -28,6 +29,7 @@ SUMMARIES: dict[str, str] = {
     "validate": "Validate your own JSON documents against one schema.",
     "probe": "Check a live A2A agent (card, send, stream, errors, fuzz) and state its conformance level.",
     "coverage": "Schema coverage of the suites: locations with no valid example or no invalid test.",
+    "mutate": "Mutation audit: small changes to valid data that the schemas still accept, with a score.",
     "check": "Lint schemas and suites (meta-schemas, $refs, dead $defs, pinned reasons), then run them.",
     "list": "List versions, schema files with their $id, and suites with their test counts.",
 }
