@@ -17,7 +17,7 @@ import contextlib
 import json
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -354,9 +354,13 @@ def metaschema_findings(doc: SchemaDoc) -> Iterator[CaseResult]:
     if doc.contents is None:
         return
     errors = sorted(_META_VALIDATOR.iter_errors(doc.contents), key=lambda e: list(map(str, e.absolute_path)))
+    seen: set[tuple[str, str]] = set()
     for error in errors:
         pointer = "".join("/" + _escape(str(p)) for p in error.absolute_path)
         message = f"not valid Draft 2020-12: {error.message} (meta-schema keyword {error.validator})"
+        if (pointer, message) in seen:  # the same error reached through several vocabularies
+            continue
+        seen.add((pointer, message))
         yield _finding("schema-metaschema", doc.display, f"{doc.relpath}#{pointer}", message,
                        schema=doc.relpath, line=doc.line(pointer), pointer=pointer)
 
@@ -526,14 +530,20 @@ def dead_def_findings(tree: SchemaTree, suite_refs: Iterable[str] = ()) -> Itera
                                line=doc.line(where), pointer=where)
 
 
-def lint_schemas(tree: SchemaTree, options: CheckOptions = CheckOptions()) -> list[CaseResult]:
-    """Dialect, meta-schema, unknown keywords and ``$ref`` resolution of every loaded schema file."""
+def lint_schemas(tree: SchemaTree, options: CheckOptions = CheckOptions(),
+                 valid_schemas: Collection[str] = ()) -> list[CaseResult]:
+    """Dialect, meta-schema, unknown keywords and ``$ref`` resolution of every loaded schema file.
+
+    ``valid_schemas``: relpaths already known to pass the meta-schema (a
+    :class:`~a2a_schema_suite.registry.SchemaStore` accepted them), not validated twice.
+    """
     findings: list[CaseResult] = []
     for doc in tree.docs:
         if doc.contents is None:
             continue
         findings.extend(dialect_findings(doc))
-        findings.extend(metaschema_findings(doc))
+        if doc.relpath not in valid_schemas:
+            findings.extend(metaschema_findings(doc))
         findings.extend(keyword_findings(doc, options.allowed_keywords))
     findings.extend(ref_findings(tree))
     return findings
@@ -649,14 +659,14 @@ def check(schema_root: Path, paths: list[Path], options: CheckOptions = CheckOpt
     from a2a_schema_suite.suite import orphan_streams
 
     tree, findings = load_tree(schema_root)
-    findings += lint_schemas(tree, options)
+    store = SchemaStore.load(schema_root)  # its meta-schema verdicts are reused below
+    findings += lint_schemas(tree, options, valid_schemas=set(store.files))
     items = [load_suite(path, name) for path, name in discover(paths)]
     suites = [s for s in items if isinstance(s, Suite)]
     problems = [p for p in items if isinstance(p, SuiteProblem)]
     for problem in problems:
         findings += problem_findings(problem)
     findings += dead_def_findings(tree, [s.schema for s in suites])
-    store = SchemaStore.load(schema_root)
     for suite in suites:
         findings += suite_findings(suite, options)
     findings += duplicate_case_findings(suites, store)

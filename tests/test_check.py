@@ -1,0 +1,418 @@
+"""``check`` catches every problem it promises, each under its own rule id; plus ``list``, ``--help``.
+
+Each test builds a tiny schema root and cases directory with exactly one problem, so a rule that
+stops firing (or fires on a clean tree) fails here.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from a2a_schema_suite import __version__
+from a2a_schema_suite.cli import COMMANDS, main
+from a2a_schema_suite.lint import RULES, CheckOptions, check, pointer_lines
+from a2a_schema_suite.results import CaseResult, Outcome, RunSummary
+from conftest import CASES, SCHEMAS
+
+BASE = "https://example.test/schemas/"
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def thing_schema(**changes) -> dict:
+    schema = {
+        "$schema": DIALECT,
+        "$id": BASE + "v9/thing.json",
+        "description": "A thing with a name.",
+        "type": "object",
+        "properties": {"name": {"$ref": "#/$defs/Name"}, "size": {"$ref": "common.json#/$defs/Count"}},
+        "required": ["name"],
+        "$defs": {"Name": {"description": "A name.", "type": "string", "minLength": 1}},
+    }
+    schema.update(changes)
+    return {k: v for k, v in schema.items() if v is not None}
+
+
+COMMON = {"$schema": DIALECT, "$id": BASE + "v9/common.json",
+          "$defs": {"Count": {"type": "integer", "minimum": 0}}}
+
+THING_SUITE = {
+    "schema": "v9/thing.json",
+    "tests": [
+        {"description": "named thing", "valid": True, "data": {"name": "lamp", "size": 2}},
+        {"description": "no name", "valid": False, "data": {"size": 2},
+         "expectedErrors": [{"path": "$", "keyword": "required", "message": "'name'"}]},
+    ],
+}
+
+
+class Tree:
+    """A schema root and a cases directory under tmp_path, written as JSON (or raw text)."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.schemas = tmp_path / "schemas"
+        self.cases = tmp_path / "cases"
+        self.write("schemas/v9/thing.json", thing_schema())
+        self.write("schemas/v9/common.json", COMMON)
+        self.write("cases/thing.json", THING_SUITE)
+
+    def write(self, relpath: str, value, *, raw: bool = False) -> Path:
+        path = self.schemas.parent / relpath
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(value if raw else json.dumps(value, indent=2), encoding="utf-8")
+        return path
+
+    def check(self, strict: bool = False, allowed: frozenset[str] = frozenset()) -> list[CaseResult]:
+        return check(self.schemas, [self.cases], CheckOptions(strict=strict, allowed_keywords=allowed))
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Tree:
+    return Tree(tmp_path)
+
+
+def findings(results: list[CaseResult], rule: str) -> list[CaseResult]:
+    return [r for r in results if r.outcome is not Outcome.PASSED
+            and any(e.rule == rule for e in r.errors)]
+
+
+def problems(results: list[CaseResult]) -> list[CaseResult]:
+    return [r for r in results if r.outcome is not Outcome.PASSED]
+
+
+def only(results: list[CaseResult], rule: str) -> CaseResult:
+    """Exactly one problem in the run, reported under ``rule``; returned for closer checks."""
+    bad = problems(results)
+    assert [e.rule for r in bad for e in r.errors] == [rule], [(r.description, r.reason) for r in bad]
+    assert bad[0].description.startswith(f"check: {rule}: ")
+    assert RunSummary(results).exit_code != 0
+    return bad[0]
+
+
+# --- the clean tree -----------------------------------------------------------------------------
+
+def test_clean_tree_passes_every_rule_and_runs_the_suite(tree):
+    results = tree.check(strict=True)
+    assert problems(results) == []
+    assert RunSummary(results).exit_code == 0
+    clean = {r.description.split(": ")[1] for r in results if r.suite == "check"}
+    assert clean == set(RULES) - {"orphan-jsonl"}  # no JSONL file under the tree: nothing to count
+    ran = [r for r in results if r.suite != "check"]
+    assert [r.description for r in ran] == ["named thing", "no name"]
+
+
+def test_every_rule_is_documented_in_the_authoring_guide():
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "AUTHORING.md").read_text()
+    for rule in RULES:
+        assert f"| `{rule}` |" in guide, rule
+
+
+# --- schema rules -------------------------------------------------------------------------------
+
+def test_schema_load_strict_json_with_line(tree):
+    tree.write("schemas/v9/broken.json", '{\n  "$id": "x",\n  "$id": "y"\n}\n', raw=True)
+    result = only(tree.check(), "schema-load")
+    assert result.outcome is Outcome.ERRORED and result.line == 3
+    assert result.suite.endswith("schemas/v9/broken.json") and "duplicate key" in result.reason
+
+
+def test_schema_load_not_an_object(tree):
+    tree.write("schemas/v9/list.json", [1, 2])
+    assert "not a list" in only(tree.check(), "schema-load").reason
+
+
+def test_schema_dialect_other_draft_is_errored_missing_is_failed(tree):
+    tree.write("schemas/v9/thing.json", thing_schema(**{"$schema": "http://json-schema.org/draft-07/schema#"}))
+    assert only(tree.check(), "schema-dialect").outcome is Outcome.ERRORED
+    tree.write("schemas/v9/thing.json", thing_schema(**{"$schema": None}))
+    assert only(tree.check(), "schema-dialect").outcome is Outcome.FAILED
+
+
+def test_schema_metaschema_reports_every_error_with_its_line(tree):
+    schema = thing_schema()
+    schema["properties"]["name"] = {"type": "strin"}
+    schema["minProperties"] = -1
+    tree.write("schemas/v9/thing.json", schema)
+    results = tree.check()
+    found = findings(results, "schema-metaschema")
+    assert len(found) == 2 and all(r.outcome is Outcome.ERRORED for r in found)
+    lines = pointer_lines((tree.schemas / "v9/thing.json").read_text())
+    assert {r.line for r in found} == {lines["/properties/name/type"], lines["/minProperties"]}
+    assert {r.errors[0].pointer for r in found} == {"/properties/name/type", "/minProperties"}
+
+
+@pytest.mark.parametrize(("change", "words", "outcome"), [
+    ({"$id": None}, "has no $id", Outcome.ERRORED),
+    ({"$id": "v9/thing.json"}, "not an absolute URI", Outcome.ERRORED),
+    ({"$id": BASE + "v9/thing.json#top"}, "has a fragment", Outcome.ERRORED),
+    ({"$id": BASE + "v9/common.json"}, "also the $id of", Outcome.ERRORED),
+    ({"$id": BASE + "v9/other_name.json"}, "does not end in the file's path", Outcome.FAILED),
+])
+def test_schema_id(tree, change, words, outcome):
+    tree.write("schemas/v9/thing.json", thing_schema(**change))
+    results = tree.check()
+    found = findings(results, "schema-id")
+    assert len(found) == 1 and words in found[0].reason and found[0].outcome is outcome
+    assert RunSummary(results).exit_code != 0
+
+
+def test_unknown_keywords_anywhere_but_not_in_names_or_values(tree):
+    schema = thing_schema()
+    schema["x-since"] = "1.1"
+    schema["$defs"]["Name"]["definitions"] = {}
+    schema["properties"]["x-tag"] = {"type": "string"}  # a property name, not a keyword
+    schema["properties"]["kind"] = {"enum": [{"nullable": True}], "examples": [{"foo": 1}],
+                                    "default": {"bar": 2}, "deprecated": True, "readOnly": True,
+                                    "contentMediaType": "text/plain", "format": "uri", "$comment": "ok"}
+    tree.write("schemas/v9/thing.json", schema)
+    found = findings(tree.check(), "unknown-keyword")
+    assert sorted(r.errors[0].pointer for r in found) == ["/$defs/Name/definitions", "/x-since"]
+    legacy = next(r for r in found if r.errors[0].pointer.endswith("definitions"))
+    assert "2020-12 uses $defs" in legacy.reason and legacy.outcome is Outcome.FAILED
+    assert "--allow-keyword" in next(r for r in found if "x-since" in r.reason).reason
+    allowed = findings(tree.check(allowed=frozenset({"x-since"})), "unknown-keyword")
+    assert [r.errors[0].pointer for r in allowed] == ["/$defs/Name/definitions"]
+
+
+@pytest.mark.parametrize(("ref", "words"), [
+    ("#/$defs/Missing", "does not resolve"),
+    ("missing.json", "no schema file under the root has the $id"),
+    ("common.json#/$defs/Nope", "does not resolve"),
+    (DIALECT, "no schema file under the root"),  # never fetched from the network
+    (BASE + "v8/thing.json", "is in version v8"),
+])
+def test_unresolved_refs_are_errored_and_never_fetched(tree, ref, words):
+    tree.write("schemas/v8/thing.json", {**thing_schema(**{"$id": BASE + "v8/thing.json"}),
+                                         "properties": {"name": {"type": "string"}}})
+    schema = thing_schema()
+    schema["$defs"]["Name"]["allOf"] = [{"$ref": ref}]  # inside $defs: every subschema is walked
+    tree.write("schemas/v9/thing.json", schema)
+    found = findings(tree.check(), "unresolved-ref")
+    assert len(found) == 1, [r.reason for r in found]
+    assert found[0].outcome is Outcome.ERRORED and words in found[0].reason
+    assert found[0].errors[0].pointer == "/$defs/Name/allOf/0/$ref"
+
+
+def test_dynamic_ref_and_anchors_resolve(tree):
+    schema = thing_schema()
+    schema["$defs"]["Name"]["$dynamicAnchor"] = "name"
+    schema["properties"]["alias"] = {"$dynamicRef": "#name"}
+    schema["properties"]["nick"] = {"$ref": "#/$defs/Name"}
+    tree.write("schemas/v9/thing.json", schema)
+    assert problems(tree.check()) == []
+    schema["properties"]["alias"] = {"$dynamicRef": "#nowhere"}
+    tree.write("schemas/v9/thing.json", schema)
+    assert "$dynamicRef" in only(tree.check(), "unresolved-ref").reason
+
+
+def test_dead_defs_and_what_makes_a_def_live(tree):
+    schema = thing_schema()
+    schema["$defs"].update({
+        "Unused": {"$ref": "#/$defs/OnlyFromUnused"},  # dead, and so is what only it references
+        "OnlyFromUnused": {"type": "string"},
+        "Entry": {"type": "integer"},  # live: a suite names it
+        "Outer": {"$defs": {"Inner": {"type": "string"}}, "$ref": "#/$defs/Outer/$defs/Inner"},
+    })
+    schema["properties"]["outer"] = {"$ref": "#/$defs/Outer"}
+    tree.write("schemas/v9/thing.json", schema)
+    tree.write("cases/entry.json", {"schema": "v9/thing.json#/$defs/Entry", "tests": [
+        {"description": "an integer", "valid": True, "data": 1},
+        {"description": "a string", "valid": False, "data": "1", "expectedErrors": [{"keyword": "type"}]}]})
+    found = findings(tree.check(), "dead-def")
+    assert sorted(r.errors[0].pointer for r in found) == ["/$defs/OnlyFromUnused", "/$defs/Unused"]
+    assert all(r.outcome is Outcome.FAILED for r in found)
+    assert RunSummary(tree.check()).exit_code == 1
+    common_only = findings(tree.check(), "dead-def")
+    assert not any("common.json" in r.suite for r in common_only)  # Count is used across files
+
+
+def test_dead_def_in_another_file(tree):
+    tree.write("schemas/v9/common.json", {**COMMON, "$defs": {**COMMON["$defs"], "Spare": {"type": "null"}}})
+    result = only(tree.check(), "dead-def")
+    assert result.suite.endswith("v9/common.json") and "'Spare'" in result.reason
+
+
+# --- suite rules --------------------------------------------------------------------------------
+
+def test_suite_load_and_metaschema(tree):
+    tree.write("cases/broken.json", '{"schema": "v9/thing.json", "tests": [NaN]}', raw=True)
+    assert only(tree.check(), "suite-load").outcome is Outcome.ERRORED
+    (tree.cases / "broken.json").unlink()
+    tree.write("cases/shape.json", {"schema": "v9/thing.json", "tests": [
+        {"description": "x", "valid": "yes", "data": 1}]})
+    result = only(tree.check(), "suite-metaschema")
+    assert result.outcome is Outcome.ERRORED and result.line == 4  # the offending test entry
+
+
+def test_duplicate_description_within_a_suite(tree):
+    tree.write("cases/thing.json", {**THING_SUITE, "tests": [*THING_SUITE["tests"], THING_SUITE["tests"][0]]})
+    assert "'named thing'" in only(tree.check(), "duplicate-description").reason
+
+
+def test_stream_file_missing(tree):
+    tree.write("cases/streams.json", {"schema": "v9/thing.json", "streams": [
+        {"description": "gone", "file": "gone.jsonl", "valid": True}]})
+    assert "gone.jsonl" in only(tree.check(), "stream-missing").reason
+
+
+@pytest.mark.parametrize(("keep", "rule"), [(True, "no-invalid-case"), (False, "no-valid-case")])
+def test_each_suite_needs_a_valid_and_an_invalid_case(tree, keep, rule):
+    tests = [t for t in THING_SUITE["tests"] if t["valid"] is keep]
+    tree.write("cases/thing.json", {**THING_SUITE, "tests": tests})
+    result = only(tree.check(), rule)
+    assert result.outcome is Outcome.FAILED and result.line == 3  # the "tests" member
+
+
+def test_streams_count_with_tests(tree):
+    tree.write("cases/s.jsonl", '{"name": "a"}\n', raw=True)
+    tree.write("cases/thing.json", {**THING_SUITE, "tests": THING_SUITE["tests"][:1], "streams": [
+        {"description": "nameless line", "file": "s.jsonl", "valid": False,
+         "expectedErrors": [{"line": 1, "keyword": "required"}]}]})
+    (tree.cases / "s.jsonl").write_text('{"size": 1}\n', encoding="utf-8")
+    assert problems(tree.check(strict=True)) == []
+
+
+def test_missing_expected_errors_warns_and_fails_with_strict(tree):
+    tests = [THING_SUITE["tests"][0], {k: v for k, v in THING_SUITE["tests"][1].items()
+                                       if k != "expectedErrors"}]
+    tree.write("cases/thing.json", {**THING_SUITE, "tests": tests})
+    warned = tree.check()
+    result = next(r for r in problems(warned))
+    assert result.outcome is Outcome.WARNING
+    assert result.description == "check: missing-expected-errors: no name"
+    assert result.line is not None and RunSummary(warned).exit_code == 0
+    strict = only(tree.check(strict=True), "missing-expected-errors")
+    assert strict.outcome is Outcome.FAILED
+
+
+def test_orphan_jsonl(tree):
+    tree.write("cases/lost.jsonl", '{"name": "a"}\n', raw=True)
+    result = only(tree.check(), "orphan-jsonl")
+    assert result.outcome is Outcome.ERRORED and result.suite.endswith("cases/lost.jsonl")
+
+
+def test_duplicate_case_across_suites_same_schema_and_profile(tree):
+    absolute = {**THING_SUITE, "schema": BASE + "v9/thing.json"}  # the same schema, spelled as its $id
+    tree.write("cases/again.json", absolute)
+    found = findings(tree.check(), "duplicate-case")
+    assert sorted(r.description for r in found) == ["check: duplicate-case: named thing",
+                                                     "check: duplicate-case: no name"]
+    assert "cases/again.json" in found[0].reason or "cases/thing.json" in found[0].reason
+    tree.write("cases/again.json", {**THING_SUITE, "profile": "interop"})  # another profile: a new claim
+    assert findings(tree.check(), "duplicate-case") == []
+
+
+def test_the_run_itself_wrong_verdict_fails_check(tree):
+    tree.write("cases/thing.json", {**THING_SUITE, "tests": [
+        THING_SUITE["tests"][0], {**THING_SUITE["tests"][1], "expectedErrors": [{"keyword": "enum"}]}]})
+    results = tree.check()
+    bad = problems(results)
+    assert [(r.description, r.outcome) for r in bad] == [("no name", Outcome.FAILED)]
+    assert "not for the expected reason" in bad[0].reason
+    assert RunSummary(results).exit_code == 1
+
+
+def test_a_suite_with_an_unknown_schema_is_errored_by_the_run(tree):
+    tree.write("cases/thing.json", {**THING_SUITE, "schema": "v9/nope.json"})
+    bad = problems(tree.check())
+    assert len(bad) == 2 and all(r.outcome is Outcome.ERRORED for r in bad)
+
+
+# --- the command --------------------------------------------------------------------------------
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_cli_exit_codes_and_json_report(tree, tmp_path):
+    ok = invoke("check", "--schemas", str(tree.schemas), str(tree.cases), "--format", "json")
+    assert ok.exit_code == 0, ok.output
+    report = json.loads(ok.output)
+    jsonschema.validate(report, json.loads((SCHEMAS / "_meta" / "report.json").read_text()))
+    assert report["summary"]["failed"] == report["summary"]["errored"] == 0
+
+    tree.write("schemas/v9/thing.json", thing_schema(**{"x-draft": True}))
+    out = tmp_path / "check.json"
+    failed = invoke("check", "--schemas", str(tree.schemas), str(tree.cases), "--format", "json",
+                    "--output", str(out))
+    assert failed.exit_code == 1
+    assert "check: unknown-keyword:" in failed.output  # the text summary on stdout
+    report = json.loads(out.read_text())
+    assert [r["description"] for r in report["results"] if r["outcome"] == "failed"] == [
+        "check: unknown-keyword: v9/thing.json#/x-draft"]
+    allowed = invoke("check", "--schemas", str(tree.schemas), str(tree.cases), "--allow-keyword", "x-draft")
+    assert allowed.exit_code == 0
+
+    tree.write("schemas/v9/thing.json", thing_schema(**{"$id": None}))
+    assert invoke("check", "--schemas", str(tree.schemas), str(tree.cases)).exit_code == 3
+
+
+def test_cli_strict_and_usage_errors(tree, tmp_path):
+    unpinned = {k: v for k, v in THING_SUITE["tests"][1].items() if k != "expectedErrors"}
+    tree.write("cases/thing.json", {**THING_SUITE, "tests": [THING_SUITE["tests"][0], unpinned]})
+    args = ("check", "--schemas", str(tree.schemas), str(tree.cases))
+    lenient = invoke(*args)
+    assert lenient.exit_code == 0 and "1 warning" in lenient.output
+    assert invoke(*args, "--strict").exit_code == 1
+    missing = invoke("check", "--schemas", str(tree.schemas), str(tmp_path / "nope"))
+    assert missing.exit_code == 2 and "no such file or directory" in missing.output
+    suite = str(tree.cases / "thing.json")
+    refused = invoke("check", "--schemas", str(tree.schemas), suite, "--output", suite)
+    assert refused.exit_code == 3 and json.loads((tree.cases / "thing.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def bundled_check():
+    """``check --strict`` over the bundled schemas and cases: run once, reused."""
+    return CliRunner().invoke(main, ["check", "--strict", "--schemas", str(SCHEMAS), str(CASES),
+                                     "--format", "json"], catch_exceptions=False)
+
+
+def test_bundled_suites_pass_check_strict(bundled_check):
+    assert bundled_check.exit_code == 0, bundled_check.output[-3000:]
+    report = json.loads(bundled_check.output)
+    assert report["summary"]["failed"] == report["summary"]["errored"] == 0
+    assert report["summary"].get("warning", 0) == 0
+    checked = {r["description"].split(": ")[1] for r in report["results"] if r["suite"] == "check"}
+    assert checked == set(RULES)  # every rule ran and found nothing
+    assert report["summary"]["passed"] > 1800  # and the whole run is in it
+
+
+# --- list, --help, --version --------------------------------------------------------------------
+
+def test_list_text_and_json(tree):
+    text = invoke("list", "--schemas", str(tree.schemas), str(tree.cases))
+    assert text.exit_code == 0
+    assert "Versions: v9" in text.output and BASE + "v9/thing.json" in text.output
+    assert "2 tests (1 valid, 1 invalid)" in text.output
+    listed = invoke("list", "--schemas", str(tree.schemas), str(tree.cases), "--format", "json")
+    data = json.loads(listed.output)
+    assert data["versions"][0]["schemas"][1] == {"path": "v9/thing.json", "id": BASE + "v9/thing.json",
+                                                  "defs": ["Name"]}
+    assert data["suites"][0]["tests"] == 2 and data["totals"]["invalid"] == 1
+
+
+def test_list_reports_broken_files_and_exits_3(tree):
+    tree.write("cases/broken.json", '{"schema": 1}', raw=True)
+    result = invoke("list", "--schemas", str(tree.schemas), str(tree.cases))
+    assert result.exit_code == 3
+    assert "broken.json:1:1: not a valid suite" in result.output
+
+
+def test_list_bundled():
+    result = invoke("list")
+    assert result.exit_code == 0
+    assert "v1_0/task.json" in result.output
+    assert "https://a2a-schema-suite.dev/schemas/v0_3/task.json" in result.output
+
+
+def test_version_and_every_command_help_has_an_example():
+    assert invoke("--version").output.strip().endswith(__version__)
+    for name in COMMANDS:
+        result = invoke(name, "--help")
+        assert result.exit_code == 0, name
+        assert "Example" in result.output and f"a2a-schema-suite {name}" in result.output, name
