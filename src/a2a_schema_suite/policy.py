@@ -54,10 +54,10 @@ def _interface_findings(url: Any, binding: Any, path: tuple[Any, ...],
 
 
 def card_findings(version: str, card: Any) -> Iterator[ErrorDetail]:
-    """Policy findings for an agent card of ``version`` (v1_0 or v0_3)."""
+    """Policy findings for an agent card of ``version`` (``v0_*``: the 0.3 shape; any other: 1.x)."""
     if not isinstance(card, dict):
         return
-    if version == "v1_0":
+    if not version.startswith("v0_"):  # v1_0 and its successors (v1_1/ copied from v1_0)
         interfaces = card.get("supportedInterfaces")
         for i, iface in enumerate(interfaces if isinstance(interfaces, list) else []):
             if isinstance(iface, dict):
@@ -76,7 +76,7 @@ def card_findings(version: str, card: Any) -> Iterator[ErrorDetail]:
 def interface_findings(version: str, iface: Any) -> Iterator[ErrorDetail]:
     if not isinstance(iface, dict):
         return
-    binding_key = "protocolBinding" if version == "v1_0" else "transport"
+    binding_key = "transport" if version.startswith("v0_") else "protocolBinding"
     yield from _interface_findings(iface.get("url"), iface.get(binding_key), (), "url", binding_key)
 
 
