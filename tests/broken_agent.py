@@ -16,7 +16,12 @@ One server, one behaviour per path prefix: the agent at ``<base>/<mode>`` serves
     for the safety limits: an agent that never answers in time, a card larger than the size
     limit, a card that redirects to another origin, an interface on another origin
     (``localhost`` instead of ``127.0.0.1``), an agent that echoes the ``Authorization`` header
-    into its answers, and a stream of more events than the event limit.
+    into its answers (a -32603 for SendMessage, the streamed artifact, every error message), and
+    a stream of more events than the event limit;
+``weird``
+    a correct card, then answers of the wrong JSON shapes everywhere (arrays, null, a task that is
+    a string) and a stream of non-events (null, invalid JSON, NaN, a duplicate key, an
+    ``event: error``, a last event cut off): the probe must report, never crash.
 
 The broken SSE uses CRLF, a comment, a ``retry:`` field and a ``data:`` field split over two lines;
 the 0.3 one uses LF. Requires only uvicorn (see ``scripts/sdk_agent.py``).
@@ -37,7 +42,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 from sdk_agent import SdkAgentServer
 
 MODES = ("broken", "broken03", "good", "nostream", "hang", "huge", "redirect", "xorigin", "echo",
-         "flood")
+         "flood", "weird")
+#: the SSE body of the ``weird`` agent: nothing in it is an A2A event
+WEIRD_STREAM = (b"data: null\n\ndata: [1]\n\ndata: {\n\ndata: NaN\n\ndata: {\"a\": 1, \"a\": 2}\n\n"
+                b"event: error\ndata: {\"error\": {\"code\": \"x\"}}\n\ndata: \"cut off")
 TIMESTAMP = "2026-01-01T00:00:00Z"
 HANG_SECONDS = 2.0
 FLOOD_EVENTS = 50
@@ -161,6 +169,9 @@ class BrokenAgent:
                                                -32600, "Invalid Request"))
             return
         rid, method, params = request.get("id"), request["method"], request.get("params") or {}
+        if mode == "weird":
+            await self._weird(send, rid, method)
+            return
         names = {"message/send": "send", "message/stream": "stream", "tasks/get": "get",
                  "tasks/cancel": "cancel"} if v03 else {
             "SendMessage": "send", "SendStreamingMessage": "stream", "GetTask": "get",
@@ -173,13 +184,16 @@ class BrokenAgent:
             return
         message = params.get("message") if isinstance(params, dict) else None
         if action in ("send", "stream"):
-            if not isinstance(message, dict) or not message.get("parts"):
+            parts = message.get("parts") if isinstance(message, dict) else None
+            if not isinstance(parts, list) or not parts or not all(isinstance(p, dict) for p in parts):
                 await self._json(send, self._error(rid, -32602, "Invalid params"))
                 return
-            parts = message["parts"]
-            text = parts[0].get("text", "") if isinstance(parts[0], dict) else ""
+            text = str(parts[0].get("text", ""))
             if secret:
                 text = f"{text} (Authorization: {secret})"
+                if action == "send":
+                    await self._json(send, self._error(rid, -32603, f"cannot handle {text}"))
+                    return
             if action == "send":
                 task = self._task(text, v03)
                 await self._json(send, {"jsonrpc": "2.0", "id": rid,
@@ -196,6 +210,17 @@ class BrokenAgent:
             await self._json(send, {"jsonrpc": "2.0", "id": rid, "result": task})
         else:
             await self._json(send, self._error(rid, -32002, "Task cannot be canceled"))
+
+    async def _weird(self, send: Any, rid: Any, method: str) -> None:
+        if method == "SendMessage":
+            await self._json(send, {"jsonrpc": "2.0", "id": rid, "result": {"task": {"id": 5,
+                                                                                    "status": "done"}}})
+        elif method == "SendStreamingMessage":
+            await send({"type": "http.response.start", "status": 200,
+                        "headers": [(b"content-type", b"text/event-stream")]})
+            await send({"type": "http.response.body", "body": WEIRD_STREAM})
+        else:
+            await self._json(send, [])
 
     def _error(self, rid: Any, code: int, message: str) -> dict:
         return {"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}}

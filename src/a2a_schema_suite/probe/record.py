@@ -18,7 +18,7 @@ from typing import Any
 from a2a_schema_suite.jsonio import iter_jsonl, load_path
 from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.probe.redact import Redactor
-from a2a_schema_suite.probe.steps import Recording
+from a2a_schema_suite.probe.steps import Recording, quoted_names
 from a2a_schema_suite.registry import SchemaStore
 from a2a_schema_suite.results import ErrorDetail, collect_errors
 from a2a_schema_suite.streams import check_stream
@@ -65,19 +65,27 @@ def write_recording(recording: Recording, path: Path, redactor: Redactor) -> Pat
 
 
 def _matchers(errors: list[ErrorDetail], *, stream: bool) -> list[dict[str, Any]]:
+    """Matchers that pin each error as the conventions ask: the rule, or the path and keyword,
+    plus the member name for ``required`` and ``unevaluatedProperties`` (one matcher per name)."""
     found: list[dict[str, Any]] = []
     for error in errors:
-        matcher: dict[str, Any] = {}
+        base: dict[str, Any] = {}
         if stream and error.line is not None:
-            matcher["line"] = error.line
+            base["line"] = error.line
         if error.rule is not None:
-            matcher["rule"] = error.rule
+            variants = [{**base, "rule": error.rule}]
         else:
-            matcher["path"] = error.path
-            matcher["keyword"] = error.keyword
-        if matcher not in found:
-            found.append(matcher)
+            base.update(path=error.path, keyword=error.keyword)
+            names = quoted_names(error.message) if error.keyword in ("required", "unevaluatedProperties") \
+                else []
+            variants = [{**base, "message": f"'{name}'"} for name in names] or [base]
+        found.extend(v for v in variants if v not in found)
     return found
+
+
+def _stub_name(path: Path, suffix: str = "") -> str:
+    stem = path.name[: -len(".jsonl")]
+    return f"cases/streams/{stem if stem.startswith('probe') else 'probe_' + stem}{suffix}.json"
 
 
 def suite_stubs(recording: Recording, path: Path, store: SchemaStore, profile: str,
@@ -97,7 +105,7 @@ def suite_stubs(recording: Recording, path: Path, store: SchemaStore, profile: s
         stream_suite["profile"] = profile
     stream_suite["description"] = (f"Streams recorded with a2a-schema-suite probe from {source}")
     stream_suite["streams"] = [entry]
-    stubs = [(f"cases/streams/probe_{path.name[: -len('.jsonl')]}.json", stream_suite)]
+    stubs = [(_stub_name(path), stream_suite)]
 
     if recording.card_schema:
         card = load_path(card_path_for(path))
@@ -114,5 +122,5 @@ def suite_stubs(recording: Recording, path: Path, store: SchemaStore, profile: s
             card_suite["profile"] = recording.card_profile
         card_suite["description"] = f"Agent card recorded with a2a-schema-suite probe from {source}"
         card_suite["tests"] = [test]
-        stubs.append((f"cases/streams/probe_{path.name[: -len('.jsonl')]}_card.json", card_suite))
+        stubs.append((_stub_name(path, "_card"), card_suite))
     return stubs

@@ -294,7 +294,7 @@ class Prober:
             raise _Errored(str(exc)) from None
         closed_only = all(e.keyword == "unevaluatedProperties" for e in errors)
         if shape.kind == cards.SHAPE_HYBRID and closed_only and not interop_errors:
-            extra = sorted({m for e in errors for m in _quoted(e.message)})
+            extra = sorted({m for e in errors for m in quoted_names(e.message)})
             self._add(CARD, "card: v1_0 strict", ref, errors, outcome=Outcome.WARNING, data=card,
                       reason=f"hybrid card: {len(extra)} member(s) outside the canonical 1.0 card "
                              f"({', '.join(extra[:6])}{', ...' if len(extra) > 6 else ''}) for 0.3 "
@@ -720,8 +720,8 @@ class _Why:
         return self.text
 
 
-def _quoted(message: str) -> list[str]:
-    """The quoted member names in an ``unevaluatedProperties`` message."""
+def quoted_names(message: str) -> list[str]:
+    """The quoted member names in a ``required`` or ``unevaluatedProperties`` message."""
     parts = message.split("'")
     return [parts[i] for i in range(1, len(parts), 2)]
 
