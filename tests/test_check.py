@@ -179,10 +179,11 @@ def test_unknown_keywords_anywhere_but_not_in_names_or_values(tree):
 
 
 @pytest.mark.parametrize(("ref", "words"), [
-    ("#/$defs/Missing", "does not resolve"),
-    ("missing.json", "no schema file under the root has the $id"),
-    ("common.json#/$defs/Nope", "does not resolve"),
-    (DIALECT, "no schema file under the root"),  # never fetched from the network
+    ("#/$defs/Missing", "v9/thing.json has no 'Missing' at /$defs"),
+    ("missing.json", "no schema under the root has the $id"),
+    ("common.json#/$defs/Cont", "v9/common.json has no 'Cont' at /$defs; did you mean 'Count'?"),
+    ("#anchor", "has no $anchor or $dynamicAnchor 'anchor'"),
+    (DIALECT, "no schema under the root has the $id"),  # never fetched from the network
     (BASE + "v8/thing.json", "is in version v8"),
 ])
 def test_unresolved_refs_are_errored_and_never_fetched(tree, ref, words):

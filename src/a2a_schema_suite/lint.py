@@ -14,6 +14,7 @@ every ``$ref``. The rule ids are documented in ``docs/AUTHORING.md``.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import json
 import re
 from collections import defaultdict
@@ -417,13 +418,39 @@ def _resolve_problem(tree: SchemaTree, doc: SchemaDoc, resolver: Any, target: st
                 f"version directory ({doc.version})")
     try:
         resolved = resolver.lookup(target)
-    except Exception as exc:  # Unresolvable, or a malformed target (never a network fetch)
-        if target_doc is None and urldefrag(target)[0] not in tree.by_uri:
-            return f"no schema file under the root has the $id {urldefrag(target)[0]!r}"
-        return f"{type(exc).__name__}: {exc}"
+    except Exception:  # Unresolvable, or a malformed target (never a network fetch)
+        return _explain(target_doc, resolver, target)
     if not isinstance(resolved.contents, (dict, bool)):
         return f"{target} points at a {type(resolved.contents).__name__}, not a schema"
     return None
+
+
+def _explain(target_doc: SchemaDoc | None, resolver: Any, target: str) -> str:
+    """Why ``target`` does not resolve, in one line (never the whole schema, as referencing says)."""
+    base, fragment = urldefrag(target)
+    fragment = unquote(fragment)
+    if target_doc is None:
+        try:
+            resolver.lookup(base)
+        except Exception:
+            return f"no schema under the root has the $id {base!r} (nothing is fetched)"
+        return f"{base} (an embedded resource) has no {fragment!r}"
+    if not fragment.startswith("/"):
+        return f"{target_doc.relpath} has no $anchor or $dynamicAnchor {fragment!r}"
+    node: Any = target_doc.contents
+    walked = ""
+    for part in _parts(fragment):
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            names = [str(k) for k in node] if isinstance(node, dict) else []
+            near = difflib.get_close_matches(part, names, n=1)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            return f"{target_doc.relpath} has no {part!r} at {walked or '/'}{hint}"
+        walked += "/" + _escape(part)
+    return f"{target_doc.relpath}#{fragment} cannot be resolved"
 
 
 # --- dead $defs ---------------------------------------------------------------------------------
