@@ -120,9 +120,10 @@ def test_schema_load_strict_json_with_line(tree):
     assert result.suite.endswith("schemas/v9/broken.json") and "duplicate key" in result.reason
 
 
-def test_schema_load_not_an_object(tree):
-    tree.write("schemas/v9/list.json", [1, 2])
-    assert "not a list" in only(tree.check(), "schema-load").reason
+@pytest.mark.parametrize(("value", "kind"), [([1, 2], "list"), (True, "bool")])
+def test_schema_load_not_an_object(tree, value, kind):
+    tree.write("schemas/v9/other.json", value)
+    assert f"not a {kind}" in only(tree.check(), "schema-load").reason
 
 
 def test_schema_dialect_other_draft_is_errored_missing_is_failed(tree):

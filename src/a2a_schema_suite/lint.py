@@ -46,7 +46,7 @@ class Rule:
 
 RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("schema-load", Outcome.ERRORED, "schema files",
-         "the file is strict JSON (no duplicate keys, NaN, ...) holding an object or a boolean"),
+         "the file is strict JSON (no duplicate keys, NaN, ...) holding an object, named by its $id"),
     Rule("schema-dialect", Outcome.ERRORED, "schema files",
          f"the root declares \"$schema\": \"{DIALECT}\""),
     Rule("schema-metaschema", Outcome.ERRORED, "schema files",
@@ -242,10 +242,11 @@ def load_tree(root: Path) -> tuple[SchemaTree, list[CaseResult]]:
                 findings.append(_finding("schema-load", doc.display, relpath, exc.error.reason,
                                          schema=relpath, line=exc.error.line))
                 continue
-            if not isinstance(doc.contents, (dict, bool)):
+            if not isinstance(doc.contents, dict):
                 findings.append(_finding(
                     "schema-load", doc.display, relpath,
-                    f"a schema file must hold an object (or a boolean), not a {type(doc.contents).__name__}",
+                    "a schema file must hold a JSON object (named by its $id), "
+                    f"not a {type(doc.contents).__name__}",
                     schema=relpath, line=1))
                 doc.contents = None  # nothing else to check in it
     by_uri: dict[str, SchemaDoc] = {}
