@@ -103,6 +103,8 @@ def test_clean_tree_passes_every_rule_and_runs_the_suite(tree):
     assert clean == set(RULES) - {"orphan-jsonl"}  # no JSONL file under the tree: nothing to count
     ran = [r for r in results if r.suite != "check"]
     assert [r.description for r in ran] == ["named thing", "no name"]
+    lint_only = check(tree.schemas, [tree.cases], run=False)
+    assert [r.description for r in lint_only] == [r.description for r in results if r.suite == "check"]
 
 
 def test_every_rule_is_documented_in_the_authoring_guide():

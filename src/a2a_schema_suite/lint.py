@@ -592,7 +592,7 @@ def problem_findings(problem: SuiteProblem) -> Iterator[CaseResult]:
     """A suite that cannot be loaded: one finding per located reason."""
     for error in problem.errors:
         rule = _problem_rule(error.reason)
-        yield _finding(rule, problem.name, problem.path.name, error.reason, line=error.line)
+        yield _finding(rule, problem.name, f"{problem.path.name}:{error.line}", error.reason, line=error.line)
 
 
 def _suite_line(suite: Suite) -> int | None:
