@@ -177,7 +177,7 @@ def test_sdk_agent_under_fuzzing(sdk, store):
     assert "accepted" in base64.errors[0].message
     assert base64.reason.startswith("validate requests against the schema")
     deep = check(report, "fuzz #8: deep nesting (2000 levels) in params.message.parts[0].text")
-    assert "-32603 (InternalError)" in deep.errors[0].message
+    assert deep.errors[0].message.startswith("answered -32603 (InternalError): maximum recursion depth")
     assert report.level.name == "partial"
     assert report.level.why.startswith("core lifecycle works; failed: fuzz #6")
 
@@ -364,7 +364,7 @@ def test_credentials_are_redacted_in_every_format_and_recording(broken, store, t
                     "--header", f"X-Api-Key={API_KEY}", "--record", str(record))
     assert result.exit_code == 1, result.output
     assert "s3cr3t" not in result.output and API_KEY not in result.output
-    assert f"answered error: -32603 (InternalError) cannot handle hi (Authorization: {MARK})" \
+    assert f"answered error -32603 (InternalError): cannot handle hi (Authorization: {MARK})" \
         in result.stdout
     for written in (record, tmp_path / "echo.card.json"):
         assert "s3cr3t" not in written.read_text()

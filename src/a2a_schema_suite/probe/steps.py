@@ -377,13 +377,13 @@ class Prober:
         jsonrpc = call.request_id is not None
         if reply.status != 200:
             errors.insert(0, ErrorDetail.finding("http-status", f"{call.label} answered HTTP "
-                                                 f"{reply.status}{_error_text(document)}"))
+                                                 f"{reply.status}{_with(_error_summary(document))}"))
         payload: Any = _MISSING
         if document is not _MISSING:
             if jsonrpc and isinstance(document, dict) and "error" in document:
+                summary = _error_summary(document) or "without a code"
                 errors.append(ErrorDetail.finding(
-                    "jsonrpc-error", f"{call.label} answered error{_error_text(document)}",
-                    path=("error",)))
+                    "jsonrpc-error", f"{call.label} answered error {summary}", path=("error",)))
             elif reply.status == 200 and call.schema:
                 errors.extend(self._validate(call.schema, document))
                 if jsonrpc and isinstance(document, dict) and document.get("id") != call.request_id:
@@ -466,10 +466,11 @@ class Prober:
             self._transport(OPTIONAL, description, schema, exc)
             return
         if not reply.is_sse:
-            detail = _error_text(_try_json(reply))
+            summary = _error_summary(_try_json(reply))
             self._add(OPTIONAL, description, schema, (ErrorDetail.finding(
                 "sse", f"{call.label} answered HTTP {reply.status} with Content-Type "
-                f"{reply.content_type or 'none'!r}, not an event stream{detail}"),))
+                f"{reply.content_type or 'none'!r}, not an event stream"
+                f"{': ' + summary if summary else ''}"),))
             return
         source = "stream"
         findings: list[ErrorDetail] = []
@@ -488,7 +489,7 @@ class Prober:
                 continue
             if event.event == "error":
                 findings.append(ErrorDetail.finding(
-                    "stream-error-event", f"event: error: {_error_text(value).lstrip(': ') or 'no detail'}",
+                    "stream-error-event", f"event: error: {_error_summary(value) or 'no detail'}",
                     line=number))
                 continue
             if binding.jsonrpc and number == 1 and isinstance(value, dict) and "id" in value \
@@ -678,38 +679,38 @@ class Prober:
     def _fuzz_answer(self, call: Call, jsonrpc: bool) -> tuple[ErrorDetail | None, str | None]:
         """Judge the answer to one malformed request: an error of the malformed family or a 4xx
         passes; a result, another error, a 5xx, a hang or a dropped connection fails."""
+        def fail(message: str, hint: str) -> tuple[ErrorDetail, str]:
+            return ErrorDetail.finding("fuzz-answer", message), hint
+
         try:
             reply = self._exchange(call)
         except ProbeHttpError as exc:
-            what = "hang: " if exc.kind == "timeout" else ""
-            return ErrorDetail.finding("fuzz-answer", f"{what}{exc.message}"), \
-                "bound the time and memory spent on one request; answer malformed input with an error"
+            return fail(f"{'hang: ' if exc.kind == 'timeout' else ''}{exc.message}",
+                        "bound the time and memory spent on one request; answer malformed input "
+                        "with an error")
         document = _try_json(reply)
+        summary = _error_summary(document)
         if reply.status >= 500:
-            return ErrorDetail.finding("fuzz-answer", f"HTTP {reply.status}{_error_text(document)}"), \
-                "never answer malformed input with a server error: validate the request first, then " \
-                "answer 400 (JSON-RPC: -32600/-32602)"
+            return fail(f"HTTP {reply.status}{_with(summary)}",
+                        "never answer malformed input with a server error: validate the request "
+                        "first, then answer 400 (JSON-RPC: -32600/-32602)")
         if 400 <= reply.status < 500:
             return None, None
         accepted = ("validate requests against the schema before acting on them; answer "
                     + ("-32602 Invalid params" if jsonrpc else "HTTP 400"))
         if not jsonrpc:
-            return ErrorDetail.finding("fuzz-answer", f"HTTP {reply.status}: the malformed request "
-                                       "was accepted"), accepted
+            return fail(f"HTTP {reply.status}: the malformed request was accepted", accepted)
         error = document.get("error") if isinstance(document, dict) else None
         if isinstance(error, dict):
             if error.get("code") in MALFORMED_FAMILY:
                 return None, None
-            return ErrorDetail.finding("fuzz-answer", f"answered{_error_text(document)}; a malformed "
-                                       "request gets -32700, -32600 or -32602"), \
-                "catch parse and validation failures and answer -32602 Invalid params (or -32600), " \
-                "not another error"
+            return fail(f"answered {summary}; a malformed request gets -32700, -32600 or -32602",
+                        "catch parse and validation failures and answer -32602 Invalid params (or "
+                        "-32600), not another error")
         if isinstance(document, dict) and "result" in document:
-            return ErrorDetail.finding("fuzz-answer", "the malformed request was accepted (answered "
-                                       "with a result)"), accepted
-        return ErrorDetail.finding("fuzz-answer", f"HTTP {reply.status} without a JSON-RPC error "
-                                   "response"), \
-            "answer malformed requests with a JSON-RPC error (-32700, -32600 or -32602)"
+            return fail("the malformed request was accepted (answered with a result)", accepted)
+        return fail(f"HTTP {reply.status} without a JSON-RPC error response",
+                    "answer malformed requests with a JSON-RPC error (-32700, -32600 or -32602)")
 
 
 @dataclass(frozen=True)
@@ -733,17 +734,20 @@ def _try_json(reply: HttpReply) -> Any:
         return _MISSING
 
 
-def _error_text(document: Any) -> str:
-    """``: <code> <message>`` of a JSON-RPC or REST error body, or ''."""
+def _error_summary(document: Any) -> str:
+    """``-32601 (MethodNotFoundError): Method not found`` (JSON-RPC) or ``404 NOT_FOUND: Task not
+    found`` (REST) for an error body; '' for anything else."""
     if not isinstance(document, dict) or not isinstance(document.get("error"), dict):
         return ""
     error = document["error"]
     code = error.get("code")
-    status = error.get("status")
+    label = f"{code} {error.get('status')}" if "status" in error else code_name(code)
     message = error.get("message")
-    label = code_name(code) if "status" not in error else f"{code} {status}"
-    text = message if isinstance(message, str) else ""
-    return f": {label} {text}".rstrip()
+    return f"{label}: {message}" if isinstance(message, str) and message else label
+
+
+def _with(summary: str) -> str:
+    return f" with {summary}" if summary else ""
 
 
 def _rest_error_body(document: Any, status: int, reason: str) -> list[ErrorDetail]:
