@@ -10,8 +10,10 @@ import multiprocessing
 import os
 import pickle
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -171,6 +173,38 @@ def test_a_dying_worker_loses_only_its_own_units():
     assert got[1][:2] == ("lost", 2)
     for value, unit in zip(got, units, strict=True):
         assert value == unit[0] * 10 or value[:2] == ("lost", unit[0])
+
+
+def test_ctrl_c_stops_the_workers_without_a_traceback(tmp_path):
+    task = json.dumps({"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}})
+    status = json.dumps({"statusUpdate": {"taskId": "t", "contextId": "c",
+                                          "status": {"state": "TASK_STATE_WORKING"}}})
+    streams = []
+    for i in range(4):
+        path = tmp_path / f"interrupt-me-{i}.jsonl"
+        path.write_text("\n".join([task] + [status] * 20000) + "\n", encoding="utf-8")
+        streams.append(str(path))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "a2a_schema_suite", "validate", "--schema", "v1_0/stream_response.json",
+         "--schemas", str(SCHEMAS), "--jobs", "2", *streams],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as in a terminal
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "interrupted" in err and "Traceback" not in err
+    time.sleep(0.5)
+    survivors = [p for p in Path("/proc").iterdir() if p.name.isdigit()
+                 and _cmdline(p).find(str(tmp_path / "interrupt-me-")) >= 0]
+    assert survivors == []
+
+
+def _cmdline(process: Path) -> str:
+    try:
+        return (process / "cmdline").read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return ""
 
 
 def test_store_pickles_without_its_caches():

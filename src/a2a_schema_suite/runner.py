@@ -362,10 +362,12 @@ def _in_workers(function: Callable[..., R], units: Sequence[tuple[Any, ...]], st
 
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Cancel what has not started and end the workers now (Ctrl-C, or an error in the parent)."""
-    pool.shutdown(wait=False, cancel_futures=True)
     terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
     if terminate is not None:
         terminate()
         return
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    # Before 3.14 there is no public way: take the processes before shutdown() forgets them.
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
         process.terminate()
