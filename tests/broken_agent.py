@@ -12,12 +12,13 @@ One server, one behaviour per path prefix: the agent at ``<base>/<mode>`` serves
 ``good``
     a correct 1.0 JSON-RPC agent (the target of ``redirect``), ``nostream`` the same without
     ``capabilities.streaming``;
-``hang``, ``huge``, ``redirect``, ``xorigin``, ``echo``, ``flood``
+``hang``, ``huge``, ``redirect``, ``xorigin``, ``echo``, ``flood``, ``drip``
     for the safety limits: an agent that never answers in time, a card larger than the size
     limit, a card that redirects to another origin, an interface on another origin
     (``localhost`` instead of ``127.0.0.1``), an agent that echoes the ``Authorization`` header
     into its answers (a -32603 for SendMessage, the streamed artifact, every error message), and
-    a stream of more events than the event limit;
+    a stream of more events than the event limit, and a stream that stays open with a keep-alive
+    comment every 0.1 s (never ending on its own, never idle long enough for a read timeout);
 ``weird``
     a correct card, then answers of the wrong JSON shapes everywhere (arrays, null, a task that is
     a string) and a stream of non-events (null, invalid JSON, NaN, a duplicate key, an
@@ -42,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 from sdk_agent import SdkAgentServer
 
 MODES = ("broken", "broken03", "good", "nostream", "hang", "huge", "redirect", "xorigin", "echo",
-         "flood", "weird")
+         "flood", "drip", "weird")
 #: the SSE body of the ``weird`` agent: nothing in it is an A2A event
 WEIRD_STREAM = (b"data: null\n\ndata: [1]\n\ndata: {\n\ndata: NaN\n\ndata: {\"a\": 1, \"a\": 2}\n\n"
                 b"event: error\ndata: {\"error\": {\"code\": \"x\"}}\n\ndata: \"cut off")
@@ -116,7 +117,7 @@ class BrokenAgent:
         elif rest == "rpc" and scope["method"] == "POST":
             if mode == "hang" and await self._client_left(receive):
                 return
-            await self._rpc(send, mode, body, headers)
+            await self._rpc(send, mode, body, headers, receive)
         else:
             await self._reply(send, 404, b"not found", "text/plain")
 
@@ -156,7 +157,8 @@ class BrokenAgent:
 
     # -- JSON-RPC ---------------------------------------------------------------------------------
 
-    async def _rpc(self, send: Any, mode: str, body: bytes, headers: dict[str, str]) -> None:
+    async def _rpc(self, send: Any, mode: str, body: bytes, headers: dict[str, str],
+                   receive: Any) -> None:
         v03 = mode == "broken03"
         secret = headers.get("authorization", "") if mode == "echo" else ""
         try:
@@ -199,7 +201,7 @@ class BrokenAgent:
                 await self._json(send, {"jsonrpc": "2.0", "id": rid,
                                         "result": task if v03 else {"task": task}})
             else:
-                await self._stream(send, mode, rid, text, v03)
+                await self._stream(send, mode, rid, text, v03, receive)
             return
         task_id = params.get("id") if isinstance(params, dict) else None
         task = self.tasks.get(task_id) if isinstance(task_id, str) else None
@@ -274,9 +276,22 @@ class BrokenAgent:
                 events.append(body if v03 else {"artifactUpdate": body})
         return events
 
-    async def _stream(self, send: Any, mode: str, rid: Any, text: str, v03: bool) -> None:
+    async def _stream(self, send: Any, mode: str, rid: Any, text: str, v03: bool,
+                      receive: Any = None) -> None:
         await send({"type": "http.response.start", "status": 200,
                     "headers": [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache")]})
+        if mode == "drip":
+            first = json.dumps({"jsonrpc": "2.0", "id": rid, "result": self._events(mode, text, v03)[0]})
+            await send({"type": "http.response.body", "body": f"data: {first}\n\n".encode(),
+                        "more_body": True})
+            for _ in range(int(HANG_SECONDS / 0.1)):
+                try:
+                    if (await asyncio.wait_for(receive(), 0.1))["type"] == "http.disconnect":
+                        return
+                except asyncio.TimeoutError:
+                    await send({"type": "http.response.body", "body": b": ping\n\n", "more_body": True})
+            await send({"type": "http.response.body", "body": b""})
+            return
         crlf = "\r\n" if mode == "broken" else "\n"
         if mode == "broken":
             await send({"type": "http.response.body", "body": b": keep-alive\r\nretry: 1000\r\n\r\n",

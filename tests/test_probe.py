@@ -303,6 +303,16 @@ def test_a_stream_beyond_max_events_is_cut_off(broken, store):
         (10, "stream-end", "stream cut off: more than 10 events (--max-events)")]
 
 
+def test_a_stream_that_drips_keep_alives_is_cut_at_the_timeout(broken, store):
+    started = time.monotonic()
+    report = probe(ProbeOptions(broken.url("drip"), stream=True, timeout=0.5), store)
+    stream = check(report, "stream: jsonrpc SendStreamingMessage")
+    assert len(stream.data) == 1
+    assert [(e.line, e.rule, e.message) for e in stream.errors] == [
+        (1, "stream-end", "stream ended early: the response did not end within 0.5 s")]
+    assert time.monotonic() - started < 5
+
+
 def test_redirect_to_another_origin_is_refused(broken, store):
     before = len(broken.app.requests)
     report = probe(ProbeOptions(broken.url("redirect")), store)
@@ -378,6 +388,9 @@ def test_usage_errors_never_echo_credentials():
         (["http://127.0.0.1:1", "--header", "no-equals-sign"], "expected K=V"),
         (["http://127.0.0.1:1", "--header", "Bad Name=x"], "not a valid header name"),
         (["http://127.0.0.1:1", "--header", "Host=evil"], "set by the probe itself"),
+        (["http://127.0.0.1:1", "--header", "User-Agent=x"], "set by the probe itself"),
+        (["http://127.0.0.1:1", "--timeout", "nan"], "a finite number"),
+        (["http://127.0.0.1:1", "--fuzz-rate", "inf"], "is not in the range"),
         (["http://127.0.0.1:1", "--header", "Authorization=a\nb"], "line break"),
         (["http://127.0.0.1:1", "--record", "x.jsonl"], "--record writes the captured stream"),
     ]

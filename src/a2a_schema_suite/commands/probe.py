@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -22,8 +23,9 @@ from a2a_schema_suite.commands._options import (
 
 _TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # an HTTP header name (RFC 9110 token)
 #: headers that frame the request or name the host: the probe sets them, never the user
+#: (and the User-Agent, which always names this tool)
 _RESERVED = frozenset({"host", "content-length", "transfer-encoding", "connection", "upgrade", "te",
-                       "trailer", "keep-alive"})
+                       "trailer", "keep-alive", "user-agent"})
 
 
 def _parse_headers(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
@@ -43,6 +45,12 @@ def _parse_headers(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
                                      param_hint="--header")
         headers.append((name, text.strip()))
     return tuple(headers)
+
+
+def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    if not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a finite number")
+    return value
 
 
 def _check_url(url: str) -> str:
@@ -77,7 +85,8 @@ def _check_url(url: str) -> str:
 @click.option("--header", "header_values", multiple=True, metavar="K=V",
               help="HTTP header for every request to the agent (credentials go here; their values "
                    "are redacted in every report and recording). Repeatable.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0,
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True, max=3600), default=30.0,
+              callback=_finite,
               show_default=True, metavar="S", help="Seconds allowed for each exchange, streams "
                                                     "included.")
 @click.option("--max-bytes", type=click.IntRange(min=1), default=8 * 1024 * 1024, show_default=True,
@@ -87,7 +96,8 @@ def _check_url(url: str) -> str:
 @click.option("--fuzz", type=click.IntRange(min=0), default=0, metavar="N",
               help="Send N malformed requests (single schema-aware mutations of a valid send). "
                    "Only for agents you own.")
-@click.option("--fuzz-rate", type=click.FloatRange(min=0, min_open=True), default=5.0,
+@click.option("--fuzz-rate", type=click.FloatRange(min=0, min_open=True, max=10_000), default=5.0,
+              callback=_finite,
               show_default=True, metavar="R", help="Malformed requests per second.")
 @click.option("--allow-cross-origin", is_flag=True,
               help="Also contact an interface on another origin than URL (credentials go there "
@@ -115,7 +125,7 @@ def command(url: str, send_text: str | None, stream: bool, binding: str,
     Examples:
       a2a-schema-suite probe http://127.0.0.1:9999 --send hello --stream
       a2a-schema-suite probe https://agent.example --send hi --binding rest \\
-          --header 'Authorization=Bearer $TOKEN' --format json --output probe.json
+          --header "Authorization=Bearer $TOKEN" --format json --output probe.json
     """
     from a2a_schema_suite.probe import ProbeOptions, probe, summary_of
     from a2a_schema_suite.probe.record import card_path_for, suite_stubs, target_problem, write_recording
