@@ -29,6 +29,7 @@ from referencing.jsonschema import DRAFT202012
 
 from a2a_schema_suite import engines
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, load_path
+from a2a_schema_suite.regexlint import catastrophic_patterns
 
 #: Base of every bundled schema's ``$id``; an identifier, never fetched.
 BASE_URI = "https://a2a-schema-suite.dev/schemas/"
@@ -248,10 +249,15 @@ def _schema_problem(contents: Any, engine: str = engines.DEFAULT_ENGINE) -> str 
     if not isinstance(contents.get("$id"), str) or not contents["$id"]:
         return "schema has no $id"
     if engine == "jsonschema-rs":
-        return engines.rust_meta_problem(contents)
+        return engines.rust_meta_problem(contents) or _pattern_problem(contents)
     try:
         jsonschema.Draft202012Validator.check_schema(contents)
     except jsonschema.SchemaError as exc:
         return f"not a valid Draft 2020-12 schema: {exc.message} at {exc.json_path}"
-    return None
+    return _pattern_problem(contents)
+
+
+def _pattern_problem(contents: Any) -> str | None:
+    """A pattern that backtracks exponentially would hang validation: refuse it (regexlint.py)."""
+    return "; ".join(str(finding) for finding in catastrophic_patterns(contents)) or None
 
