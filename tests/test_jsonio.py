@@ -99,9 +99,9 @@ def test_unreadable_file(tmp_path: Path, monkeypatch):
     path = tmp_path / "secret.json"
     path.write_text("{}")
 
-    def refuse(self):
+    def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    monkeypatch.setattr("a2a_schema_suite.jsonio.os.open", refuse)
     with pytest.raises(LoadFailure, match="Permission denied"):
         load_path(path)

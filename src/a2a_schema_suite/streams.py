@@ -26,6 +26,27 @@ _V03_KINDS = {"task": "task", "message": "message", "status-update": "status",
               "artifact-update": "artifact"}
 
 
+def _key(value: Any) -> Any:
+    """A hashable stand-in for a JSON value (an id may be any JSON value in hostile input)."""
+    if isinstance(value, str) or value is None:
+        return value
+    if isinstance(value, bool):
+        return ("boolean", value)
+    if isinstance(value, (int, float)):
+        return ("number", value)
+    if isinstance(value, list):
+        return ("array", tuple(_key(item) for item in value))
+    if isinstance(value, dict):
+        return ("object", frozenset((k, _key(v)) for k, v in value.items()))
+    return ("other", repr(value))
+
+
+def _show(value: Any, width: int = 80) -> str:
+    """``repr`` for a message, abbreviated: a 10 MB id must not become a 10 MB message."""
+    text = repr(value)
+    return text if len(text) <= width else f"{text[:width - 3]}..."
+
+
 def normalise_state(state: Any) -> str | None:
     """``TASK_STATE_INPUT_REQUIRED`` and ``input-required`` both become ``input-required``."""
     if not isinstance(state, str):
@@ -88,7 +109,8 @@ def to_event(payload: Any, version: str) -> Event | None:
     if not isinstance(payload, dict):
         return None
     if version.startswith("v0_"):
-        kind = _V03_KINDS.get(payload.get("kind"))  # type: ignore[arg-type]
+        declared = payload.get("kind")
+        kind = _V03_KINDS.get(declared) if isinstance(declared, str) else None
         body = payload
     else:
         wrappers = [k for k in _V1_WRAPPERS if k in payload]
@@ -147,14 +169,14 @@ class StreamChecker:
             return value
         if value.get("jsonrpc") != "2.0":
             found.append(ErrorDetail.finding("jsonrpc-envelope", f"jsonrpc must be \"2.0\", not "
-                                             f"{value.get('jsonrpc')!r}", line=line, path=("jsonrpc",)))
+                                             f"{_show(value.get('jsonrpc'))}", line=line, path=("jsonrpc",)))
         if "id" not in value:
             found.append(ErrorDetail.finding("jsonrpc-envelope", "response has no id", line=line))
         elif self._rpc_id_line is None:
             self._rpc_id, self._rpc_id_line = value["id"], line
         elif value["id"] != self._rpc_id:
             found.append(ErrorDetail.finding(
-                "jsonrpc-id", f"id {value['id']!r} differs from {self._rpc_id!r} (line "
+                "jsonrpc-id", f"id {_show(value['id'])} differs from {_show(self._rpc_id)} (line "
                 f"{self._rpc_id_line})", line=line, path=("id",)))
         has_result, has_error = "result" in value, "error" in value
         if has_result == has_error:
@@ -166,7 +188,8 @@ class StreamChecker:
             code = error.get("code") if isinstance(error, dict) else None
             text = error.get("message") if isinstance(error, dict) else None
             found.append(ErrorDetail.finding(
-                "jsonrpc-error", f"error response, code {code}: {text}", line=line, path=("error",)))
+                "jsonrpc-error", f"error response, code {_show(code, 40)}: {_show(text, 200)}",
+                line=line, path=("error",)))
             return _NO_PAYLOAD
         return value.get("result", _NO_PAYLOAD)
 
@@ -207,7 +230,7 @@ class StreamChecker:
         if event.artifact_ids:
             self._has_artifact = True
             for artifact_id in event.artifact_ids:
-                self._artifacts.setdefault(artifact_id, None)
+                self._artifacts.setdefault(_key(artifact_id), None)
         if event.state is not None:
             if self._terminal_line is None and event.state in TERMINAL:
                 self._terminal_line = line
@@ -224,24 +247,24 @@ class StreamChecker:
             if self.task_id is None:
                 self.task_id = event.task_id
             elif event.task_id != self.task_id:
-                yield finding("stream-ids", f"event for task {event.task_id!r} in the stream of task "
-                              f"{self.task_id!r}")
+                yield finding("stream-ids", f"event for task {_show(event.task_id)} in the stream of task "
+                              f"{_show(self.task_id)}")
         if event.context_id is not None:
             if self.context_id is None:
                 self.context_id = event.context_id
             elif event.context_id != self.context_id:
-                yield finding("stream-ids", f"contextId {event.context_id!r} differs from the task's "
-                              f"{self.context_id!r}")
+                yield finding("stream-ids", f"contextId {_show(event.context_id)} differs from the task's "
+                              f"{_show(self.context_id)}")
 
     def _check_artifact(self, line: int, event: Event, finding) -> Iterator[ErrorDetail]:
-        artifact_id = event.artifact_id
+        artifact_id = _key(event.artifact_id)
         self._has_artifact = True
         if artifact_id in self._artifacts and self._artifacts[artifact_id] is not None:
-            yield finding("artifact-last-chunk", f"chunk for artifact {artifact_id!r} after its "
-                          f"lastChunk: true at line {self._artifacts[artifact_id]}")
+            yield finding("artifact-last-chunk", f"chunk for artifact {_show(event.artifact_id)} after "
+                          f"its lastChunk: true at line {self._artifacts[artifact_id]}")
         elif event.append and artifact_id not in self._artifacts:
-            yield finding("artifact-append", f"append: true for artifact {artifact_id!r}, which no "
-                          "earlier event started")
+            yield finding("artifact-append", f"append: true for artifact {_show(event.artifact_id)}, "
+                          "which no earlier event started")
         self._artifacts.setdefault(artifact_id, None)
         if event.last_chunk:
             self._artifacts[artifact_id] = line
