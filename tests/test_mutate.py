@@ -387,3 +387,20 @@ def test_bundled_subset_runs_fast_and_clean():
     # the strict 1.0 Part is closed and a one-of: these operators find nothing to criticise
     for operator in ("unknown", "one-of", "enum-spelling", "base64", "url"):
         assert data["by_operator"][operator]["survived"] == 0, operator
+
+
+def test_both_engines_give_the_same_audit(tiny):
+    """--engine only changes how mutants are validated: the same survivors and counts."""
+    store, suite = tiny
+    bundled = [CASES / "v1_0" / "mutation_agent_card.json", CASES / "v0_3" / "part.json"]
+    seen = {}
+    for engine in ("jsonschema", "jsonschema-rs"):
+        reports = [audit(load_suites([suite]), SchemaStore.load(store.root, engine)),
+                   audit(load_suites(bundled), SchemaStore.load(SCHEMAS, engine))]
+        seen[engine] = (
+            [(s.suite, s.test, s.operator, s.pointer, s.mutation, s.schema_location, s.hint)
+             for r in reports for s in r.survivors],
+            [(key, t.generated, t.rejected) for r in reports for key, t in r.tallies.items()],
+        )
+    assert seen["jsonschema"] == seen["jsonschema-rs"]
+    assert seen["jsonschema"][0]  # the comparison is not vacuous

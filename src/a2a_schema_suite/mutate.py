@@ -35,10 +35,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote, urldefrag, urljoin
 
-import jsonschema
+from jsonschema.protocols import Validator
 from referencing import Registry
 from referencing.exceptions import Unresolvable
 
+from a2a_schema_suite import engines
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
 from a2a_schema_suite.suite import Suite, SuiteProblem
 
@@ -193,7 +194,7 @@ class Annotator:
     def __init__(self, registry: Registry) -> None:
         self.registry = registry
         self._resolver = registry.resolver()
-        self._validators: dict[str, jsonschema.Draft202012Validator] = {}
+        self._validators: dict[str, Validator] = {}
         self._schemas: dict[str, Any] = {}
 
     # -- locations ---------------------------------------------------------------------------
@@ -211,10 +212,12 @@ class Annotator:
     def is_valid_at(self, location: str, instance: Any) -> bool:
         validator = self._validators.get(location)
         if validator is None:
+            # The same validator class and format checker as the store's Python engine, so that a
+            # branch decision here agrees with the verdict of `run`.
             base, fragment = urldefrag(location)
-            cls = jsonschema.Draft202012Validator
-            validator = cls({"$ref": f"{base}#{quote(fragment, safe='/~$')}"}, registry=self.registry,
-                            format_checker=cls.FORMAT_CHECKER)
+            validator = engines.python_validator_class()(
+                {"$ref": f"{base}#{quote(fragment, safe='/~$')}"}, registry=self.registry,
+                format_checker=engines.format_checker())
             self._validators[location] = validator
         return validator.is_valid(instance)
 

@@ -10,6 +10,7 @@ import click
 
 from a2a_schema_suite.commands._options import (
     _overwrites_input,
+    engine_option,
     load_store,
     output_option,
     profile_option,
@@ -54,9 +55,11 @@ def _percentage(ctx: click.Context, param: click.Parameter, value: float | None)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="Report format.")
 @output_option
+@engine_option
 def command(paths: tuple[Path, ...], schemas: Path | None, profile: str | None, operators: tuple[str, ...],
             skipped: tuple[str, ...], select: str | None, hints: tuple[str, ...], limit: int | None,
-            emit_dir: Path | None, fail_under: float | None, fmt: str, output: Path | None) -> None:
+            emit_dir: Path | None, fail_under: float | None, fmt: str, output: Path | None,
+            engine: str) -> None:
     """Mutation audit: does each schema reject small changes to the suites' valid data?
 
     Every valid: true test is mutated one change at a time (drop a member, null a value, change
@@ -65,7 +68,9 @@ def command(paths: tuple[Path, ...], schemas: Path | None, profile: str | None, 
     Each distinct mutant is validated against the test's schema. A mutant the schema still
     ACCEPTS is a survivor: listed by schema location with the operator and a sentence of why it
     may be a gap, and a hint (likely-gap, review, likely-fine: dropping an optional member is
-    fine). The score is rejected / generated, per operator and per version.
+    fine). The score is rejected / generated, per operator and per version. Mutants are
+    validated with --engine; jsonschema-rs (the [fast] extra) makes the audit several times
+    faster, with the same verdicts on the bundled suites.
 
     \b
     Exit codes: 0 done (survivors are information); 1 score below --fail-under;
@@ -92,7 +97,7 @@ def command(paths: tuple[Path, ...], schemas: Path | None, profile: str | None, 
         raise click.BadParameter("every operator is skipped", param_hint="--skip-operator")
     if emit_dir is not None and emit_dir.exists() and not emit_dir.is_dir():
         raise click.BadParameter(f"{emit_dir} exists and is not a directory", param_hint="--emit")
-    store = load_store(schemas)
+    store = load_store(schemas, engine)
     report = audit(load_suites(inputs), store, AuditOptions(profile=profile, select=select,
                                                             operators=chosen))
     listing = Listing(hints=hints or HINTS, limit=limit)
