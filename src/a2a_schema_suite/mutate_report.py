@@ -89,11 +89,12 @@ def render_text(report: MutationReport, listing: Listing = Listing(), *, details
     for row in [headers, *rows]:
         lines.append("  " + "  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
     chosen = listing.select(report.survivors)
+    if details and total.survived and not chosen:
+        lines += ["", f"no survivor listed ({total.survived} left out by --hint/--limit)"]
     if details and chosen:
         hidden = total.survived - len(chosen)
-        note = f"; {hidden} not listed (--hint/--limit)" if hidden else ""
-        lines += ["", f"Survivors by schema location ({len(chosen)} listed{note}); "
-                      "likely gaps first:"]
+        note = f", {hidden} left out by --hint/--limit" if hidden else ""
+        lines += ["", f"Survivors by schema location, likely gaps first ({len(chosen)} listed{note}):"]
         for location, by_op in group_survivors(chosen):
             lines.append(location)
             for group in by_op:
@@ -163,7 +164,7 @@ def render_html(report: MutationReport, listing: Listing = Listing()) -> str:
         blocks.append(Markup(f'<details open><summary><code>{esc(location)}</code> ({count})</summary>'
                              + "".join(inner) + "</details>"))
     hidden = total.survived - len(chosen)
-    intro = Markup(f"<p>{len(chosen)} survivors listed" + (f", {hidden} not listed (--hint/--limit)"
+    intro = Markup(f"<p>{len(chosen)} survivors listed" + (f", {hidden} left out by --hint/--limit"
                                                           if hidden else "")
                    + ". A survivor is a mutant the schema still accepts; some are fine (an optional "
                      "member dropped): the hint and the sentence say which way it leans.</p>")
