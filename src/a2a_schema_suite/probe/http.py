@@ -3,8 +3,11 @@
 - Only allowed origins are contacted (the probed URL's origin, plus the card's interface origins
   when the user passes ``--allow-cross-origin``); a redirect never leaves the origin it came from.
 - Bodies are read in chunks and cut off at ``max_bytes`` (after content decoding, so a compressed
-  bomb is cut off too), SSE streams at ``max_events``, and every exchange at ``timeout`` seconds in
-  total, even when the server drips bytes slowly.
+  bomb is cut off too), SSE streams at ``max_events``. No read waits longer than the time left
+  of ``timeout`` when the request starts, and an exchange that is still going after ``timeout``
+  seconds ends at its next chunk: a server that drips bytes slowly is cut off within twice
+  ``timeout`` at worst (httpx reads the read timeout once per response, so the bound cannot be
+  tighter without closing the socket from another thread).
 - Environment proxies and ``.netrc`` are ignored (``trust_env=False``): credentials come only from
   the headers the user gave, and the probe never prints them.
 
