@@ -19,6 +19,8 @@ One server, one behaviour per path prefix: the agent at ``<base>/<mode>`` serves
     into its answers (a -32603 for SendMessage, the streamed artifact, every error message), and
     a stream of more events than the event limit, and a stream that stays open with a keep-alive
     comment every 0.1 s (never ending on its own, never idle long enough for a read timeout);
+``auth``
+    the ``good`` agent behind a bearer token (``AUTH_TOKEN``): HTTP 401 without it;
 ``weird``
     a correct card, then answers of the wrong JSON shapes everywhere (arrays, null, a task that is
     a string) and a stream of non-events (null, invalid JSON, NaN, a duplicate key, an
@@ -43,7 +45,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 from sdk_agent import SdkAgentServer
 
 MODES = ("broken", "broken03", "good", "nostream", "hang", "huge", "redirect", "xorigin", "echo",
-         "flood", "drip", "weird")
+         "flood", "drip", "weird", "auth")
+AUTH_TOKEN = "Bearer let-me-in"
 #: the SSE body of the ``weird`` agent: nothing in it is an A2A event
 WEIRD_STREAM = (b"data: null\n\ndata: [1]\n\ndata: {\n\ndata: NaN\n\ndata: {\"a\": 1, \"a\": 2}\n\n"
                 b"event: error\ndata: {\"error\": {\"code\": \"x\"}}\n\ndata: \"cut off")
@@ -116,6 +119,10 @@ class BrokenAgent:
             await self._card(send, mode)
         elif rest == "rpc" and scope["method"] == "POST":
             if mode == "hang" and await self._client_left(receive):
+                return
+            if mode == "auth" and headers.get("authorization") != AUTH_TOKEN:
+                await self._reply(send, 401, b'{"error": "unauthorized"}', "application/json",
+                                  [(b"www-authenticate", b"Bearer")])
                 return
             await self._rpc(send, mode, body, headers, receive)
         else:

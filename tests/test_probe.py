@@ -40,7 +40,7 @@ from conftest import REPO, SCHEMAS
 sys.path.insert(0, str(REPO / "scripts"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from broken_agent import BrokenAgentServer
+from broken_agent import AUTH_TOKEN, BrokenAgentServer
 from sdk_agent import SdkAgentServer
 
 SECRET = "Bearer s3cr3t-T0KEN"
@@ -311,6 +311,19 @@ def test_a_stream_that_drips_keep_alives_is_cut_at_the_timeout(broken, store):
     assert [(e.line, e.rule, e.message) for e in stream.errors] == [
         (1, "stream-end", "stream ended early: the response did not end within 0.5 s")]
     assert time.monotonic() - started < 5
+
+
+def test_an_agent_behind_credentials_gives_no_verdict_without_them(broken, store):
+    report = probe(ProbeOptions(broken.url("auth"), send="hi", fuzz=1, fuzz_rate=200), store)
+    send = check(report, "send: jsonrpc SendMessage")
+    assert send.outcome is Outcome.ERRORED
+    assert send.reason == "no verdict: the agent answered HTTP 401 (pass credentials with --header)"
+    # a 401 is no answer to a malformed request either
+    assert check(report, 'fuzz #1: wrong jsonrpc version "1.0"').outcome is Outcome.ERRORED
+    assert report.level.name == "undetermined"
+    report = probe(ProbeOptions(broken.url("auth"), send="hi", headers=(("Authorization", AUTH_TOKEN),)),
+                   store)
+    assert report.level.name == "full"
 
 
 def test_redirect_to_another_origin_is_refused(broken, store):

@@ -27,6 +27,7 @@ from a2a_schema_suite.probe.http import (
     HttpReply,
     ProbeClient,
     ProbeHttpError,
+    SseReply,
     display_origin,
     encode_json,
     origin_of,
@@ -192,6 +193,13 @@ class Prober:
             headers.setdefault("Content-Type", "application/json")
         return self.client.request(call.http_method, call.url, body=body, headers=headers)
 
+    def _check_auth(self, reply: HttpReply | SseReply) -> None:
+        """401/403 says nothing about conformance: the agent refused before looking at the request."""
+        if reply.status in (401, 403):
+            advice = ("the credentials given with --header were refused" if self.options.headers
+                      else "pass credentials with --header")
+            raise _Errored(f"no verdict: the agent answered HTTP {reply.status} ({advice})")
+
     def _document(self, reply: HttpReply, label: str) -> tuple[Any, list[ErrorDetail]]:
         findings: list[ErrorDetail] = []
         if reply.content_type and not _is_json_type(reply.content_type):
@@ -242,6 +250,11 @@ class Prober:
         except ProbeHttpError as exc:
             self._transport(CARD, "card: fetch", "", exc, "serve the agent card promptly",
                             context=f"cannot fetch the agent card from {url}")
+            return None
+        try:
+            self._check_auth(reply)
+        except _Errored as exc:
+            self._add(CARD, "card: fetch", "", outcome=Outcome.ERRORED, reason=str(exc))
             return None
         if reply.status != 200:
             self._add(CARD, "card: fetch", "", (ErrorDetail.finding(
@@ -373,6 +386,7 @@ class Prober:
         except ProbeHttpError as exc:
             self._transport(area, description, schema, exc, hint)
             return _MISSING
+        self._check_auth(reply)
         document, errors = self._document(reply, call.label)
         jsonrpc = call.request_id is not None
         if reply.status != 200:
@@ -465,6 +479,7 @@ class Prober:
         except ProbeHttpError as exc:
             self._transport(OPTIONAL, description, schema, exc)
             return
+        self._check_auth(reply)
         if not reply.is_sse:
             summary = _error_summary(_try_json(reply))
             self._add(OPTIONAL, description, schema, (ErrorDetail.finding(
@@ -568,14 +583,16 @@ class Prober:
              "TASK_NOT_FOUND"),
         ]
         for description, call, statuses, reason, hint in checks_rest:
-            self._rest_error(description, call, statuses, reason, hint)
+            self._guarded(CORE, description, "", lambda d=description, c=call, s=statuses, r=reason,
+                          h=hint: self._rest_error(d, c, s, r, h))
         description = "errors: POST /tasks/{id}:cancel of a completed task -> HTTP 400 TASK_NOT_CANCELABLE"
         terminal = self._terminal_task_id(sent_task)
         if isinstance(terminal, str):
             # 400 since v1.0.1; v1.0.0 said 409 (A2A_REFERENCE §5.1)
-            self._rest_error(description, binding.cancel_task(terminal), {400, 409},
-                             "TASK_NOT_CANCELABLE", "answer cancel of a terminal task with HTTP 400 "
-                             "and an ErrorInfo TASK_NOT_CANCELABLE")
+            call = binding.cancel_task(terminal)
+            self._guarded(CORE, description, "", lambda: self._rest_error(
+                description, call, {400, 409}, "TASK_NOT_CANCELABLE",
+                "answer cancel of a terminal task with HTTP 400 and an ErrorInfo TASK_NOT_CANCELABLE"))
         else:
             self._skip(CORE, description, str(terminal))
 
@@ -597,6 +614,7 @@ class Prober:
         except ProbeHttpError as exc:
             self._transport(CORE, description, schema, exc, hint)
             return
+        self._check_auth(reply)
         document, errors = self._document(reply, call.label)
         if document is not _MISSING:
             if not (isinstance(document, dict) and "error" in document):
@@ -629,6 +647,7 @@ class Prober:
         except ProbeHttpError as exc:
             self._transport(CORE, description, "", exc, hint)
             return
+        self._check_auth(reply)
         errors: list[ErrorDetail] = []
         if reply.status not in statuses:
             wanted = " or ".join(str(s) for s in sorted(statuses))
@@ -666,15 +685,22 @@ class Prober:
             last = time.monotonic()
             request_id = mutation.value.get("id") if isinstance(mutation.value, dict) else None
             call = binding.send_raw(mutation.body, request_id)
-            finding, hint = self._fuzz_answer(call, binding.jsonrpc)
-            self._add(ROBUSTNESS, f"fuzz #{number}: {mutation.label}", binding.request_schema,
-                      (finding,) if finding else (), hint=hint)
+            description = f"fuzz #{number}: {mutation.label}"
+
+            def fuzz_step(c: Call = call, d: str = description) -> None:
+                finding, hint = self._fuzz_answer(c, binding.jsonrpc)
+                self._add(ROBUSTNESS, d, binding.request_schema, (finding,) if finding else (),
+                          hint=hint)
+
+            self._guarded(ROBUSTNESS, description, binding.request_schema, fuzz_step)
         wait = last + interval - time.monotonic()
         if wait > 0:
             time.sleep(wait)
-        self._answer(binding.send(text), "fuzz: the agent still answers a valid request", ROBUSTNESS,
-                     hint="malformed requests must not break the agent: it still has to answer "
-                          "valid ones")
+        call = binding.send(text)
+        description = "fuzz: the agent still answers a valid request"
+        self._guarded(ROBUSTNESS, description, call.schema or "", lambda: self._answer(
+            call, description, ROBUSTNESS,
+            hint="malformed requests must not break the agent: it still has to answer valid ones"))
 
     def _fuzz_answer(self, call: Call, jsonrpc: bool) -> tuple[ErrorDetail | None, str | None]:
         """Judge the answer to one malformed request: an error of the malformed family or a 4xx
@@ -688,6 +714,7 @@ class Prober:
             return fail(f"{'hang: ' if exc.kind == 'timeout' else ''}{exc.message}",
                         "bound the time and memory spent on one request; answer malformed input "
                         "with an error")
+        self._check_auth(reply)
         document = _try_json(reply)
         summary = _error_summary(document)
         if reply.status >= 500:
