@@ -19,6 +19,8 @@ One server, one behaviour per path prefix: the agent at ``<base>/<mode>`` serves
     into its answers (a -32603 for SendMessage, the streamed artifact, every error message), and
     a stream of more events than the event limit, and a stream that stays open with a keep-alive
     comment every 0.1 s (never ending on its own, never idle long enough for a read timeout);
+``message``
+    a correct agent that answers with a Message, never a Task (and streams that one Message);
 ``auth``
     the ``good`` agent behind a bearer token (``AUTH_TOKEN``): HTTP 401 without it;
 ``weird``
@@ -45,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 from sdk_agent import SdkAgentServer
 
 MODES = ("broken", "broken03", "good", "nostream", "hang", "huge", "redirect", "xorigin", "echo",
-         "flood", "drip", "weird", "auth")
+         "flood", "drip", "weird", "auth", "message")
 AUTH_TOKEN = "Bearer let-me-in"
 #: the SSE body of the ``weird`` agent: nothing in it is an A2A event
 WEIRD_STREAM = (b"data: null\n\ndata: [1]\n\ndata: {\n\ndata: NaN\n\ndata: {\"a\": 1, \"a\": 2}\n\n"
@@ -203,6 +205,16 @@ class BrokenAgent:
                 if action == "send":
                     await self._json(send, self._error(rid, -32603, f"cannot handle {text}"))
                     return
+            if mode == "message":
+                reply = {"messageId": str(uuid.uuid4()), "contextId": str(uuid.uuid4()),
+                         "role": "ROLE_AGENT", "parts": [{"text": f"Echo: {text}"}]}
+                if action == "send":
+                    await self._json(send, {"jsonrpc": "2.0", "id": rid, "result": {"message": reply}})
+                else:
+                    await self._reply(send, 200, b"data: " + json.dumps(
+                        {"jsonrpc": "2.0", "id": rid, "result": {"message": reply}}).encode() + b"\n\n",
+                        "text/event-stream")
+                return
             if action == "send":
                 task = self._task(text, v03)
                 await self._json(send, {"jsonrpc": "2.0", "id": rid,

@@ -244,6 +244,17 @@ def test_stream_step_is_skipped_when_the_card_does_not_claim_streaming(broken, s
     assert report.level.name == "full"
 
 
+def test_an_agent_that_answers_with_messages_only(broken, store):
+    report = probe(ProbeOptions(broken.url("message"), send="hi", stream=True), store)
+    assert outcomes(report)["send: jsonrpc SendMessage"] == "passed"
+    assert outcomes(report)["stream: jsonrpc SendStreamingMessage"] == "passed"
+    lifecycle = check(report, "lifecycle: read back the sent task")
+    assert (lifecycle.outcome, lifecycle.reason) == (
+        Outcome.SKIPPED, "the agent answered with a Message, not a Task: there is no task to read back")
+    assert check(report, "errors: CancelTask of a completed task -> -32002").outcome is Outcome.SKIPPED
+    assert report.level.name == "full"
+
+
 def test_level_notes_a_claimed_capability_that_was_not_probed(broken, store):
     report = probe(ProbeOptions(broken.url("good"), send="hi"), store)
     assert report.level.name == "full"

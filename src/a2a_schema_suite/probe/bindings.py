@@ -11,6 +11,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from typing import Any, ClassVar
+from urllib.parse import quote
 
 JSONRPC_ERROR_NAMES = {
     -32700: "JSONParseError", -32600: "InvalidRequestError", -32601: "MethodNotFoundError",
@@ -191,11 +192,12 @@ class Rest10(Binding):
                     self.send_request(text), self.headers)
 
     def get_task(self, task_id: str) -> Call:
-        return Call("rest GET /tasks/{id}", "GET", self._path(f"/tasks/{task_id}"), None,
+        return Call("rest GET /tasks/{id}", "GET", self._path(f"/tasks/{quote(task_id, safe='')}"), None,
                     {"A2A-Version": self.version}, "v1_0/task.json")
 
     def cancel_task(self, task_id: str) -> Call:
-        return Call("rest POST /tasks/{id}:cancel", "POST", self._path(f"/tasks/{task_id}:cancel"),
+        return Call("rest POST /tasks/{id}:cancel", "POST",
+                    self._path(f"/tasks/{quote(task_id, safe='')}:cancel"),
                     {}, self.headers, "v1_0/task.json")
 
     def unknown_method(self) -> Call:

@@ -227,6 +227,9 @@ class Prober:
                     sent_task = self._send_step(binding, self.options.send)
                     if sent_task is not None:
                         self._lifecycle_step(binding, sent_task)
+                    elif self.checks[-1].result.outcome is Outcome.PASSED:
+                        self._skip(CORE, "lifecycle: read back the sent task", "the agent answered "
+                                   "with a Message, not a Task: there is no task to read back")
                 if self.options.stream:
                     self._stream_step(binding, self.options.send or DEFAULT_TEXT)
                 self._error_steps(binding, sent_task)
