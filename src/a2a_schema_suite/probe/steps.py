@@ -79,11 +79,9 @@ class Recording:
     version_dir: str
     line_schema: str
     lines: list[str]
-    findings: tuple[ErrorDetail, ...]
     card: Any
-    card_schema: str
+    card_schema: str  #: the schema the card is a case of ("" when it was not validated)
     card_profile: str
-    card_errors: tuple[ErrorDetail, ...]
 
 
 @dataclass
@@ -124,8 +122,8 @@ class Prober:
         self.notes: list[str] = []
         self.recording: Recording | None = None
         self._card: Any = None
-        #: how a recorded card becomes a case: (schema, profile, errors under that profile)
-        self._card_case: tuple[str, str, tuple[ErrorDetail, ...]] | None = None
+        #: how a recorded card becomes a case: (schema, profile)
+        self._card_case: tuple[str, str] | None = None
 
     # -- results ------------------------------------------------------------------------------------
 
@@ -297,7 +295,7 @@ class Prober:
     def _card_v1(self, card: Any, shape: cards.CardShape) -> None:
         ref = "v1_0/agent_card.json"
         errors = self._validate(ref, card)
-        self._card_case = (ref, self.profile, errors)
+        self._card_case = (ref, self.profile)
         if self.profile == "interop":
             self._add(CARD, "card: v1_0 interop", ref, errors, data=card)
             return
@@ -315,7 +313,7 @@ class Prober:
                       reason=f"hybrid card: {len(extra)} member(s) outside the canonical 1.0 card "
                              f"({', '.join(extra[:6])}{', ...' if len(extra) > 6 else ''}) for 0.3 "
                              "clients; 1.0 clients ignore them (A2A_REFERENCE §6.1)")
-            self._card_case = (ref, "interop", ())
+            self._card_case = (ref, "interop")
         else:
             hint = ("remove the members the 1.0 card does not define (interop, which ignores unknown "
                     "members, accepts the card)") if closed_only and not interop_errors else None
@@ -330,7 +328,7 @@ class Prober:
         shape = cards.card_shape(card)
         if self._card_case is None or (shape.kind == cards.SHAPE_V03 and cards.major_minor(
                 shape.claimed_version) in (None, cards.V03)):
-            self._card_case = (ref, self.profile, errors)
+            self._card_case = (ref, self.profile)
         self._add(CARD, "card: v0_3 schema", ref, errors, data=card)
 
     def _interface_step(self, shape: cards.CardShape) -> Binding | None:
@@ -493,18 +491,21 @@ class Prober:
         source = "stream"
         findings: list[ErrorDetail] = []
         triples: list[tuple[int, Any, LoadError | None]] = []
-        lines: list[str] = []
+        lines: list[str] = []  #: one JSON text per event, for --record
+        shown: list[Any] = []  #: the events as the report shows them
         states: list[str] = []
         message_only = False
         for number, event in enumerate(reply.events, start=1):
             try:
                 value = loads(event.data, source, first_line=number)
-                lines.append(_compact(value))
             except LoadFailure as exc:
                 triples.append((number, None, LoadError(source, number, exc.error.column,
                                                         exc.error.reason)))
                 lines.append(event.data.replace("\r", " ").replace("\n", " "))
+                shown.append(event.data)
                 continue
+            lines.append(_compact(value))
+            shown.append(value)
             if event.event == "error":
                 findings.append(ErrorDetail.finding(
                     "stream-error-event", f"event: error: {_error_summary(value) or 'no detail'}",
@@ -537,12 +538,12 @@ class Prober:
         findings.sort(key=lambda e: (e.line or 0))
         hint = _lifecycle_hint(findings, states)
         self._add(OPTIONAL, description, schema, tuple(findings), hint=hint, source=source,
-                  data=[loads_or_text(line) for line in lines])
+                  data=shown)
         self.notes.append(f"stream: {len(reply.events)} event(s) in {reply.elapsed:.2f} s")
-        card_schema, card_profile, card_errors = self._card_case or ("", self.profile, ())
+        card_schema, card_profile = self._card_case or ("", self.profile)
         self.recording = Recording(
             f"{binding.name} {binding.version} {call.label.split(' ', 1)[-1]}", binding.version_dir,
-            schema, lines, tuple(findings), self._card, card_schema, card_profile, card_errors)
+            schema, lines, self._card, card_schema, card_profile)
 
     # -- error handling -------------------------------------------------------------------------
 
@@ -813,10 +814,3 @@ def _lifecycle_hint(findings: list[ErrorDetail], states: list[str]) -> str | Non
         return (f"a task reached {terminal.upper().replace('-', '_')} and then "
                 f"{after.upper().replace('-', '_')}: guard terminal states before emitting")
     return None
-
-
-def loads_or_text(line: str) -> Any:
-    try:
-        return loads(line, "event")
-    except LoadFailure:
-        return line
