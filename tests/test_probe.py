@@ -156,6 +156,17 @@ def test_sdk_agent_through_its_0_3_compatibility(sdk, store):
     assert [line["result"].get("final") for line in stream.data][-1] is True
 
 
+def test_sdk_agent_in_the_interop_profile_and_0_3_rest_is_not_probed(sdk, store):
+    report = probe(ProbeOptions(sdk.base_url, send="hi", profile="interop"), store)
+    assert [d for d in outcomes(report) if d.startswith("card: v1_0")] == ["card: v1_0 interop"]
+    assert report.level.name == "full"
+    report = probe(ProbeOptions(sdk.base_url, send="hi", binding="rest", protocol_version="0.3"), store)
+    interface = check(report, "card: HTTP+JSON interface")
+    assert interface.outcome is Outcome.ERRORED
+    assert interface.reason.startswith("0.3 HTTP+JSON is not probed")
+    assert not any(d.startswith("send") for d in outcomes(report))
+
+
 def test_sdk_agent_under_fuzzing(sdk, store):
     """What a2a-sdk 1.3.0 really does with the first eight mutations: it rejects six with -32600 or
     -32602; it decodes base64 leniently (skipping the "!") and accepts the message, and a 2000-deep
