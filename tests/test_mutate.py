@@ -404,3 +404,20 @@ def test_both_engines_give_the_same_audit(tiny):
         )
     assert seen["jsonschema"] == seen["jsonschema-rs"]
     assert seen["jsonschema"][0]  # the comparison is not vacuous
+
+
+def test_emit_keeps_two_suites_with_the_same_name_apart(tiny, tmp_path):
+    store, _suite = tiny
+    first = write(tmp_path / "a" / "v9" / "thing.json", SUITE)
+    second = write(tmp_path / "b" / "v9" / "thing.json", SUITE)
+    report = audit(load_suites([first, second]), store)
+    written = emit_suites(report.survivors, tmp_path / "out")
+    # identical data: the second suite's mutants are duplicates, validated (and emitted) once
+    assert written == [tmp_path / "out" / "v9" / "thing.mutants.json"]
+    other = {**SUITE, "tests": [{**SUITE["tests"][0], "data": {**DATA, "id": "t-2"}}]}
+    write(second, other)
+    report = audit(load_suites([first, second]), store)
+    written = emit_suites(report.survivors, tmp_path / "out2")
+    assert sorted(p.name for p in written) == ["thing-2.mutants.json", "thing.mutants.json"]
+    for path in written:
+        assert isinstance(load_suite(path, path.name), Suite)
