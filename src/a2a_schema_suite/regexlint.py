@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import array
 import functools
+import random
 import re
 import signal
 import sys
@@ -777,7 +778,7 @@ def analyse(pattern: str, confirm: bool = True) -> tuple[PatternFinding, ...]:
                 "try them all; rewrite it so that each character can be matched only one way",
                 pump=pump, example=example))
     for key, excerpt in notes.items():
-        if key in ("python", "ecma"):
+        if key in ("python", "ecma", "literal"):
             findings.append(PatternFinding(PORTABILITY, pattern, f"{excerpt} {_NOTES[key]}"))
         else:
             findings.append(PatternFinding(PORTABILITY, pattern, _NOTES[key]))
@@ -906,7 +907,7 @@ def adversarial_inputs(pattern: str, length: int = 50_000) -> list[str]:
         bodies.setdefault(found[1], found[0])
     inputs: list[str] = []
     for pump, prefix in bodies.items():
-        body = prefix + pump * max(1, length // max(len(pump), 1))
+        body = prefix + pump * -(-length // max(len(pump), 1))  # at least ``length`` characters
         inputs.extend(body + breaker for breaker in BREAKERS)
     return list(dict.fromkeys(inputs))
 
@@ -939,6 +940,48 @@ def _loop_through(automaton: _Automaton, p: int) -> str | None:
                 previous[r] = (q, _sample(automaton.labels[r]))
                 queue.append(r)
     return None
+
+
+def examples(pattern: str, count: int = 20, seed: int = 0) -> list[str]:
+    """Strings built by walking the pattern at random (repeats at most 3 beyond their minimum).
+
+    Lookarounds, anchors and back-references are ignored, so nearly all of them match; they are
+    probes for comparing engines. Characters are mostly printable ASCII, sometimes any character
+    of the class (a Unicode digit for ``\\d``). Deterministic for a given ``seed``.
+    """
+    try:
+        tree, _ = _parse(pattern)
+    except _SyntaxProblem:
+        return []
+    rng = random.Random(seed)
+
+    def pick(ranges: Ranges) -> str:
+        ascii_part = _intersect(ranges, ((0x20, 0x7E),))
+        pool = ascii_part if ascii_part and rng.random() < 0.8 else ranges
+        pool = _intersect(pool, ((0, 0xD7FF), (0xE000, _MAX_CODE_POINT))) or (
+            (0xFFFD, 0xFFFD),)
+        weights = [hi - lo + 1 for lo, hi in pool]
+        lo, hi = rng.choices(pool, weights)[0]
+        return chr(rng.randint(lo, hi))
+
+    def walk(node: Any) -> str:
+        kind = node[0]
+        if kind == "set":
+            return pick(node[1])
+        if kind == "seq":
+            return "".join(walk(item) for item in node[1])
+        if kind == "alt":
+            return walk(rng.choice(node[1]))
+        if kind == "rep":
+            low, high = node[2], node[3]
+            top = low + 3 if high is None else min(high, low + 3)
+            return "".join(walk(node[1]) for _ in range(rng.randint(low, top)))
+        return ""
+
+    try:
+        return list(dict.fromkeys(walk(tree) for _ in range(count)))
+    except RecursionError:
+        return []
 
 
 class MatchTimeout(Exception):
