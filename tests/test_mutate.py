@@ -421,3 +421,25 @@ def test_emit_keeps_two_suites_with_the_same_name_apart(tiny, tmp_path):
     assert sorted(p.name for p in written) == ["thing-2.mutants.json", "thing.mutants.json"]
     for path in written:
         assert isinstance(load_suite(path, path.name), Suite)
+
+
+def test_bundled_audit_guards_the_strict_1_0_schemas():
+    """The whole bundled audit (compiled engine, ~10 s of CPU): a regression guard for v1_0.
+
+    Strict 1.0 objects are closed, one-ofs take one member, and formats are asserted, so no
+    mutant of those kinds may survive; the gaps fixed by the audit (docs/MUTATION_AUDIT.md) stay
+    fixed.
+    """
+    report = audit(load_suites([CASES]), SchemaStore.load(SCHEMAS, "jsonschema-rs"))
+    assert not report.problems and not report.skipped
+    assert report.tally("v1_0").generated > 15000 and report.tally("v0_3").generated > 10000
+    for operator in ("unknown", "one-of", "base64", "date", "url"):
+        tally = report.tally("v1_0", operator)
+        assert tally.generated > 0 and tally.survived == 0, (operator, [
+            (s.suite, s.test, s.path) for s in report.survivors
+            if s.version == "v1_0" and s.operator == operator][:5])
+    fixed = ("v1_0/agent_card.json#/properties/defaultInputModes/items",
+             "v1_0/agent_card.json#/properties/defaultOutputModes/items",
+             "v1_0/agent_card.json#/$defs/AgentSkill/properties/tags/items")
+    assert not [s for s in report.survivors if s.schema_location in fixed]
+    jsonschema.Draft202012Validator(REPORT_SCHEMA).validate(report.to_dict())
