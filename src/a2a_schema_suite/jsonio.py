@@ -431,6 +431,9 @@ def iter_jsonl(path: Path, source: str | None = None
                     continue
                 if number == 1 and raw.startswith(_BOM):
                     raw = raw[len(_BOM) :]
+                # without its line break, so that "unexpected end" points at this line
+                raw = raw[:-1] if raw.endswith(b"\n") else raw
+                raw = raw[:-1] if raw.endswith(b"\r") else raw
                 if not raw.strip():
                     continue
                 try:

@@ -24,7 +24,9 @@ from a2a_schema_suite.commands._options import (
 @click.option("--schema", "schema_ref", required=True, metavar="REF",
               help="Schema to validate against, e.g. v1_0/agent_card.json or "
                    "v1_0/agent_card.json#/$defs/AgentSkill.")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+# readable=False: an unreadable file is an errored result like a missing one (exit 3, the other
+# files still validated), not a usage error that discards every result.
+@click.argument("files", nargs=-1, required=True, type=click.Path(readable=False, path_type=Path))
 @schemas_option
 @profile_option
 @jobs_option
