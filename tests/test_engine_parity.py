@@ -343,6 +343,14 @@ def test_rust_engine_reports_a_bad_pattern_as_an_errored_schema(tmp_path):
         assert "regex" in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("document", ["\ud800", {1: "non-string key"}, {"x": object()}])
+def test_rust_engine_reports_a_value_without_json_form_instead_of_raising(stores, document):
+    validator = stores["jsonschema-rs"].validator("v1_0/task.json")
+    assert validator.is_valid(document) is False
+    (error,) = list(validator.iter_errors(document))
+    assert error.validator == "json" and "no JSON form" in error.message
+
+
 def test_ecma_pattern_rewrites_only_the_end_anchor():
     assert engines.ecma_pattern("^[0-9]+$") == r"^[0-9]+\Z"
     assert engines.ecma_pattern(r"^a\$b[$]$") == r"^a\$b[$]\Z"

@@ -192,12 +192,23 @@ class RustValidator:
             raise jsonschema.SchemaError(f"jsonschema-rs cannot build a validator: {reason}") from None
 
     def is_valid(self, instance: Any) -> bool:
-        return self._validator.is_valid(instance)
+        try:
+            return self._validator.is_valid(instance)
+        except (ValueError, TypeError, OverflowError):  # not representable as JSON
+            return False
 
     def iter_errors(self, instance: Any) -> Iterator[ValidationError]:
-        if self._validator.is_valid(instance):
+        try:
+            if self._validator.is_valid(instance):
+                return
+            errors = list(self._validator.iter_errors(instance))
+        except (ValueError, TypeError, OverflowError) as exc:
+            # A Python value with no JSON form (a lone surrogate, a non-string key): the strict
+            # loader never produces one, but API callers can. Reported, never raised.
+            yield ValidationError(f"the document has no JSON form jsonschema-rs can check: {exc}",
+                                  validator="json", instance=instance)
             return
-        for error in self._validator.iter_errors(instance):
+        for error in errors:
             yield self._convert(error, (), ())
 
     def _convert(self, error: Any, parent_path: tuple[Any, ...],
