@@ -393,3 +393,20 @@ def test_read_bytes_refuses_what_it_cannot_bound(tmp_path):
         read_bytes(Path("/dev/null"))
     path = write(tmp_path, "ok.json", "{}")
     assert stat.S_ISREG(path.stat().st_mode) and read_bytes(path) == b"{}"
+
+
+def test_a_recursive_schema_over_data_at_the_depth_limit_is_errored_not_a_crash(tmp_path):
+    """Data within the 200 levels can still exhaust the validator's recursion on a recursive
+    schema: that is an errored result naming the file, never an internal error."""
+    write(tmp_path, "schemas/v1_0/nested.json", json.dumps({
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://x.test/v1_0/n.json",
+        "anyOf": [{"type": "integer"},
+                  {"allOf": [{"properties": {"a": {"$ref": "#"}}, "required": ["a"]}]}]}))
+    deep = '{"a":' * (MAX_DEPTH - 1) + '"x"' + "}" * (MAX_DEPTH - 1)
+    write(tmp_path, "doc.json", deep)
+    write(tmp_path, "doc.jsonl", deep + "\n")
+    code, output = cli(tmp_path, "validate", "--schemas", "schemas", "--schema", "v1_0/nested.json",
+                       "doc.json", "doc.jsonl")
+    assert code == 3
+    assert "schema recursion too deep while validating doc.json" in output
+    assert "schema recursion too deep while validating doc.jsonl" in output

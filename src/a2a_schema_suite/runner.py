@@ -136,6 +136,9 @@ def run_stream(suite: Suite, case: StreamCase, store: SchemaStore, validator: Va
     except Unresolvable as exc:
         return _errored(suite.name, suite.schema, case.description, case.valid,
                         f"schema reference cannot be resolved: {exc}")
+    except RecursionError:  # a recursive schema over data nested up to jsonio.MAX_DEPTH
+        return _errored(suite.name, suite.schema, case.description, case.valid,
+                        f"schema recursion too deep while validating {case.file.name}")
     result = judge(suite, case.description, case.valid, case.expected_errors, errors)
     return dataclasses.replace(result, source=_display(case.file), line=case.line)
 
@@ -258,6 +261,10 @@ def validate_documents(files: Iterable[Path], schema: str, store: SchemaStore,
             continue
         except Unresolvable as exc:
             yield _errored(name, schema, name, True, f"schema reference cannot be resolved: {exc}")
+            continue
+        except RecursionError:  # a recursive schema over data nested up to jsonio.MAX_DEPTH
+            yield _errored(name, schema, name, True,
+                           f"schema recursion too deep while validating {name}")
             continue
         outcome = Outcome.PASSED if not errors else Outcome.FAILED
         reason = None if not errors else f"{len(errors)} validation error(s)"
