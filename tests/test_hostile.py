@@ -191,6 +191,8 @@ def test_run_reports_every_hostile_suite_file_and_still_runs_the_good_one(tmp_pa
     write(suites, "deep_suite.json", '{"schema": "v1_0/task.json", "tests": ' + deep_array() + "}")
     nested = json.loads(deep_object(MAX_DEPTH - 3))  # the suite around it adds 4 levels
     write(suites, "deep_data.json", _suite([{**valid, "data": {**TASK, "metadata": nested}}]))
+    data_prefix = '{"schema": "v1_0/task.json", "tests": [{"description": "d", "valid": true, "data": '
+    write(suites, "deep_data_100k.json", data_prefix + deep_array() + "}]}")
     write(suites, "duplicate_key.json", '{"schema": "v1_0/task.json",\n "schema": "v0_3/task.json"}')
     nan_line = ' "valid": true, "data": {"n": NaN}}]}'
     write(suites, "nan_data.json", '{"schema": "v1_0/task.json", "tests": [{"description": "n",\n'
@@ -211,6 +213,7 @@ def test_run_reports_every_hostile_suite_file_and_still_runs_the_good_one(tmp_pa
     for expected in [
         f"suites/deep_suite.json:1:{38 + MAX_DEPTH}: nesting deeper than {MAX_DEPTH} levels",
         "suites/deep_data.json:1:", f"nesting deeper than {MAX_DEPTH} levels",
+        f"suites/deep_data_100k.json:1:{len(data_prefix) + MAX_DEPTH - 2}: nesting deeper than",
         'suites/duplicate_key.json:2:2: duplicate key "schema"',
         f"suites/nan_data.json:2:{column(nan_line, 'NaN')}: NaN is not a JSON number",
         "suites/utf16.json:1:1: text is encoded in UTF-16LE",
@@ -221,7 +224,7 @@ def test_run_reports_every_hostile_suite_file_and_still_runs_the_good_one(tmp_pa
     ]:
         assert expected in output, expected
     assert re.search(r"suites/binary\.json:\d+:\d+: NUL byte", output)
-    assert output.rstrip().endswith("2 passed, 0 failed, 10 errored")  # good.json and the stream
+    assert output.rstrip().endswith("2 passed, 0 failed, 11 errored")  # good.json and the stream
 
 
 def test_paths_that_name_nothing(tmp_path):
