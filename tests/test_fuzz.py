@@ -12,11 +12,12 @@ Derandomized and bounded (``max_examples``, no deadline), so CI sees the same ex
 
 from __future__ import annotations
 
+import atexit
 import json
+import shutil
 import tempfile
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -36,6 +37,7 @@ SLOW_FUZZ = settings(FUZZ, max_examples=60)
 
 STORE = SchemaStore.load(SCHEMAS)
 WORK = Path(tempfile.mkdtemp(prefix="a2a-fuzz-"))
+atexit.register(shutil.rmtree, WORK, True)
 
 # ------------------------------------------------------------------------------------------
 # JSON text
@@ -343,10 +345,3 @@ def test_linter_never_crashes(pattern):
     schema_findings({"properties": {"x": {"pattern": pattern}}, "patternProperties": {pattern: {}}},
                     confirm=False)
 
-
-@pytest.fixture(scope="module", autouse=True)
-def _cleanup():
-    yield
-    import shutil
-
-    shutil.rmtree(WORK, ignore_errors=True)
