@@ -141,9 +141,11 @@ def test_jsonl_bad_lines_are_findings_and_the_rest_is_still_checked(tmp_path):
     duplicate, nan, bad_byte = (column(lines[1], b'"taskId": "x'), column(lines[2], b"NaN"),
                                 column(lines[4], b"\xff"))
     write(tmp_path, "empty.jsonl", b"\n\n")
+    write(tmp_path, "bom.jsonl", b"\xef\xbb\xbf" + json.dumps({"task": TASK}).encode() + b"\n")
     code, output = cli(tmp_path, "validate", "--schema", "v1_0/stream_response.json",
-                       "stream.jsonl", "empty.jsonl")
-    assert code == 1
+                       "stream.jsonl", "empty.jsonl", "bom.jsonl")
+    assert code == 1 and "bom.jsonl" not in output.replace("bom.jsonl:", "")
+    assert output.rstrip().endswith("1 passed, 2 failed, 0 errored")
     for expected in [
         'stream.jsonl:2: json-line: line is not strict JSON: duplicate key "taskId" '
         f"(column {duplicate})",
@@ -198,6 +200,11 @@ def test_run_reports_every_hostile_suite_file_and_still_runs_the_good_one(tmp_pa
     write(suites, "nan_data.json", '{"schema": "v1_0/task.json", "tests": [{"description": "n",\n'
                                    + nan_line)
     write(suites, "binary.json", random_bytes())
+    latin1_line = b' "description": "caf\xe9"}'
+    latin1_column = column(latin1_line, b"\xe9")
+    write(suites, "invalid_utf8.json", b'{"schema": "v1_0/task.json",\n' + latin1_line)
+    write(suites, "bom.json", b"\xef\xbb\xbf" + _suite([valid]).encode())  # accepted
+    (suites / "folder.json").mkdir()
     write(suites, "utf16.json", _suite([valid]).encode("utf-16"))
     write(suites, "empty.json", b"")
     write(suites, "truncated.json", _suite([valid])[:-7])
@@ -217,6 +224,8 @@ def test_run_reports_every_hostile_suite_file_and_still_runs_the_good_one(tmp_pa
         'suites/duplicate_key.json:2:2: duplicate key "schema"',
         f"suites/nan_data.json:2:{column(nan_line, 'NaN')}: NaN is not a JSON number",
         "suites/utf16.json:1:1: text is encoded in UTF-16LE",
+        f"suites/invalid_utf8.json:2:{latin1_column}: invalid UTF-8 (byte 0xe9)",
+        "suites/folder.json:1:1: is a directory, not a file",
         "suites/empty.json:1:1: empty document",
         "suites/truncated.json:1:", "truncated JSON",
         "suites/fifo.json:1:1: named pipe with no writer: nothing to read",
@@ -224,7 +233,8 @@ def test_run_reports_every_hostile_suite_file_and_still_runs_the_good_one(tmp_pa
     ]:
         assert expected in output, expected
     assert re.search(r"suites/binary\.json:\d+:\d+: NUL byte", output)
-    assert output.rstrip().endswith("2 passed, 0 failed, 11 errored")  # good.json and the stream
+    assert "bom.json" not in output  # passed: nothing to report
+    assert output.rstrip().endswith("3 passed, 0 failed, 13 errored")  # good, bom and the stream
 
 
 def test_paths_that_name_nothing(tmp_path):
@@ -259,6 +269,7 @@ def _drop_root_read_override() -> None:
 def test_unreadable_files_are_errored(tmp_path):
     secret = write(tmp_path, "secret.json", json.dumps(TASK))
     secret.chmod(0)
+    write(tmp_path, "secret.jsonl", json.dumps({"task": TASK}) + "\n").chmod(0)
     suites = tmp_path / "suites"
     write(suites, "locked.json", _suite([{"description": "x", "valid": True, "data": TASK}])).chmod(0)
     preexec = _drop_root_read_override if os.geteuid() == 0 else None
@@ -274,6 +285,9 @@ def test_unreadable_files_are_errored(tmp_path):
     assert code == 3
     assert "secret.json:1:1: cannot read file: Permission denied" in output
     assert "/proc/self/mem:1:1: cannot read file: Input/output error" in output
+    code, output = cli(tmp_path, "validate", "--schema", "v1_0/stream_response.json", "secret.jsonl",
+                       preexec=preexec)
+    assert code == 3 and "secret.jsonl:1:1: cannot read file: Permission denied" in output
     code, output = cli(tmp_path, "run", "suites", preexec=preexec)
     assert code == 3 and "suites/locked.json:1:1: cannot read file: Permission denied" in output
 
@@ -311,6 +325,14 @@ def test_big_valid_inputs_get_a_verdict_in_reasonable_time(tmp_path):
     write(tmp_path, "big_line.jsonl", "\n".join(map(json.dumps, stream)) + "\n")
     code, output = cli(tmp_path, "validate", "--schema", "v1_0/stream_response.json", "big_line.jsonl")
     assert code == 0, output[-2000:]
+    write(tmp_path, "big_suite.json", _suite([
+        {"description": "10 MB text part", "valid": True, "data": text},
+        {"description": "100,000-element metadata array", "valid": True, "data": wide},
+        {"description": "10 MB state", "valid": False,
+         "data": {**TASK, "status": {"state": "y" * 10_000_000}},
+         "expectedErrors": [{"path": "$.status.state", "keyword": "enum"}]}]))
+    code, output = cli(tmp_path, "run", "big_suite.json")
+    assert code == 0 and output.rstrip().endswith("3 passed, 0 failed, 0 errored"), output[-2000:]
 
 
 def test_big_invalid_inputs_get_an_invalid_verdict(tmp_path):
