@@ -373,8 +373,9 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     if terminate is not None:
         terminate()
         return
-    # Before 3.14 there is no public way: take the processes before shutdown() forgets them.
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
+    # Before 3.14 there is no public way: end the processes first, then shut down *waiting* for
+    # the pool's manager thread, so its cleanup is over before the interpreter's exit hook
+    # touches the same pipe (otherwise 3.11 can print "Bad file descriptor" on the way out).
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
         process.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
