@@ -107,3 +107,15 @@ def test_validate_documents(tmp_path):
     assert results[1].errors[0].keyword == "enum"
     assert "duplicate key" in results[2].reason
     assert "directory" in results[3].reason
+
+
+def test_huge_values_are_not_echoed_whole_in_messages(store):
+    from a2a_schema_suite.results import MAX_MESSAGE, collect_errors
+
+    validator = store.validator("v1_0/task.json#/$defs/TaskStatus", "strict")
+    errors = collect_errors(validator, {"state": "x" * 5_000_000})
+    assert errors
+    message = errors[0].message
+    assert len(message) < MAX_MESSAGE + 100
+    assert "characters elided" in message
+    assert message.endswith(errors[0].message[-50:])  # the tail (the reason) is kept

@@ -36,6 +36,19 @@ class Outcome(str, enum.Enum):
     WARNING = "warning"  #: a finding that does not fail the run (``check`` without ``--strict``)
 
 
+#: messages longer than this keep their head and tail (a 10 MB string is not echoed whole)
+MAX_MESSAGE = 2000
+
+
+def shorten(message: str, limit: int = MAX_MESSAGE) -> str:
+    """``message`` cut in the middle when longer than ``limit``; head and tail stay readable."""
+    if len(message) <= limit:
+        return message
+    keep = limit // 2
+    elided = len(message) - 2 * keep
+    return f"{message[:keep]}... ({elided} characters elided) ...{message[-keep:]}"
+
+
 def _pointer(parts: Iterable[Any]) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
@@ -60,7 +73,7 @@ class ErrorDetail:
             pointer=_pointer(error.absolute_path),
             schema_path=_pointer(error.absolute_schema_path),
             keyword=str(error.validator),
-            message=error.message,
+            message=shorten(error.message),
             # best_match order: the branch error best_match would descend to comes first
             context=tuple(cls.from_validation_error(e)
                           for e in sorted(error.context or (), key=relevance)),
