@@ -341,11 +341,12 @@ def test_github_annotations_point_at_the_failing_entry(project):
     broken = annotated["cases/broken.json > <suite file>"]
     lines = (project / "cases/broken.json").read_text().splitlines()
     assert '"no verdict"' in lines[int(broken["line"])]
-    # a schema that does not load: the test's entry
-    # (the runner does not copy the entry's line into errored results yet: then the file only)
-    no_schema = annotated["cases/v1_0/no_schema.json > a"]
-    assert no_schema["file"] == "cases/v1_0/no_schema.json"
-    assert no_schema.get("line", "4") == "4"
+    # a schema that does not load: errored, annotated at each test's entry all the same
+    lines = (project / "cases/v1_0/no_schema.json").read_text().splitlines()
+    for description in ("a", "b"):
+        no_schema = annotated[f"cases/v1_0/no_schema.json > {description}"]
+        assert no_schema["file"] == "cases/v1_0/no_schema.json"
+        assert f'"description": "{description}"' in lines[int(no_schema["line"])]
     # messages are one line each, with the reason and the errors
     (message,) = [m for _, p, m in commands if _unescape(p["title"]).endswith("> wrong reason pinned")]
     assert "\n" not in message

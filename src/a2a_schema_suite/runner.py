@@ -59,8 +59,10 @@ def load_error_detail(error: LoadError) -> ErrorDetail:
 
 
 def _errored(suite: str, schema: str, description: str, expected: bool | None,
-             reason: str, errors: tuple[ErrorDetail, ...] = ()) -> CaseResult:
-    return CaseResult(suite, schema, description, expected, None, Outcome.ERRORED, errors, reason)
+             reason: str, errors: tuple[ErrorDetail, ...] = (), *, line: int | None = None,
+             source: str | None = None, data: Any = None) -> CaseResult:
+    return CaseResult(suite, schema, description, expected, None, Outcome.ERRORED, errors, reason,
+                      source=source, line=line, data=data)
 
 
 def judge(suite: Suite, description: str, expected_valid: bool,
@@ -99,10 +101,10 @@ def run_test(suite: Suite, test: CaseTest, validator: Validator,
         errors = document_errors(validator, suite.schema, test.data, profile)
     except Unresolvable as exc:
         return _errored(suite.name, suite.schema, test.description, test.valid,
-                        f"schema reference cannot be resolved: {exc}")
+                        f"schema reference cannot be resolved: {exc}", line=test.line, data=test.data)
     except RecursionError:
         return _errored(suite.name, suite.schema, test.description, test.valid,
-                        "schema recursion too deep while validating")
+                        "schema recursion too deep while validating", line=test.line, data=test.data)
     result = judge(suite, test.description, test.valid, test.expected_errors, errors)
     return dataclasses.replace(result, line=test.line, data=test.data)
 
@@ -128,19 +130,21 @@ def stream_errors(path: Path, name: str, version: str, validator: Validator, pro
 def run_stream(suite: Suite, case: StreamCase, store: SchemaStore, validator: Validator,
                profile: str) -> CaseResult:
     version = store.resolve(suite.schema)[0]
+    # errored or judged, the result names the entry's line (and the JSONL file its lines refer to)
+    where = {"line": case.line, "source": _display(case.file)}
     try:
         errors = stream_errors(case.file, case.file.name, version, validator, profile)
     except LoadFailure as exc:
         return _errored(suite.name, suite.schema, case.description, case.valid,
-                        f"cannot read stream: {exc.error}", (load_error_detail(exc.error),))
+                        f"cannot read stream: {exc.error}", (load_error_detail(exc.error),), **where)
     except Unresolvable as exc:
         return _errored(suite.name, suite.schema, case.description, case.valid,
-                        f"schema reference cannot be resolved: {exc}")
+                        f"schema reference cannot be resolved: {exc}", **where)
     except RecursionError:  # a recursive schema over data nested up to jsonio.MAX_DEPTH
         return _errored(suite.name, suite.schema, case.description, case.valid,
-                        f"schema recursion too deep while validating {case.file.name}")
+                        f"schema recursion too deep while validating {case.file.name}", **where)
     result = judge(suite, case.description, case.valid, case.expected_errors, errors)
-    return dataclasses.replace(result, source=_display(case.file), line=case.line)
+    return dataclasses.replace(result, **where)
 
 
 def _display(path: Path) -> str:
@@ -186,8 +190,9 @@ def suite_results(item: Suite | SuiteProblem, store: SchemaStore,
         validator, problem = None, str(exc)
     for test in tests:
         if validator is None:
+            source = _display(test.file) if isinstance(test, StreamCase) else None
             result = _errored(item.name, item.schema, test.description, test.valid,
-                              problem or "no validator")
+                              problem or "no validator", line=test.line, source=source)
         elif isinstance(test, StreamCase):
             result = run_stream(item, test, store, validator, profile)
         else:

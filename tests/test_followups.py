@@ -1,0 +1,132 @@
+"""Follow-up fixes, each pinned through the CLI (in process) on a small project in tmp_path:
+errored results keep their entry's line, ``validate`` results carry the document, the
+lifecycle-terminal message after a resurrection, and ECMA-262 ``$`` across schema resources."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from a2a_schema_suite.cli import main
+from a2a_schema_suite.jsonio import MAX_DEPTH
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+BASE = "https://follow-ups.test/schemas/"
+
+
+def write(root: Path, relative: str, value, *, raw: bool = False) -> Path:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if raw:
+        path.write_bytes(value) if isinstance(value, bytes) else path.write_text(value, encoding="utf-8")
+    else:
+        path.write_text(json.dumps(value, indent=2), encoding="utf-8")
+    return path
+
+
+def schema(relpath: str, body: dict) -> dict:
+    return {"$schema": DIALECT, "$id": BASE + relpath, **body}
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+# --- 1. every errored result of a test or stream entry carries the entry's line -----------------
+
+TASK_LINE = {"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}}
+
+
+@pytest.fixture
+def errored_project(tmp_path, monkeypatch) -> Path:
+    """Suites whose every entry errors, each in a different branch of the runner."""
+    root = tmp_path / "repo"
+    write(root, "schemas/v1_0/dangling.json", schema("v1_0/dangling.json", {
+        "properties": {"a": {"$ref": "nowhere.json"}}}))
+    write(root, "schemas/v1_0/nested.json", schema("v1_0/nested.json", {
+        "anyOf": [{"type": "integer"},
+                  {"allOf": [{"properties": {"a": {"$ref": "#"}}, "required": ["a"]}]}]}))
+    write(root, "schemas/v1_0/open.json", schema("v1_0/open.json", {}))
+    deep = json.loads('{"a":' * (MAX_DEPTH - 5) + '"x"' + "}" * (MAX_DEPTH - 5))
+    write(root, "cases/streams/dangling.jsonl", '{"a": 1}\n', raw=True)
+    write(root, "cases/streams/binary.jsonl", json.dumps(TASK_LINE).encode() + b"\n\n\x00\x01\n", raw=True)
+    write(root, "cases/streams/fine.jsonl", json.dumps(TASK_LINE) + "\n", raw=True)
+    write(root, "cases/v1_0/unresolvable.json", {"schema": "v1_0/dangling.json", "tests": [
+        {"description": "ref to nowhere", "valid": True, "data": {"a": 1}}],
+        "streams": [{"description": "stream through a ref to nowhere", "valid": True,
+                     "file": "../streams/dangling.jsonl"}]})
+    write(root, "cases/v1_0/recursion.json", {"schema": "v1_0/nested.json", "tests": [
+        {"description": "too deep for the validator", "valid": True, "data": deep}]})
+    write(root, "cases/v1_0/unreadable_stream.json", {"schema": "v1_0/open.json", "tests": [
+        {"description": "anything", "valid": True, "data": 1}], "streams": [
+        {"description": "binary stream", "valid": True, "file": "../streams/binary.jsonl"}]})
+    write(root, "cases/v1_0/no_schema.json", {"schema": "v1_0/missing.json", "tests": [
+        {"description": "no validator for a test", "valid": True, "data": 1}], "streams": [
+        {"description": "no validator for a stream", "valid": True, "file": "../streams/fine.jsonl"}]})
+    monkeypatch.chdir(root)
+    monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    return root
+
+
+def _entry_line(root: Path, suite: str, description: str) -> int:
+    """The line of the ``{`` that opens the entry with ``description`` in a suite file."""
+    lines = (root / suite).read_text().splitlines()
+    at = next(i for i, text in enumerate(lines) if f'"description": {json.dumps(description)}' in text)
+    return next(i for i in range(at, -1, -1) if lines[i].strip() == "{") + 1
+
+
+ERRORED_ENTRIES = {
+    ("cases/v1_0/unresolvable.json", "ref to nowhere"): "schema reference cannot be resolved",
+    ("cases/v1_0/unresolvable.json", "stream through a ref to nowhere"):
+        "schema reference cannot be resolved",
+    ("cases/v1_0/recursion.json", "too deep for the validator"): "schema recursion too deep",
+    ("cases/v1_0/unreadable_stream.json", "binary stream"): "cannot read stream",
+    ("cases/v1_0/no_schema.json", "no validator for a test"): "not found",
+    ("cases/v1_0/no_schema.json", "no validator for a stream"): "not found",
+}
+
+
+def test_errored_results_carry_their_entrys_line(errored_project):
+    result = invoke("run", "cases", "--schemas", "schemas", "--format", "json")
+    assert result.exit_code == 3
+    report = json.loads(result.stdout)
+    errored = {(r["suite"], r["description"]): r for r in report["results"] if r["outcome"] == "errored"}
+    assert set(errored) == set(ERRORED_ENTRIES)
+    for (suite, description), reason in ERRORED_ENTRIES.items():
+        entry = errored[suite, description]
+        assert reason in entry["reason"]
+        assert entry["line"] == _entry_line(errored_project, suite, description), (suite, description)
+    # a stream entry also names its JSONL file, errored or not
+    assert errored["cases/v1_0/unreadable_stream.json", "binary stream"]["source"] == \
+        "cases/streams/binary.jsonl"
+    assert errored["cases/v1_0/no_schema.json", "no validator for a stream"]["source"] == \
+        "cases/streams/fine.jsonl"
+
+
+def test_errored_results_are_annotated_at_their_entry(errored_project):
+    for fmt in ("github", "junit", "markdown"):
+        result = invoke("run", "cases", "--schemas", "schemas", "--format", fmt)
+        assert result.exit_code == 3, fmt
+        for (suite, description) in ERRORED_ENTRIES:
+            line = _entry_line(errored_project, suite, description)
+            if fmt == "github":
+                title = f"{suite} > {description}".replace(":", "%3A").replace(",", "%2C")
+                found = re.search(rf"^::error file=([^,]+),line=(\d+),title={re.escape(title)}::",
+                                  result.stdout, re.M)
+                assert found, (suite, description)
+                if description == "binary stream":  # an unreadable stream: where in it
+                    assert found.groups() == ("cases/streams/binary.jsonl", "3")
+                else:
+                    assert found.groups() == (suite, str(line))
+            elif fmt == "junit":
+                cases = ET.fromstring(result.stdout).iter("testcase")
+                (case,) = [c for c in cases if (c.get("file"), c.get("name")) == (suite, description)]
+                assert case.get("line") == str(line) and case.find("error") is not None
+            else:
+                assert f"<code>{suite}</code> (line {line}) &gt; {description}" in result.stdout
