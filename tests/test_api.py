@@ -10,6 +10,7 @@ import sys
 import pytest
 
 import a2a_schema_suite as suite
+from a2a_schema_suite.registry import bundled_schemas
 from a2a_schema_suite.suite import Suite, load_suites
 from conftest import CASES, SCHEMAS
 
@@ -120,8 +121,11 @@ def test_custom_cases_dir(tmp_path):
 
 
 def test_schemas_and_validators_agree_with_the_cases():
-    assert suite.schema_path("v1_0/task.json") == SCHEMAS / "v1_0" / "task.json"
-    assert suite.schema_path("v1_0/task.json#/$defs/TaskStatus") == SCHEMAS / "v1_0" / "task.json"
+    # The bundled copy: the repository's file in an editable install, site-packages otherwise.
+    path = suite.schema_path("v1_0/task.json")
+    assert path == bundled_schemas() / "v1_0" / "task.json"
+    assert path.read_bytes() == (SCHEMAS / "v1_0" / "task.json").read_bytes()
+    assert suite.schema_path("v1_0/task.json#/$defs/TaskStatus") == path
     schema = suite.load_schema("v0_3/task.json")
     assert schema["$id"] == "https://a2a-schema-suite.dev/schemas/v0_3/task.json"
     for case in suite.iter_cases("v1_0", "task.json#/$defs/TaskStatus"):
