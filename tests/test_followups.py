@@ -130,3 +130,37 @@ def test_errored_results_are_annotated_at_their_entry(errored_project):
                 assert case.get("line") == str(line) and case.find("error") is not None
             else:
                 assert f"<code>{suite}</code> (line {line}) &gt; {description}" in result.stdout
+
+
+# --- 2. validate: a JSON document's result carries the document (HTML highlights it) ------------
+
+def test_validate_results_carry_the_document_and_html_marks_the_bad_value(tmp_path, monkeypatch):
+    from a2a_schema_suite.registry import SchemaStore
+    from a2a_schema_suite.runner import validate_documents
+
+    write(tmp_path, "schemas/v1_0/thing.json", schema("v1_0/thing.json", {
+        "type": "object", "properties": {"count": {"type": "integer"}, "name": {"type": "string"}}}))
+    bad = {"name": "widget", "count": "seventeen"}
+    write(tmp_path, "bad.json", bad)
+    write(tmp_path, "good.json", {"name": "ok", "count": 1})
+    write(tmp_path, "stream.jsonl", json.dumps(bad) + "\n", raw=True)
+    monkeypatch.chdir(tmp_path)
+    files = [Path("bad.json"), Path("good.json"), Path("stream.jsonl")]
+    store = SchemaStore.load(tmp_path / "schemas")
+    results = list(validate_documents(files, "v1_0/thing.json", store))
+    assert [r.data for r in results] == [bad, {"name": "ok", "count": 1}, None]  # a stream is not kept
+    assert [r.data for r in validate_documents(files, "v1_0/thing.json", store, jobs=2)] == \
+        [r.data for r in results]
+    pages = {}
+    for jobs in ("1", "2"):
+        result = invoke("validate", "--schemas", "schemas", "--schema", "v1_0/thing.json",
+                        "--format", "html", "--jobs", jobs, *map(str, files))
+        assert result.exit_code == 1
+        pages[jobs] = result.stdout
+    assert pages["1"] == pages["2"]
+    blocks = dict(re.findall(r'<div class="result \w+" id="r\d+">\n<h3>.*?</span> (\S+) &gt; .*?</h3>'
+                             r'(.*?)\n</div>\n', pages["1"], re.S))
+    assert set(blocks) == {"bad.json", "stream.jsonl"}
+    assert re.search(r'<pre class="data">.*<mark title="/count">&quot;count&quot;: &quot;seventeen&quot;'
+                     r'</mark>', blocks["bad.json"], re.S)
+    assert '<pre class="data">' not in blocks["stream.jsonl"]

@@ -254,28 +254,32 @@ def validate_documents(files: Iterable[Path], schema: str, store: SchemaStore,
         if validator is None:
             yield _errored(name, schema, name, True, problem or "no validator")
             continue
+        data = None  # the loaded document, for reporters that show it (a stream is not kept)
         try:
             if path.suffix == ".jsonl":
                 version = store.resolve(schema)[0]
                 errors = stream_errors(path, name, version, validator, profile)
             else:
-                errors = document_errors(validator, schema, load_path(path, name), profile)
+                data = load_path(path, name)
+                errors = document_errors(validator, schema, data, profile)
         except LoadFailure as exc:
             yield _errored(name, schema, name, True, f"cannot load document: {exc.error}",
                            (load_error_detail(exc.error),))
             continue
         except Unresolvable as exc:
-            yield _errored(name, schema, name, True, f"schema reference cannot be resolved: {exc}")
+            yield _errored(name, schema, name, True, f"schema reference cannot be resolved: {exc}",
+                           data=data)
             continue
         except RecursionError:  # a recursive schema over data nested up to jsonio.MAX_DEPTH
             yield _errored(name, schema, name, True,
-                           f"schema recursion too deep while validating {name}")
+                           f"schema recursion too deep while validating {name}", data=data)
             continue
         outcome = Outcome.PASSED if not errors else Outcome.FAILED
         reason = None if not errors else f"{len(errors)} validation error(s)"
         if errors and errors[-1].keyword == "truncated":
             reason = f"more than {MAX_STREAM_FINDINGS} validation errors (the first are shown)"
-        yield CaseResult(name, schema, name, True, not errors, outcome, errors, reason, source=name)
+        yield CaseResult(name, schema, name, True, not errors, outcome, errors, reason, source=name,
+                         data=data)
 
 
 # ---------------------------------------------------------------------------------------------
