@@ -164,3 +164,35 @@ def test_validate_results_carry_the_document_and_html_marks_the_bad_value(tmp_pa
     assert re.search(r'<pre class="data">.*<mark title="/count">&quot;count&quot;: &quot;seventeen&quot;'
                      r'</mark>', blocks["bad.json"], re.S)
     assert '<pre class="data">' not in blocks["stream.jsonl"]
+
+
+# --- 3. lifecycle-terminal after a resurrection names the terminal state and where --------------
+
+def _status(state: str, final: bool | None = None, v03: bool = False) -> dict:
+    if v03:
+        return {"kind": "status-update", "taskId": "t", "contextId": "c", "status": {"state": state},
+                "final": bool(final)}
+    return {"statusUpdate": {"taskId": "t", "contextId": "c", "status": {"state": state}}}
+
+
+@pytest.mark.parametrize("version", ["v1_0", "v0_3"])
+def test_lifecycle_terminal_after_a_resurrection_names_the_terminal_state(version):
+    from a2a_schema_suite.streams import check_stream
+
+    v03 = version == "v0_3"
+    if v03:
+        first = {"kind": "task", "id": "t", "contextId": "c", "status": {"state": "submitted"}}
+        names = {"completed": "completed", "working": "working"}
+    else:
+        first = {"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_SUBMITTED"}}}
+        names = {"completed": "TASK_STATE_COMPLETED", "working": "TASK_STATE_WORKING"}
+    events = [first, _status(names["working"], v03=v03), _status(names["completed"], v03=v03),
+              _status(names["working"], v03=v03), _status(names["working"], v03=v03)]
+    lines = [(n, e, None) for n, e in enumerate(events, start=1)]
+    terminal = [f for f in check_stream(lines, version, None) if f.rule == "lifecycle-terminal"]
+    assert [f.line for f in terminal] == [4, 5]
+    reached = f"task reached {names['completed']} at line 3; an event follows"
+    assert reached + f" and changes state to {names['working']}" in terminal[0].message
+    assert reached in terminal[1].message
+    assert "changes state" not in terminal[1].message  # still working: no change of state
+    assert f"reached {names['working']}" not in terminal[1].message

@@ -144,6 +144,7 @@ class StreamChecker:
     _state: str | None = None
     _state_line: int | None = None
     _terminal_line: int | None = None
+    _terminal_state: str | None = None  #: the terminal state reached first (kept after a resurrection)
     _final_line: int | None = None
     _has_artifact: bool = False
     _artifacts: dict[Any, int | None] = field(default_factory=dict)  # id -> line of lastChunk
@@ -220,8 +221,9 @@ class StreamChecker:
         if self._terminal_line is not None:
             change = (f" and changes state to {_state_name(event.state, self.version)}"
                       if event.state and event.state != self._state else "")
-            yield finding("lifecycle-terminal", f"task reached {_state_name(self._state, self.version)} "
-                          f"at line {self._terminal_line}; an event follows{change}")
+            reached = _state_name(self._terminal_state, self.version)
+            yield finding("lifecycle-terminal", f"task reached {reached} at line {self._terminal_line}; "
+                          f"an event follows{change}")
         if self._final_line is not None:
             yield finding("final-flag", f"an event follows the final: true status update of line "
                           f"{self._final_line}")
@@ -233,7 +235,7 @@ class StreamChecker:
                 self._artifacts.setdefault(_key(artifact_id), None)
         if event.state is not None:
             if self._terminal_line is None and event.state in TERMINAL:
-                self._terminal_line = line
+                self._terminal_line, self._terminal_state = line, event.state
             self._state, self._state_line = event.state, line
         if v03 and event.kind == "status":
             if event.final is True:
