@@ -120,3 +120,10 @@ profile_option = click.option(
     "--profile", type=click.Choice(PROFILES),
     help="strict: canonical sender output, closed objects. interop: the receiver's view, "
          "unknown members ignored.")
+
+
+def percentage(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """Click callback for ``--fail-under PERCENT`` options: a number from 0 to 100."""
+    if value is not None and not 0 <= value <= 100:
+        raise click.BadParameter(f"{value:g} is not a percentage between 0 and 100")
+    return value

@@ -11,17 +11,12 @@ from a2a_schema_suite.commands._options import (
     _overwrites_input,
     load_store,
     output_option,
+    percentage,
     profile_option,
     schemas_option,
 )
 
 FORMATS = ("text", "json", "html")
-
-
-def _percentage(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
-    if value is not None and not 0 <= value <= 100:
-        raise click.BadParameter(f"{value:g} is not a percentage between 0 and 100")
-    return value
 
 
 @click.command("coverage")
@@ -31,7 +26,7 @@ def _percentage(ctx: click.Context, param: click.Parameter, value: float | None)
               help="Report only this schema version (v1_0, v0_3; repeatable). Default: every "
                    "version a suite runs against.")
 @profile_option
-@click.option("--fail-under", type=float, metavar="PERCENT", callback=_percentage,
+@click.option("--fail-under", type=float, metavar="PERCENT", callback=percentage,
               help="Exit 1 if the combined coverage is below PERCENT. Combined = locations with a "
                    "valid example + locations with an invalid test, over 2 x locations, all "
                    "reported versions together (as printed, to one decimal).")

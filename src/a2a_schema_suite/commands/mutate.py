@@ -13,6 +13,7 @@ from a2a_schema_suite.commands._options import (
     engine_option,
     load_store,
     output_option,
+    percentage,
     profile_option,
     schemas_option,
 )
@@ -22,12 +23,6 @@ HINTS = ("likely-gap", "review", "likely-fine")  # mutate_report.HINTS, without 
 #: operator names for --help and validation without importing the operators (kept in step by a test)
 OPERATOR_NAMES = ("drop", "null", "type", "empty", "unknown", "enum-spelling", "one-of", "base64", "date",
                   "url")
-
-
-def _percentage(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
-    if value is not None and not 0 <= value <= 100:
-        raise click.BadParameter(f"{value:g} is not a percentage between 0 and 100")
-    return value
 
 
 @click.command("mutate")
@@ -50,7 +45,7 @@ def _percentage(ctx: click.Context, param: click.Parameter, value: float | None)
                    "original suite (cases/v1_0/task.json -> DIR/v1_0/task.mutants.json). Each "
                    "mutant test FAILS until the schema rejects it. Existing files are never "
                    "overwritten.")
-@click.option("--fail-under", type=float, metavar="PERCENT", callback=_percentage,
+@click.option("--fail-under", type=float, metavar="PERCENT", callback=percentage,
               help="Exit 1 if the score (rejected / generated mutants) is below PERCENT.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="Report format.")
