@@ -240,6 +240,65 @@ def test_dead_def_in_another_file(tree):
     assert result.suite.endswith("v9/common.json") and "'Spare'" in result.reason
 
 
+def _with_name_pattern(pattern: str) -> dict:
+    schema = thing_schema()
+    schema["$defs"]["Name"]["pattern"] = pattern
+    return schema
+
+
+def test_pattern_backtracking_is_errored_at_the_pattern_and_the_run_errors_too(tree, tmp_path):
+    tree.write("schemas/v9/thing.json", _with_name_pattern("^(a+)+$"))
+    results = tree.check()
+    (found,) = findings(results, "pattern-backtracking")
+    assert found.outcome is Outcome.ERRORED
+    assert found.description == "check: pattern-backtracking: v9/thing.json#/$defs/Name/pattern"
+    lines = pointer_lines((tree.schemas / "v9/thing.json").read_text())
+    assert found.line == lines["/$defs/Name/pattern"] and found.errors[0].pointer == "/$defs/Name/pattern"
+    assert "exponential time" in found.reason and "'^(a+)+$'" in found.reason
+    # its '$' is also a portability warning; the suite cannot run (the store refuses the schema)
+    (portability,) = findings(results, "pattern-portability")
+    assert portability.outcome is Outcome.WARNING and "final newline" in portability.reason
+    assert {r.outcome for r in results if r.suite.endswith("thing.json") and
+            not r.description.startswith("check:")} == {Outcome.ERRORED}
+    cli = invoke("check", "--schemas", str(tree.schemas), str(tree.cases), "--format", "json")
+    assert cli.exit_code == 3
+    report = json.loads(cli.output)
+    assert "check: pattern-backtracking: v9/thing.json#/$defs/Name/pattern" in [
+        r["description"] for r in report["results"] if r["outcome"] == "errored"]
+    # written so that each string matches one way only: clean
+    tree.write("schemas/v9/thing.json", _with_name_pattern("^[a-z]+$(?!\\n)"))
+    assert problems(tree.check(strict=True)) == []
+
+
+def test_pattern_portability_warns_and_fails_with_strict(tree):
+    schema = _with_name_pattern("^\\w+$")  # accepts the suite's "lamp"
+    schema["patternProperties"] = {"^x-.*$(?!\\n)": {"type": "string"}}
+    tree.write("schemas/v9/thing.json", schema)
+    warned = tree.check()
+    found = findings(warned, "pattern-portability")
+    assert {r.outcome for r in found} == {Outcome.WARNING} and RunSummary(warned).exit_code == 0
+    lines = pointer_lines((tree.schemas / "v9/thing.json").read_text())
+    where = {(r.errors[0].pointer, r.line) for r in found}
+    assert where == {("/$defs/Name/pattern", lines["/$defs/Name/pattern"]),
+                     ("/patternProperties/^x-.*$(?!\\n)", lines["/patternProperties/^x-.*$(?!\\n)"])}
+    reasons = sorted(r.reason for r in found)
+    assert len(found) == 3  # \\w and $ in the pattern, '.' in the patternProperties name
+    assert any("'\\w' matches Unicode letters" in r for r in reasons), reasons
+    assert any("'.' matches" in r for r in reasons) and any("final newline" in r for r in reasons)
+    strict = tree.check(strict=True)
+    assert {r.outcome for r in findings(strict, "pattern-portability")} == {Outcome.FAILED}
+    assert RunSummary(strict).exit_code == 1
+    args = ("check", "--schemas", str(tree.schemas), str(tree.cases))
+    assert invoke(*args).exit_code == 0 and invoke(*args, "--strict").exit_code == 1
+
+
+def test_a_pattern_python_cannot_compile_is_the_metaschema_rule(tree):
+    tree.write("schemas/v9/thing.json", _with_name_pattern("(("))
+    results = tree.check()
+    assert findings(results, "schema-metaschema") and not findings(results, "pattern-portability")
+    assert not findings(results, "pattern-backtracking")
+
+
 # --- suite rules --------------------------------------------------------------------------------
 
 def test_suite_load_and_metaschema(tree):

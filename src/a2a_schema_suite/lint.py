@@ -28,6 +28,7 @@ import jsonschema
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
+from a2a_schema_suite import regexlint
 from a2a_schema_suite.jsonio import LoadFailure, decode_utf8, load_path, read_bytes
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
 from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome
@@ -61,6 +62,12 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "every $ref and $dynamicRef resolves in its version's registry, with no retrieval"),
     Rule("dead-def", Outcome.FAILED, "schema files",
          "every $defs entry is reachable from a schema file's root or from a suite's schema"),
+    Rule("pattern-backtracking", Outcome.ERRORED, "schema files",
+         "no pattern or patternProperties name can backtrack exponentially (run and validate refuse "
+         "such a schema); a pattern too large to analyse is a warning (an error with --strict)"),
+    Rule("pattern-portability", Outcome.WARNING, "schema files",
+         "every pattern means the same in ECMA-262 and Python's re ($ before a final newline, '.', "
+         "\\d \\w \\s \\b, one-engine syntax) (an error with --strict)"),
     Rule("suite-load", Outcome.ERRORED, "suite files", "the suite file is strict JSON"),
     Rule("suite-metaschema", Outcome.ERRORED, "suite files",
          "the suite file is valid against schemas/_meta/suite.json"),
@@ -328,7 +335,9 @@ def _refs(schema: Any) -> Iterator[tuple[str, str]]:
 
 @dataclass(frozen=True, slots=True)
 class CheckOptions:
-    strict: bool = False  #: ``missing-expected-errors`` is an error, not a warning
+    #: ``missing-expected-errors``, ``pattern-portability`` (and unanalysable patterns) are errors,
+    #: not warnings
+    strict: bool = False
     allowed_keywords: frozenset[str] = frozenset()  #: extension keywords accepted by unknown-keyword
 
 
@@ -381,6 +390,39 @@ def keyword_findings(doc: SchemaDoc, allowed: frozenset[str] = frozenset()) -> I
             yield _finding("unknown-keyword", doc.display, f"{doc.relpath}#{where}",
                            f"unknown keyword {key!r}{hint}", schema=doc.relpath,
                            line=doc.line(where), pointer=where)
+
+
+def _pattern_rule(finding: regexlint.PatternFinding) -> tuple[str, bool]:
+    """``(rule id, is a hard error)`` for a regexlint finding."""
+    if finding.kind == regexlint.EXPONENTIAL:
+        return "pattern-backtracking", True
+    if finding.kind == regexlint.SYNTAX and "to analyse" in finding.message:
+        return "pattern-backtracking", False  # the analysis could not run: say so, softly
+    return "pattern-portability", False  # ECMA-262 vs Python, or not an ECMA-262 pattern at all
+
+
+def pattern_findings(doc: SchemaDoc, strict: bool = False) -> Iterator[CaseResult]:
+    """Exponential backtracking (errored) and Python/ECMA-262 differences (warning; failed with
+    ``strict``) in every ``pattern`` and ``patternProperties`` name of the file."""
+    soft = Outcome.FAILED if strict else Outcome.WARNING
+    for finding in regexlint.schema_findings(doc.contents):
+        if finding.kind == regexlint.SYNTAX and _python_rejects(finding.pattern):
+            continue  # not a regex at all: schema-metaschema reports it (format "regex")
+        rule, hard = _pattern_rule(finding)
+        where = finding.pointer
+        if where.endswith("/patternProperties"):  # the name is the pattern: point at its entry
+            where += "/" + _escape(finding.pattern)
+        yield _finding(rule, doc.display, f"{doc.relpath}#{where}",
+                       f"pattern {finding.pattern!r}: {finding.message}", schema=doc.relpath,
+                       line=doc.line(where), pointer=where, outcome=None if hard else soft)
+
+
+def _python_rejects(pattern: str) -> bool:
+    try:
+        re.compile(pattern)
+    except (re.error, OverflowError, RecursionError):
+        return True
+    return False
 
 
 def _registry(tree: SchemaTree, version: str) -> Registry:
@@ -560,7 +602,8 @@ def dead_def_findings(tree: SchemaTree, suite_refs: Iterable[str] = ()) -> Itera
 
 def lint_schemas(tree: SchemaTree, options: CheckOptions = CheckOptions(),
                  valid_schemas: Collection[str] = ()) -> list[CaseResult]:
-    """Dialect, meta-schema, unknown keywords and ``$ref`` resolution of every loaded schema file.
+    """Dialect, meta-schema, unknown keywords, patterns and ``$ref`` resolution of every loaded
+    schema file.
 
     ``valid_schemas``: relpaths already known to pass the meta-schema (a
     :class:`~a2a_schema_suite.registry.SchemaStore` accepted them), not validated twice.
@@ -573,6 +616,7 @@ def lint_schemas(tree: SchemaTree, options: CheckOptions = CheckOptions(),
         if doc.relpath not in valid_schemas:
             findings.extend(metaschema_findings(doc))
         findings.extend(keyword_findings(doc, options.allowed_keywords))
+        findings.extend(pattern_findings(doc, options.strict))
     findings.extend(ref_findings(tree))
     return findings
 

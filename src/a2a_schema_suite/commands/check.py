@@ -20,7 +20,8 @@ from a2a_schema_suite.commands._options import (
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @schemas_option
 @click.option("--strict", is_flag=True,
-              help="A valid: false test without expectedErrors is an error, not a warning.")
+              help="A valid: false test without expectedErrors, or a pattern that ECMA-262 and "
+                   "Python read differently, is an error, not a warning.")
 @click.option("--allow-keyword", "allowed", multiple=True, metavar="NAME",
               help="Accept this extension keyword (e.g. x-since) in schemas; repeatable.")
 @format_option
@@ -30,7 +31,8 @@ def command(paths: tuple[Path, ...], schemas: Path | None, strict: bool, allowed
     """Lint the suite itself, then run it; exits non-zero on any problem.
 
     Every schema: strict JSON, Draft 2020-12 dialect and meta-schema, a $id, no unknown keyword,
-    every $ref resolving offline, no dead $defs. Every suite: the suite meta-schema, unique
+    every $ref resolving offline, no dead $defs, no pattern that backtracks exponentially or
+    means something else in ECMA-262 than in Python. Every suite: the suite meta-schema, unique
     descriptions, a valid and an invalid case, expectedErrors on invalid cases, no orphan JSONL,
     no duplicate (schema, profile, description) across suites. Then every test runs, as in `run`.
     The rule ids are listed in docs/AUTHORING.md.
