@@ -196,3 +196,51 @@ def test_lifecycle_terminal_after_a_resurrection_names_the_terminal_state(versio
     assert reached in terminal[1].message
     assert "changes state" not in terminal[1].message  # still working: no change of state
     assert f"reached {names['working']}" not in terminal[1].message
+
+
+# --- 5. the Python engine reads '$' as ECMA-262 end of input in every schema resource ------------
+
+ECMA_SCHEMAS = {
+    "v1_0/common.json": {"$defs": {"V": {"type": "string", "pattern": "^\\d+$"}}},
+    "v1_0/doc.json": {"$ref": "common.json#/$defs/V"},  # into another file's $defs
+    "v1_0/rooted.json": {"type": "string", "pattern": "^\\d+$"},  # a file root, directly
+    "v1_0/via_root.json": {"properties": {"n": {"$ref": "rooted.json"}}},  # into a file's root
+}
+
+
+@pytest.mark.parametrize("engine", ["jsonschema", "jsonschema-rs"])
+@pytest.mark.parametrize(("ref", "document"), [
+    ("v1_0/doc.json", "1\n"), ("v1_0/common.json#/$defs/V", "1\n"), ("v1_0/rooted.json", "1\n"),
+    ("v1_0/via_root.json", {"n": "1\n"})])
+def test_a_trailing_newline_fails_pattern_dollar_through_every_ref(tmp_path, monkeypatch, engine, ref,
+                                                                   document):
+    for relpath, body in ECMA_SCHEMAS.items():
+        write(tmp_path, f"schemas/{relpath}", schema(relpath, body))
+    write(tmp_path, "bad.json", document)
+    write(tmp_path, "good.json", json.loads(json.dumps(document).replace("\\n", "2")))
+    monkeypatch.chdir(tmp_path)
+    result = invoke("validate", "--schemas", "schemas", "--engine", engine, "--schema", ref,
+                    "bad.json", "good.json", "--format", "json")
+    assert result.exit_code == 1, result.output
+    bad, good = json.loads(result.stdout)["results"]
+    assert (bad["outcome"], good["outcome"]) == ("failed", "passed")
+    assert [(e["keyword"], e["message"]) for e in bad["errors"]] == [
+        ("pattern", "'1\\n' does not match '^\\\\d+$'")]
+
+
+def test_the_ecma_class_does_not_leak_into_jsonschema_itself():
+    import jsonschema
+
+    from a2a_schema_suite.engines import python_validator_class
+
+    ours = python_validator_class()
+    declared = {"$schema": DIALECT, "pattern": "^\\d+$"}
+    assert not ours({"$ref": "#/$defs/x", "$defs": {"x": declared}}).is_valid("1\n")
+    # the stock class, and what validator_for picks, keep Python's '$' for everyone else
+    assert jsonschema.validators.validator_for(declared) is jsonschema.Draft202012Validator
+    assert jsonschema.Draft202012Validator(declared).is_valid("1\n")
+    assert jsonschema.Draft202012Validator({"$ref": "#/$defs/x", "$defs": {"x": declared}}).is_valid("1\n")
+    # a subschema in another dialect still gets that dialect's stock class
+    draft7 = {"$schema": "http://json-schema.org/draft-07/schema#", "pattern": "^\\d+$"}
+    assert ours({"$schema": DIALECT, "items": draft7}).evolve(schema=draft7).__class__ is \
+        jsonschema.Draft7Validator

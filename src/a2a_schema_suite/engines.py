@@ -5,7 +5,8 @@ standards our schemas are written against where the stock library follows Python
 
 - ``pattern`` is an ECMA-262 regular expression (JSON Schema 2020-12 §6.3.3). Python's ``$``
   also matches before a trailing newline, so ``^[0-9]+\\.[0-9]+$`` accepted ``"1.0\\n"``; here an
-  unescaped ``$`` outside a character class means *end of input*, as in ECMA-262 and Rust.
+  unescaped ``$`` outside a character class means *end of input*, as in ECMA-262 and Rust, in
+  every schema resource a ``$ref`` enters (see :func:`python_validator_class`).
 - ``format`` checkers for grammars that cannot end in a newline (``uri``, ``date-time``, ...)
   reject a trailing newline, which the stock checkers' own ``$``-anchored expressions let
   through.
@@ -25,6 +26,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+import attrs
 import jsonschema
 from jsonschema import ValidationError
 from jsonschema.protocols import Validator
@@ -118,9 +120,34 @@ def format_checker() -> jsonschema.FormatChecker:
 
 @functools.cache
 def python_validator_class() -> type[Validator]:
-    """Draft 2020-12 with ECMA-262 ``pattern`` semantics."""
-    return jsonschema.validators.extend(jsonschema.Draft202012Validator,
-                                        {"pattern": _pattern_keyword})
+    """Draft 2020-12 with ECMA-262 ``pattern`` semantics, in every schema resource it enters.
+
+    jsonschema picks the validator class again for each subschema it descends into
+    (``descend`` -> ``evolve`` -> ``validator_for(subschema, default=own class)``): a resource
+    root that declares ``"$schema"`` (every schema file does) gets the *stock* class registered
+    for that dialect, so ``$ref`` into another file (or into a file's root) silently dropped the
+    ECMA-262 ``$``. This class's ``evolve`` keeps the class for Draft 2020-12 subschemas. Nothing
+    global is changed: the stock classes and ``validator_for`` stay as they are for everyone else;
+    a subschema that declares another dialect still gets that dialect's stock class.
+    """
+    cls = jsonschema.validators.extend(jsonschema.Draft202012Validator,
+                                       {"pattern": _pattern_keyword})
+    stock_evolve = cls.evolve
+    # (attribute name, __init__ name) of every field, as jsonschema's own evolve copies them
+    init_fields = [(f.name, f.alias or f.name) for f in attrs.fields(cls) if f.init]
+
+    def evolve(self: Validator, **changes: Any) -> Validator:
+        schema = changes.setdefault("schema", self.schema)
+        dialect = jsonschema.validators.validator_for(schema, default=cls)
+        if dialect is not cls and dialect is not jsonschema.Draft202012Validator:
+            return stock_evolve(self, **changes)
+        for name, alias in init_fields:
+            if alias not in changes:
+                changes[alias] = getattr(self, name)
+        return cls(**changes)
+
+    cls.evolve = evolve  # our own class only (jsonschema sets evolve the same way on subclasses)
+    return cls
 
 
 # ---------------------------------------------------------------------------------------------
