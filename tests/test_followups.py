@@ -244,3 +244,16 @@ def test_the_ecma_class_does_not_leak_into_jsonschema_itself():
     draft7 = {"$schema": "http://json-schema.org/draft-07/schema#", "pattern": "^\\d+$"}
     assert ours({"$schema": DIALECT, "items": draft7}).evolve(schema=draft7).__class__ is \
         jsonschema.Draft7Validator
+
+
+# --- 6. commands are listed in the order they are used ----------------------------------------
+
+def test_help_lists_the_commands_in_the_order_they_are_used():
+    from a2a_schema_suite.cli import COMMANDS, SUMMARIES
+
+    order = ["run", "validate", "check", "list", "coverage", "mutate", "probe"]
+    assert list(COMMANDS) == order and list(SUMMARIES) == order
+    result = invoke("--help")
+    section = result.stdout[result.stdout.index("Commands:"):]
+    listed = re.findall(r"^  (\w+)  ", section, re.M)
+    assert listed == order

@@ -16,22 +16,23 @@ from a2a_schema_suite import __version__
 COMMANDS: dict[str, str] = {
     "run": "a2a_schema_suite.commands.run",
     "validate": "a2a_schema_suite.commands.validate",
-    "probe": "a2a_schema_suite.commands.probe",
-    "coverage": "a2a_schema_suite.commands.coverage",
-    "mutate": "a2a_schema_suite.commands.mutate",
     "check": "a2a_schema_suite.commands.check",
     "list": "a2a_schema_suite.commands.list",
+    "coverage": "a2a_schema_suite.commands.coverage",
+    "mutate": "a2a_schema_suite.commands.mutate",
+    "probe": "a2a_schema_suite.commands.probe",
 }
 
-#: one-line summaries shown by ``--help`` without importing the command modules.
+#: one-line summaries shown by ``--help`` without importing the command modules (in the
+#: order of :data:`COMMANDS`).
 SUMMARIES: dict[str, str] = {
     "run": "Run case suites (files or directories; default: the bundled cases).",
     "validate": "Validate your own JSON documents against one schema.",
-    "probe": "Check a live A2A agent (card, send, stream, errors, fuzz) and state its conformance level.",
-    "coverage": "Schema coverage of the suites: locations with no valid example or no invalid test.",
-    "mutate": "Mutation audit: small changes to valid data that the schemas still accept, with a score.",
     "check": "Lint schemas and suites (meta-schemas, $refs, dead $defs, pinned reasons), then run them.",
     "list": "List versions, schema files with their $id, and suites with their test counts.",
+    "coverage": "Schema coverage of the suites: locations with no valid example or no invalid test.",
+    "mutate": "Mutation audit: small changes to valid data that the schemas still accept, with a score.",
+    "probe": "Check a live A2A agent (card, send, stream, errors, fuzz) and state its conformance level.",
 }
 
 ERRORED = 3  # results.ExitCode.ERRORED, kept here so the group imports nothing heavy
