@@ -246,6 +246,21 @@ def test_the_ecma_class_does_not_leak_into_jsonschema_itself():
         jsonschema.Draft7Validator
 
 
+@pytest.mark.parametrize(("engine", "outcome"), [("jsonschema", "failed"), ("jsonschema-rs", "passed")])
+def test_known_difference_pattern_properties_names_keep_pythons_dollar(tmp_path, monkeypatch, engine,
+                                                                      outcome):
+    """Documented in the README (Engines): only ``pattern`` reads ECMA-262 ``$`` in the Python
+    engine; a ``patternProperties`` name still matches before a final newline there. If this
+    changes, update the README."""
+    write(tmp_path, "schemas/v1_0/pp.json", schema("v1_0/pp.json", {
+        "patternProperties": {"^a$": {"type": "integer"}}}))
+    write(tmp_path, "doc.json", {"a\n": "x"})
+    monkeypatch.chdir(tmp_path)
+    result = invoke("validate", "--schemas", "schemas", "--engine", engine, "--schema", "v1_0/pp.json",
+                    "doc.json", "--format", "json")
+    assert json.loads(result.stdout)["results"][0]["outcome"] == outcome
+
+
 # --- 6. commands are listed in the order they are used ----------------------------------------
 
 def test_help_lists_the_commands_in_the_order_they_are_used():
