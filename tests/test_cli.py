@@ -69,7 +69,8 @@ def test_json_report_matches_its_schema(write_json):
     result = invoke("run", str(path), "--schemas", str(SCHEMAS), "--format", "json")
     report = json.loads(result.output)
     jsonschema.Draft202012Validator(REPORT_SCHEMA).validate(report)
-    assert report["summary"] == {"total": 2, "passed": 2, "failed": 0, "errored": 0, "skipped": 0, "warning": 0}
+    assert report["summary"] == {"total": 2, "passed": 2, "failed": 0, "errored": 0, "skipped": 0,
+                                 "warning": 0}
     assert report["tool"] == {"name": "a2a-schema-suite", "version": __version__}
 
 
