@@ -17,8 +17,8 @@ from typing import Any
 
 import jsonschema
 
-from a2a_schema_suite.jsonio import LoadError, LoadFailure, decode_utf8, load_path, read_bytes
-from a2a_schema_suite.registry import META_DIR, bundled_schemas
+from a2a_schema_suite.jsonio import LoadError, LoadFailure, decode_utf8, load_path, loads, read_bytes
+from a2a_schema_suite.registry import META_DIR, bundled_schemas, compiled_meta_validator, compiled_says_valid
 from a2a_schema_suite.results import ErrorDetail
 
 
@@ -101,9 +101,30 @@ class SuiteProblem:
 
 
 @functools.cache
+def _suite_meta() -> Any:
+    return load_path(bundled_schemas() / META_DIR / "suite.json")
+
+
+@functools.cache
 def _suite_meta_validator() -> jsonschema.Draft202012Validator:
-    meta = load_path(bundled_schemas() / META_DIR / "suite.json")
-    return jsonschema.Draft202012Validator(meta)
+    return jsonschema.Draft202012Validator(_suite_meta())
+
+
+@functools.cache
+def _suite_meta_compiled() -> Any | None:
+    # Stock python-jsonschema as above asserts no format; nor does this one.
+    return compiled_meta_validator(_suite_meta(), None)
+
+
+def suite_meta_errors(data: Any) -> list[jsonschema.ValidationError]:
+    """The errors of ``data`` against ``_meta/suite.json``, by JSON path.
+
+    python-jsonschema decides and words them; jsonschema-rs, when installed, only answers "valid"
+    faster (see :func:`a2a_schema_suite.registry.compiled_says_valid`).
+    """
+    if compiled_says_valid(_suite_meta_compiled(), data):
+        return []
+    return sorted(_suite_meta_validator().iter_errors(data), key=lambda e: e.json_path)
 
 
 def _meta_message(error: jsonschema.ValidationError) -> str:
@@ -209,13 +230,11 @@ class SuiteLocations:
 
 def _read_suite(path: Path, name: str) -> tuple[Any, SuiteLocations]:
     """The suite's value (strictly loaded: the loader is the authority) and its entry positions."""
-    data = load_path(path, name)
-    try:
-        # The text is read again only to locate entries; the strict parse above stays the authority.
-        text = decode_utf8(read_bytes(path, name), name)
-    except LoadFailure:
-        return data, SuiteLocations({})
-    return data, SuiteLocations.of_text(text)
+    raw = read_bytes(path, name)
+    data = loads(raw, name)
+    # The strict parse above is the authority; the text is decoded again (it cannot fail now) only
+    # to locate entries.
+    return data, SuiteLocations.of_text(decode_utf8(raw, name))
 
 
 def discover(paths: Iterable[Path]) -> list[tuple[Path, str]]:
@@ -253,7 +272,7 @@ def load_suite(path: Path, name: str) -> Suite | SuiteProblem:
     problems = [
         LoadError(name, *where.of(error.absolute_path),
                   f"not a valid suite: {_meta_message(error)} at {error.json_path}")
-        for error in sorted(_suite_meta_validator().iter_errors(data), key=lambda e: e.json_path)
+        for error in suite_meta_errors(data)
     ]
     if problems:
         problems.sort(key=lambda e: (e.line, e.column))
