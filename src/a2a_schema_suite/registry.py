@@ -173,12 +173,18 @@ class SchemaStore:
         return [(f.uri, transform(f.contents)) for f in self.files.values() if f.version == version]
 
     def registry(self, version: str, profile: str = DEFAULT_PROFILE) -> Registry:
-        """The crawled registry of one version under one profile (built once)."""
+        """The registry of one version under one profile (built once).
+
+        It is not crawled up front: a ``$ref`` to a file's ``$id`` (with or without a JSON
+        pointer) is found without it, and a lookup that misses (an ``$anchor``, a ``$id``
+        inside a file) makes ``referencing`` crawl then. The bundled schemas have neither, so a
+        run does not pay for walking every subschema of every file.
+        """
         key = (version, profile)
         if key not in self._registries:
             resources = [(uri, DRAFT202012.create_resource(contents))
                          for uri, contents in self.resources(version, profile)]
-            self._registries[key] = Registry().with_resources(resources).crawl()
+            self._registries[key] = Registry().with_resources(resources)
         return self._registries[key]
 
     def _rust_validator(self, version: str, uri: str, profile: str) -> Validator:
