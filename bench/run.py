@@ -6,7 +6,8 @@ From a fresh clone (Python 3.10+):
     python3 -m venv .venv && .venv/bin/pip install '.[bench]' && .venv/bin/python bench/run.py
 
 Everything is measured in this one run, on this machine, side by side, and reported as ratios
-(absolute times on a shared machine are noise; ratios measured together are not):
+(absolute times on a shared machine are noise; ratios measured together are not: the end-to-end
+runs and the bare loop they are compared with take turns, so both see the same load):
 
 1. the bundled suites through ``a2a-schema-suite run`` (a fresh process: wall time includes
    start-up), per engine and with ``--jobs 2``;
@@ -22,6 +23,13 @@ Everything is measured in this one run, on this machine, side by side, and repor
 
 ``--quick`` uses smaller sizes (100,000/10,000 stream lines, 200 cards); ``--smoke`` is a
 seconds-long run of every section for the tests. ``--json FILE`` writes every figure.
+
+Child processes run as an installed package does: with Python's bytecode cache (pip compiles
+it at install). The bench gives them one in its temporary directory (``PYTHONPYCACHEPREFIX``,
+filled by an untimed first run), so an editable checkout, or an environment that sets
+``PYTHONDONTWRITEBYTECODE``, does not time the compiling of its sources in every process; the
+end-to-end run is also measured without it (``run.no_bytecode``), and without jsonschema-rs
+importable (``run.no_rs``: the start-up meta checks by python-jsonschema alone).
 """
 
 from __future__ import annotations
@@ -94,13 +102,31 @@ with open(sys.argv[1], "w") as out:
 """
 
 
-def run_child(cmd: list[str], cwd: Path | None = None) -> Child:
+#: The environment of every measured child (see ``bytecode_cache``); None: this process's own.
+CHILD_ENV: dict[str, str] | None = None
+
+
+def bytecode_cache(folder: Path) -> dict[str, str]:
+    """An environment in which children read (and write) compiled bytecode under ``folder``."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(folder)
+    return env
+
+
+def without_bytecode() -> dict[str, str]:
+    """An environment in which children compile every source that has no cached bytecode."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPYCACHEPREFIX"}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+def run_child(cmd: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> Child:
     """Run ``cmd``; measure its wall time and the peak RSS of it and the workers it waited for."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
             tempfile.TemporaryDirectory() as tmp:
         figures = Path(tmp) / "child.json"
         subprocess.run([sys.executable, "-c", _LAUNCHER, str(figures), *cmd], stdout=out,
-                       stderr=err, cwd=cwd, check=False)
+                       stderr=err, cwd=cwd, check=False, env=env or CHILD_ENV)
         measured = json.loads(figures.read_text(encoding="utf-8"))
         out.seek(0)
         err.seek(0)
@@ -110,14 +136,21 @@ def run_child(cmd: list[str], cwd: Path | None = None) -> Child:
                      err.read().decode("utf-8", "replace"))
 
 
+def checked_child(cmd: list[str], expect: set[int] | None = None,
+                  env: dict[str, str] | None = None) -> Child:
+    child = run_child(cmd, env=env)
+    if expect is not None and child.code not in expect:
+        raise SystemExit(f"bench: {' '.join(cmd[:6])} ... exited {child.code}:\n"
+                         f"{child.stdout[-2000:]}{child.stderr[-2000:]}")
+    return child
+
+
+def median_of(runs: list[Child]) -> Child:
+    return sorted(runs, key=lambda c: c.wall)[len(runs) // 2]
+
+
 def median_child(cmd: list[str], repeat: int, expect: set[int] | None = None) -> Child:
-    runs = [run_child(cmd) for _ in range(repeat)]
-    for child in runs:
-        if expect is not None and child.code not in expect:
-            raise SystemExit(f"bench: {' '.join(cmd[:6])} ... exited {child.code}:\n"
-                             f"{child.stdout[-2000:]}{child.stderr[-2000:]}")
-    runs.sort(key=lambda c: c.wall)
-    return runs[len(runs) // 2]
+    return median_of([checked_child(cmd, expect) for _ in range(repeat)])
 
 
 def median_time(function: Any, repeat: int) -> float:
@@ -160,12 +193,21 @@ def package_version(name: str) -> str:
 # 1 + 2: the bundled suites, end to end and against the bare engine
 
 
+#: ``a2a-schema-suite run`` with jsonschema-rs made unimportable (as if the [fast] extra were not
+#: installed): the start-up meta checks then run on python-jsonschema alone.
+_NO_RS = ("import sys; sys.modules['jsonschema_rs'] = None; "
+          "from a2a_schema_suite.cli import main; main(prog_name='a2a-schema-suite')")
+
+
 def bench_suites(results: dict[str, Any], engines: list[str], cases: Path, repeat: int,
                  loops: int, jobs_variants: tuple[int, ...] = (1, 2)) -> None:
+    run_args = ["run", str(cases), "--schemas", str(SCHEMAS)]
     for engine in engines:
         for jobs in jobs_variants:
-            child = median_child([*CLI, "run", str(cases), "--schemas", str(SCHEMAS),
-                                  "--engine", engine, "--jobs", str(jobs)], repeat, {0})
+            if (engine, jobs) == ("jsonschema", 1):
+                continue  # measured below, side by side with the bare loop
+            child = median_child([*CLI, *run_args, "--engine", engine, "--jobs", str(jobs)],
+                                 repeat, {0})
             total = counted(child)
             results[f"run.{engine}.jobs{jobs}"] = {
                 "cases": total, "wall_s": child.wall, "cases_per_s": total / child.wall,
@@ -231,6 +273,11 @@ def bench_suites(results: dict[str, Any], engines: list[str], cases: Path, repea
             work.append((cache[ref, profile], data))
         return work
 
+    def timed(function: Any) -> float:
+        start = time.perf_counter()
+        function()
+        return time.perf_counter() - start
+
     builders = {"jsonschema": bare_python, "jsonschema-rs": bare_rust}
     for engine in engines:
         work = builders[engine]()
@@ -240,23 +287,57 @@ def bench_suites(results: dict[str, Any], engines: list[str], cases: Path, repea
                 list(validator.iter_errors(data))
 
         loop()  # warm: the bare engine gets every advantage
-        bare = median_time(loop, loops)
 
         # Start-up pieces of a run, in process: loading (and meta-checking) the schemas, loading
         # (and checking) the suite files.
         load_store = median_time(lambda engine=engine: SchemaStore.load(SCHEMAS, engine=engine), loops)
         load_suites_s = median_time(lambda: list(load_suites([cases])), loops)
         # The runner with its validators built (like the bare loop's): judging, error details,
-        # policy and stream rules, and reading and strictly parsing the JSONL samples.
+        # policy and stream rules, and reading and strictly parsing the JSONL samples. It takes
+        # turns with the bare loop.
         warm = SchemaStore.load(SCHEMAS, engine=engine)
         list(run_suites(suites, warm, RunOptions(), orphans))
-        inproc = median_time(lambda warm=warm: list(run_suites(suites, warm, RunOptions(), orphans)),
-                             loops)
-        e2e = results[f"run.{engine}.jobs1"]["wall_s"]
-        results[f"overhead.{engine}"] = {
-            "documents": len(documents), "bare_s": bare, "runner_s": inproc,
-            "load_schemas_s": load_store, "load_suites_s": load_suites_s,
-            "runner_ratio": inproc / bare, "end_to_end_ratio": e2e / bare}
+        bare_times, runner_times = [], []
+        for _ in range(loops):
+            bare_times.append(timed(loop))
+            runner_times.append(timed(lambda warm=warm: list(run_suites(suites, warm, RunOptions(),
+                                                                          orphans))))
+        # Each ratio is the median of the ratios of measurements taken one right after the other,
+        # so that a change in the machine's load during the bench moves both sides of each.
+        overhead = {"documents": len(documents), "load_schemas_s": load_store,
+                    "load_suites_s": load_suites_s, "runner_s": statistics.median(runner_times),
+                    "runner_ratio": statistics.median(
+                        [r / b for r, b in zip(runner_times, bare_times, strict=True)])}
+        if engine == "jsonschema":
+            # End to end: fresh `run` processes (start-up included) take turns with the bare loop:
+            # as installed (bytecode cached), without bytecode, without jsonschema-rs.
+            variants = {"run": ([*CLI, *run_args, "--engine", engine, "--jobs", "1"], None),
+                        "no_bytecode": ([*CLI, *run_args], without_bytecode())}
+            if "jsonschema-rs" in engines:
+                variants["no_rs"] = ([sys.executable, "-c", _NO_RS, *run_args], None)
+            for cmd, env in variants.values():
+                checked_child(cmd, {0}, env)  # untimed: fills the bytecode cache, warms the disk
+            children: dict[str, list[Child]] = {name: [] for name in variants}
+            paired: dict[str, list[float]] = {name: [] for name in variants}
+            for _ in range(max(repeat, loops)):
+                round_children = {name: checked_child(cmd, {0}, env)
+                                  for name, (cmd, env) in variants.items()}
+                bare_now = timed(loop)
+                bare_times.append(bare_now)
+                for name, child in round_children.items():
+                    children[name].append(child)
+                    paired[name].append(child.wall / bare_now)
+            for name, runs in children.items():
+                child = median_of(runs)
+                total = counted(child)
+                key = "run.jsonschema.jobs1" if name == "run" else f"run.jsonschema.{name}"
+                results[key] = {"cases": total, "wall_s": child.wall, "cases_per_s": total / child.wall,
+                                "rss_mb": child.rss_mb, "bare_ratio": statistics.median(paired[name]),
+                                "bare_ratios": paired[name]}
+        bare = statistics.median(bare_times)
+        e2e = results[f"run.{engine}.jobs1"]
+        results[f"overhead.{engine}"] = {**overhead, "bare_s": bare, "end_to_end_ratio": e2e.get(
+            "bare_ratio", e2e["wall_s"] / bare)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -467,7 +548,18 @@ def verdicts(results: dict[str, Any], engines: list[str]) -> list[tuple[str, str
     rows.append(("runner overhead: in-process run / bare jsonschema loop (validators prebuilt in both)",
                  f"{o['runner_ratio']:.2f}x", "<= 1.25x", o["runner_ratio"] <= 1.25))
     rows.append(("end to end: `run` wall time incl. start-up / bare jsonschema loop",
-                 f"{o['end_to_end_ratio']:.2f}x", "<= 1.25x", o["end_to_end_ratio"] <= 1.25))
+                 _paired(results["run.jsonschema.jobs1"], o["end_to_end_ratio"]), "<= 1.25x",
+                 o["end_to_end_ratio"] <= 1.25))
+    no_rs = results.get("run.jsonschema.no_rs")
+    if no_rs is not None:
+        rows.append(("end to end, jsonschema-rs not installed (start-up meta checks by "
+                     "python-jsonschema alone) / bare jsonschema loop",
+                     _paired(no_rs, no_rs["bare_ratio"]), "<= 1.25x", no_rs["bare_ratio"] <= 1.25))
+    no_bytecode = results.get("run.jsonschema.no_bytecode")
+    if no_bytecode is not None:
+        rows.append(("end to end, no bytecode cache (every uncached source compiled in the "
+                     "process) / bare jsonschema loop", _paired(no_bytecode, no_bytecode["bare_ratio"]),
+                     "", None))
     if "jsonschema-rs" in engines:
         ratio = results["run.jsonschema-rs.jobs1"]["wall_s"] / o["bare_s"]
         rows.append(("end to end: `run --engine jsonschema-rs` incl. start-up / bare jsonschema loop",
@@ -500,6 +592,14 @@ def verdicts(results: dict[str, Any], engines: list[str]) -> list[tuple[str, str
     return rows
 
 
+def _paired(figures: dict[str, Any], ratio: float) -> str:
+    """A median ratio, with the range of the side-by-side pairs it is the median of."""
+    pairs = figures.get("bare_ratios")
+    if not pairs or len(pairs) < 2:
+        return f"{ratio:.2f}x"
+    return f"{ratio:.2f}x (pairs {min(pairs):.2f}-{max(pairs):.2f})"
+
+
 def _fast(engines: list[str]) -> str:
     return "jsonschema-rs" if "jsonschema-rs" in engines else "jsonschema"
 
@@ -514,13 +614,16 @@ def markdown(results: dict[str, Any], engines: list[str]) -> str:
         mark = "" if met is None else "yes" if met else "**no**"
         lines.append(f"| {measure} | {figure} | {target} | {mark} |")
     lines += ["", "| throughput | wall | rate | peak RSS |", "|---|---|---|---|"]
-    for engine in engines:
-        for jobs in (1, 2):
-            r = results.get(f"run.{engine}.jobs{jobs}")
-            if r is None:
-                continue
-            lines.append(f"| `run`, all {r['cases']:,} bundled cases, {engine}, --jobs {jobs} | "
-                         f"{r['wall_s']:.2f} s | {r['cases_per_s']:,.0f} cases/s | {r['rss_mb']:.0f} MB |")
+    variants = [(f"{engine}, --jobs {jobs}", f"run.{engine}.jobs{jobs}")
+                for engine in engines for jobs in (1, 2)]
+    variants += [("jsonschema, jsonschema-rs not importable", "run.jsonschema.no_rs"),
+                 ("jsonschema, no bytecode cache", "run.jsonschema.no_bytecode")]
+    for label, key in variants:
+        r = results.get(key)
+        if r is None:
+            continue
+        lines.append(f"| `run`, all {r['cases']:,} bundled cases, {label} | "
+                     f"{r['wall_s']:.2f} s | {r['cases_per_s']:,.0f} cases/s | {r['rss_mb']:.0f} MB |")
     for engine in engines:
         o = results[f"overhead.{engine}"]
         lines.append(f"| bare {engine} loop, {o['documents']:,} documents (tests + stream lines) | "
@@ -582,8 +685,15 @@ def main(argv: list[str] | None = None) -> int:
         ("fresh process per case", lambda: bench_fresh(results, sizes["fresh"], work)),
         ("JSONL streams", lambda: bench_streams(results, engines, sizes, work)),
     ]
+    global CHILD_ENV
     with tempfile.TemporaryDirectory(prefix="a2a-bench-") as tmp:
         work = Path(tmp)
+        CHILD_ENV = bytecode_cache(work / "bytecode")
+        # untimed: compiles the bytecode every child then reads, as an installation has it
+        checked_child([*CLI, "--help"], {0})
+        for engine in engines:
+            checked_child([*CLI, "run", str(CASES / "contract"), "--schemas", str(SCHEMAS), "--engine",
+                           engine], {0})
         for label, step in steps:
             print(f"bench: {label} ...", file=sys.stderr, flush=True)
             started = time.perf_counter()
