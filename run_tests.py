@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Run every bundled case suite against the repository's own schemas: the CI gate.
+"""Run every bundled case suite against this checkout's own schemas: the CI gate.
 
-Equivalent to ``a2a-schema-suite run cases --schemas schemas [ARGS]`` from the repository root;
-extra arguments are passed on (``python run_tests.py -k agent_card --format json``).
+A thin call into the CLI: ``python run_tests.py [ARGS]`` is ``a2a-schema-suite run [ARGS]`` run
+from this checkout, wherever the current directory is, so it uses this checkout's ``schemas/``
+and ``cases/`` (the first line of the report names them) and accepts every ``run`` option
+(``python run_tests.py -k agent_card --jobs 2 --engine jsonschema-rs --format json``).
 """
 
 from __future__ import annotations
@@ -19,13 +21,4 @@ except ImportError:  # not installed: run from the source tree
     from a2a_schema_suite.cli import main
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    takes_value = {"-k", "--profile", "--format", "--output", "--schemas"}
-    positional = [
-        a for i, a in enumerate(args)
-        if not a.startswith("-") and (i == 0 or args[i - 1] not in takes_value)
-    ]
-    defaults = [] if positional else [str(ROOT / "cases")]
-    if "--schemas" not in args:
-        defaults += ["--schemas", str(ROOT / "schemas")]
-    main(["run", *defaults, *args], prog_name="run_tests.py")
+    main(["run", *sys.argv[1:]], prog_name="run_tests.py", obj={"start": ROOT})

@@ -230,7 +230,9 @@ def test_output_file_and_never_overwrite_inputs(project, tmp_path):
                     "--output", str(out))
     assert result.exit_code == 0
     assert json.loads(out.read_text())["coverage"]["versions"][0]["locations"] == 16
-    assert result.output.startswith("coverage v9:") and "no valid example" not in result.output
+    roots, *rest = result.output.splitlines()
+    assert roots == f"schemas: {schemas} (given); cases: as given (given)"
+    assert rest[0].startswith("coverage v9:") and "no valid example" not in result.output
     suite = cases / "thing.json"
     before = suite.read_bytes()
     clash = invoke("coverage", str(suite), "--schemas", str(schemas), "--output", str(suite))

@@ -453,7 +453,8 @@ def test_text_output_lists_every_check_then_the_level(sdk, fast_cli):
     result = invoke(sdk.base_url, "--send", "hi")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0] == "  passed   card: fetch"
+    assert lines[0].startswith("schemas: ") and lines[0].endswith(("(checkout)", "(bundled)"))
+    assert lines[1] == "  passed   card: fetch"
     assert "  passed   errors: CancelTask of a completed task -> -32002" in lines
     assert lines[-1] == ("conformance level: full (every check passed; claimed but not probed: "
                          "streaming (add --stream))")

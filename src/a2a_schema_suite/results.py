@@ -10,10 +10,13 @@ import dataclasses
 import enum
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jsonschema.exceptions import ValidationError, relevance
 from jsonschema.protocols import Validator
+
+if TYPE_CHECKING:
+    from a2a_schema_suite.roots import Roots
 
 
 class ExitCode(enum.IntEnum):
@@ -160,6 +163,8 @@ class RunSummary:
     """Counts over a run, and the exit code they imply."""
 
     results: list[CaseResult] = field(default_factory=list)
+    #: which schema root and cases gave these results (shown first in the text report)
+    roots: Roots | None = None
 
     def count(self, outcome: Outcome) -> int:
         return sum(1 for r in self.results if r.outcome is outcome)

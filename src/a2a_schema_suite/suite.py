@@ -237,26 +237,33 @@ def _read_suite(path: Path, name: str) -> tuple[Any, SuiteLocations]:
     return data, SuiteLocations.of_text(decode_utf8(raw, name))
 
 
+def _name_base(directory: Path, cwd: Path) -> Path:
+    """What files under the absolute ``directory`` are named relative to (see :func:`discover`)."""
+    from a2a_schema_suite.roots import is_project_tree
+
+    for parent in directory.parents:
+        if is_project_tree(parent):
+            return parent
+    return cwd if directory.is_relative_to(cwd) else directory.parent
+
+
 def discover(paths: Iterable[Path]) -> list[tuple[Path, str]]:
     """Expand files and directories into ``(suite file, display name)`` pairs, sorted.
 
     Names are paths the user can open, so that reports can point at them: a file under a relative
-    directory is named as typed (``cases/v1_0/task.json`` for ``cases/v1_0``), under an absolute
-    directory relative to the current directory if it is below it; otherwise relative to the
-    directory's parent (``cases/v1_0/task.json`` for ``/repo/cases``: short, and relative to the
-    repository root for a top-level directory, as ``run_tests.py`` passes it).
+    directory is named as typed (``cases/v1_0/task.json`` for ``cases/v1_0``). Under an absolute
+    directory inside a project tree (``schemas/`` and ``cases/`` side by side: a checkout, or the
+    copy bundled with the package) a file is named relative to the tree (``cases/v1_0/task.json``,
+    wherever the current directory is and wherever the package is installed); elsewhere relative
+    to the current directory if it is below it, else to the directory's parent.
     """
     found: list[tuple[Path, str]] = []
     cwd = Path.cwd()
     for path in paths:
         if path.is_dir():
+            base = _name_base(path, cwd) if path.is_absolute() else None
             for file in sorted(path.rglob("*.json")):
-                if not path.is_absolute():
-                    name = file
-                elif file.is_relative_to(cwd):
-                    name = file.relative_to(cwd)
-                else:
-                    name = file.relative_to(path.parent)
+                name = file if base is None else file.relative_to(base)
                 found.append((file, name.as_posix()))
         else:
             found.append((path, path.as_posix()))

@@ -88,8 +88,35 @@ def emit(summary, out: OutputOptions, inputs: list[Path]) -> int:
     return code
 
 
+def choose_roots(schemas: Path | None, cases: Path | None = None, paths: tuple[Path, ...] = (),
+                 *, uses_cases: bool = True):
+    """The schema root and cases for this command (see :mod:`a2a_schema_suite.roots`).
+
+    The search for a project tree starts at the current directory, or where the caller of
+    :func:`a2a_schema_suite.cli.main` says (``obj={"start": DIR}``: ``run_tests.py`` passes its
+    own directory, so it runs its checkout from anywhere).
+    """
+    from a2a_schema_suite.roots import choose
+
+    ctx = click.get_current_context(silent=True)
+    obj = ctx.find_root().obj if ctx is not None else None
+    start = obj.get("start") if isinstance(obj, dict) else None
+    return choose(schemas, cases, paths=bool(paths), uses_cases=uses_cases, start=start)
+
+
+def case_inputs(roots, paths: tuple[Path, ...]) -> list[Path]:
+    """The suite files and directories to read: PATHS, else the chosen cases root; a PATH that
+    names nothing is a usage error."""
+    inputs = list(paths) or [roots.cases]
+    for path in inputs:
+        if not path.exists():
+            hint = "PATHS" if paths else "--cases"
+            raise click.BadParameter(f"{path}: no such file or directory", param_hint=hint)
+    return inputs
+
+
 def load_store(schemas: Path | None, engine: str = "jsonschema"):
-    """The schema store for ``--schemas`` (default: bundled); a broken root, or an engine that is
+    """The schema store for a schema root (``None``: bundled); a broken root, or an engine that is
     not installed, is a usage error."""
     from a2a_schema_suite.engines import EngineUnavailable
     from a2a_schema_suite.registry import SchemaError, SchemaStore
@@ -108,7 +135,12 @@ output_option = click.option(
     help="Write the report to FILE (a text summary still goes to stdout).")
 schemas_option = click.option(
     "--schemas", type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Schema root with one directory per version (default: the bundled schemas).")
+    help="Schema root with one directory per version (default: schemas/ of the project tree "
+         "around the current directory, else the bundled schemas).")
+cases_option = click.option(
+    "--cases", type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Cases directory used when no PATHS are given (default: cases/ of the project tree "
+         "around the current directory, else the bundled cases).")
 engine_option = click.option(
     "--engine", type=click.Choice(ENGINES), default="jsonschema", show_default=True,
     help="Validator: jsonschema (Python) or jsonschema-rs (Rust, the [fast] extra); every bundled "

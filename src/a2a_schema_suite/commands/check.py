@@ -9,6 +9,9 @@ import click
 
 from a2a_schema_suite.commands._options import (
     OutputOptions,
+    case_inputs,
+    cases_option,
+    choose_roots,
     emit,
     format_option,
     output_option,
@@ -19,6 +22,7 @@ from a2a_schema_suite.commands._options import (
 @click.command("check")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @schemas_option
+@cases_option
 @click.option("--strict", is_flag=True,
               help="A valid: false test without expectedErrors, or a pattern that ECMA-262 and "
                    "Python read differently, is an error, not a warning.")
@@ -26,7 +30,7 @@ from a2a_schema_suite.commands._options import (
               help="Accept this extension keyword (e.g. x-since) in schemas; repeatable.")
 @format_option
 @output_option
-def command(paths: tuple[Path, ...], schemas: Path | None, strict: bool, allowed: tuple[str, ...],
+def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, strict: bool, allowed: tuple[str, ...],
             fmt: str, output: Path | None) -> None:
     """Lint the suite itself, then run it; exits non-zero on any problem.
 
@@ -43,15 +47,12 @@ def command(paths: tuple[Path, ...], schemas: Path | None, strict: bool, allowed
       a2a-schema-suite check --schemas schemas cases --strict --format json --output check.json
     """
     from a2a_schema_suite.lint import CheckOptions, check
-    from a2a_schema_suite.registry import bundled_cases, bundled_schemas
     from a2a_schema_suite.results import RunSummary
 
-    inputs = list(paths) or [bundled_cases()]
-    for path in inputs:
-        if not path.exists():
-            raise click.BadParameter(f"{path}: no such file or directory", param_hint="PATHS")
-    root = schemas or bundled_schemas()
+    roots = choose_roots(schemas, cases, paths)
+    inputs = case_inputs(roots, paths)
+    root = roots.schemas
     options = CheckOptions(strict=strict, allowed_keywords=frozenset(allowed))
-    summary = RunSummary(check(root, inputs, options))
+    summary = RunSummary(check(root, inputs, options), roots)
     schema_files = sorted(root.rglob("*.json"))
     sys.exit(emit(summary, OutputOptions(fmt, output), [*inputs, *schema_files]))

@@ -9,6 +9,9 @@ import click
 
 from a2a_schema_suite.commands._options import (
     _overwrites_input,
+    case_inputs,
+    cases_option,
+    choose_roots,
     load_store,
     output_option,
     percentage,
@@ -22,6 +25,7 @@ FORMATS = ("text", "json", "html")
 @click.command("coverage")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @schemas_option
+@cases_option
 @click.option("--version", "versions", multiple=True, metavar="VERSION",
               help="Report only this schema version (v1_0, v0_3; repeatable). Default: every "
                    "version a suite runs against.")
@@ -33,7 +37,7 @@ FORMATS = ("text", "json", "html")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="Report format (html: the coverage matrix as a heat map, with the run summary).")
 @output_option
-def command(paths: tuple[Path, ...], schemas: Path | None, versions: tuple[str, ...],
+def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, versions: tuple[str, ...],
             profile: str | None, fail_under: float | None, fmt: str, output: Path | None) -> None:
     """Schema coverage of case suites (files or directories; default: the bundled cases).
 
@@ -52,15 +56,12 @@ def command(paths: tuple[Path, ...], schemas: Path | None, versions: tuple[str, 
       a2a-schema-suite coverage --format html --output coverage.html
     """
     from a2a_schema_suite.coverage import measure, render_text
-    from a2a_schema_suite.registry import bundled_cases
     from a2a_schema_suite.results import ExitCode
     from a2a_schema_suite.runner import RunOptions
 
-    inputs = list(paths) or [bundled_cases()]
-    for path in inputs:
-        if not path.exists():
-            raise click.BadParameter(f"{path}: no such file or directory", param_hint="PATHS")
-    store = load_store(schemas)
+    roots = choose_roots(schemas, cases, paths)
+    inputs = case_inputs(roots, paths)
+    store = load_store(roots.schemas)
     for version in versions:
         if version not in store.versions:
             known = ", ".join(store.versions) or "none"
@@ -69,6 +70,8 @@ def command(paths: tuple[Path, ...], schemas: Path | None, versions: tuple[str, 
     report = measure(inputs, store, versions=versions, options=RunOptions(profile=profile),
                      fail_under=fail_under)
     code = int(report.exit_code)
+    if fmt == "text" or output is not None:  # stdout gets a text report: say which files
+        click.echo(roots.describe())
     document, problem = _render(report, fmt)
     if output is None:
         if document is None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from a2a_schema_suite.commands._options import schemas_option
+from a2a_schema_suite.commands._options import case_inputs, cases_option, choose_roots, schemas_option
 
 
 def inventory(root: Path, paths: list[Path]) -> dict[str, Any]:
@@ -83,9 +83,10 @@ def render_text(data: dict[str, Any]) -> str:
 @click.command("list")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @schemas_option
+@cases_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Output format.")
-def command(paths: tuple[Path, ...], schemas: Path | None, fmt: str) -> None:
+def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, fmt: str) -> None:
     """List versions, schema files with their $id, and suites with test counts.
 
     Exits 3 if a schema or suite file cannot be loaded (each is listed with file, line and reason).
@@ -97,15 +98,11 @@ def command(paths: tuple[Path, ...], schemas: Path | None, fmt: str) -> None:
     """
     import json
 
-    from a2a_schema_suite.registry import bundled_cases, bundled_schemas
-
-    inputs = list(paths) or [bundled_cases()]
-    for path in inputs:
-        if not path.exists():
-            raise click.BadParameter(f"{path}: no such file or directory", param_hint="PATHS")
-    data = inventory(schemas or bundled_schemas(), inputs)
+    roots = choose_roots(schemas, cases, paths)
+    data = inventory(roots.schemas, case_inputs(roots, paths))
     if fmt == "json":
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        click.echo(json.dumps({"roots": roots.to_dict(), **data}, indent=2, ensure_ascii=False))
     else:
+        click.echo(roots.describe())
         click.echo(render_text(data), nl=False)
     sys.exit(3 if data["problems"] else 0)

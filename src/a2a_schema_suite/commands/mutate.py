@@ -11,6 +11,9 @@ import click
 from a2a_schema_suite.commands._options import (
     _overwrites_input,
     engine_option,
+    case_inputs,
+    cases_option,
+    choose_roots,
     load_store,
     output_option,
     percentage,
@@ -28,6 +31,7 @@ OPERATOR_NAMES = ("drop", "null", "type", "empty", "unknown", "enum-spelling", "
 @click.command("mutate")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @schemas_option
+@cases_option
 @profile_option
 @click.option("--operator", "operators", multiple=True, type=click.Choice(OPERATOR_NAMES), metavar="NAME",
               help=f"Only this operator (repeatable): {', '.join(OPERATOR_NAMES)}. Default: all.")
@@ -51,7 +55,7 @@ OPERATOR_NAMES = ("drop", "null", "type", "empty", "unknown", "enum-spelling", "
               help="Report format.")
 @output_option
 @engine_option
-def command(paths: tuple[Path, ...], schemas: Path | None, profile: str | None, operators: tuple[str, ...],
+def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, profile: str | None, operators: tuple[str, ...],
             skipped: tuple[str, ...], select: str | None, hints: tuple[str, ...], limit: int | None,
             emit_dir: Path | None, fail_under: float | None, fmt: str, output: Path | None,
             engine: str) -> None:
@@ -79,20 +83,17 @@ def command(paths: tuple[Path, ...], schemas: Path | None, profile: str | None, 
     """
     from a2a_schema_suite.mutate import AuditOptions, EmitError, audit, emit_suites
     from a2a_schema_suite.mutate_report import Listing, render_text
-    from a2a_schema_suite.registry import bundled_cases
     from a2a_schema_suite.results import ExitCode
     from a2a_schema_suite.suite import load_suites
 
-    inputs = list(paths) or [bundled_cases()]
-    for path in inputs:
-        if not path.exists():
-            raise click.BadParameter(f"{path}: no such file or directory", param_hint="PATHS")
+    roots = choose_roots(schemas, cases, paths)
+    inputs = case_inputs(roots, paths)
     chosen = tuple(op for op in (operators or OPERATOR_NAMES) if op not in skipped)
     if not chosen:
         raise click.BadParameter("every operator is skipped", param_hint="--skip-operator")
     if emit_dir is not None and emit_dir.exists() and not emit_dir.is_dir():
         raise click.BadParameter(f"{emit_dir} exists and is not a directory", param_hint="--emit")
-    store = load_store(schemas, engine)
+    store = load_store(roots.schemas, engine)
     report = audit(load_suites(inputs), store, AuditOptions(profile=profile, select=select,
                                                             operators=chosen))
     listing = Listing(hints=hints or HINTS, limit=limit)
@@ -120,6 +121,8 @@ def command(paths: tuple[Path, ...], schemas: Path | None, profile: str | None, 
                        f"test(s) to {emit_dir} (each mutant test fails until the schema rejects it)",
                        err=True)
 
+    if fmt == "text" or output is not None:  # stdout gets a text report: say which files
+        click.echo(roots.describe())
     document, problem = _render(report, fmt, listing)
     if output is None:
         if document is None:

@@ -15,6 +15,7 @@ from a2a_schema_suite.commands._options import (
     OutputOptions,
     emit,
     format_option,
+    choose_roots,
     load_store,
     output_option,
     profile_option,
@@ -144,7 +145,8 @@ def command(url: str, send_text: str | None, stream: bool, binding: str,
                                                        card_path_for(record_path).resolve()):
             raise click.BadParameter("--output and --record name the same file",
                                      param_hint="--output")
-    store = load_store(schemas)
+    roots = choose_roots(schemas, uses_cases=False)
+    store = load_store(roots.schemas)
     options = ProbeOptions(url=url, send=send_text, stream=stream, binding=binding,
                            protocol_version=protocol_version, headers=headers, timeout=timeout,
                            max_bytes=max_bytes, max_events=max_events, fuzz=fuzz,
@@ -175,6 +177,7 @@ def command(url: str, send_text: str | None, stream: bool, binding: str,
                     f"cannot write the recording: {exc.strerror or exc}"))
 
     if fmt == "text" or output is not None:
+        click.echo(roots.describe(), err=to_stderr)
         for result in summary.results[:-1]:
             click.echo(f"  {result.outcome.value:<8} {result.description}", err=to_stderr)
     code = emit(summary, OutputOptions(fmt, output), [])

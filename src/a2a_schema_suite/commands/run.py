@@ -9,6 +9,9 @@ import click
 
 from a2a_schema_suite.commands._options import (
     OutputOptions,
+    case_inputs,
+    cases_option,
+    choose_roots,
     emit,
     engine_option,
     format_option,
@@ -23,6 +26,7 @@ from a2a_schema_suite.commands._options import (
 @click.command("run")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @schemas_option
+@cases_option
 @profile_option
 @click.option("-k", "select", metavar="TEXT",
               help="Only tests whose 'suite > description' contains TEXT.")
@@ -31,7 +35,8 @@ from a2a_schema_suite.commands._options import (
 @engine_option
 @format_option
 @output_option
-def command(paths: tuple[Path, ...], schemas: Path | None, profile: str | None, select: str | None,
+def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, profile: str | None,
+            select: str | None,
             fail_fast: bool, jobs: int, engine: str, fmt: str, output: Path | None) -> None:
     """Run case suites (files or directories; default: the bundled cases).
 
@@ -39,15 +44,12 @@ def command(paths: tuple[Path, ...], schemas: Path | None, profile: str | None, 
     Example:
       a2a-schema-suite run cases/v1_0/task.json --format json --output report.json
     """
-    from a2a_schema_suite.registry import bundled_cases
     from a2a_schema_suite.results import RunSummary
     from a2a_schema_suite.runner import RunOptions, run_paths
 
-    inputs = list(paths) or [bundled_cases()]
-    for path in inputs:
-        if not path.exists():
-            raise click.BadParameter(f"{path}: no such file or directory", param_hint="PATHS")
-    store = load_store(schemas, engine)
+    roots = choose_roots(schemas, cases, paths)
+    inputs = case_inputs(roots, paths)
+    store = load_store(roots.schemas, engine)
     options = RunOptions(profile=profile, select=select, fail_fast=fail_fast)
-    summary = RunSummary(list(run_paths(inputs, store, options, jobs)))
+    summary = RunSummary(list(run_paths(inputs, store, options, jobs)), roots)
     sys.exit(emit(summary, OutputOptions(fmt, output), inputs))

@@ -13,6 +13,7 @@ from a2a_schema_suite.commands._options import (
     engine_option,
     format_option,
     jobs_option,
+    choose_roots,
     load_store,
     output_option,
     profile_option,
@@ -44,7 +45,8 @@ def command(schema_ref: str, files: tuple[Path, ...], schemas: Path | None, prof
     from a2a_schema_suite.results import RunSummary
     from a2a_schema_suite.runner import validate_documents
 
-    store = load_store(schemas, engine)
+    roots = choose_roots(schemas, uses_cases=False)
+    store = load_store(roots.schemas, engine)
     summary = RunSummary(list(validate_documents(files, schema_ref, store, profile or "strict",
-                                                 jobs)))
+                                                 jobs)), roots)
     sys.exit(emit(summary, OutputOptions(fmt, output), list(files)))

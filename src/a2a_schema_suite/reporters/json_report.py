@@ -25,11 +25,12 @@ def result_dict(result: CaseResult) -> dict[str, Any]:
 
 
 def to_dict(summary: RunSummary) -> dict[str, Any]:
-    return {
-        "tool": {"name": TOOL_NAME, "version": __version__},
-        "summary": summary.counts(),
-        "results": [result_dict(r) for r in summary.results],
-    }
+    data: dict[str, Any] = {"tool": {"name": TOOL_NAME, "version": __version__}}
+    if summary.roots is not None:
+        data["roots"] = summary.roots.to_dict()
+    data["summary"] = summary.counts()
+    data["results"] = [result_dict(r) for r in summary.results]
+    return data
 
 
 def render(summary: RunSummary) -> str:

@@ -170,6 +170,8 @@ def render(summary: RunSummary, *, colour: bool | None = None) -> str:
         if result.outcome in SHOWN:
             groups.setdefault(result.suite, []).append(result)
     lines: list[str] = []
+    if summary.roots is not None:
+        lines.append(paint(summary.roots.describe(), "dim"))
     for suite, results in groups.items():
         named = any(r.description != r.suite for r in results)
         if named:
