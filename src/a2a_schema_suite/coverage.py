@@ -754,8 +754,16 @@ def _row_text(row: LocationCoverage) -> str:
     return f"    {row.location.id}  [{row.location.kind}]"
 
 
-def render_text(report: CoverageReport, *, details: bool = True) -> str:
-    """Per version: the percentages, then (with ``details``) every location lacking a test."""
+def render_text(report: CoverageReport, *, details: bool | None = None) -> str:
+    """Per version: the percentages, then (with ``details``) every location lacking a test.
+
+    ``details=None``: as ``-q``/``-v`` say (``-q``: the percentages only; ``-v``: also every
+    location with its valid and invalid counts).
+    """
+    from a2a_schema_suite import console
+
+    level = console.verbosity()
+    details = level >= 0 if details is None else details
     lines: list[str] = []
     for version in report.versions:
         stats = report.stats(version)
@@ -782,6 +790,9 @@ def render_text(report: CoverageReport, *, details: bool = True) -> str:
             for row in unused:
                 values = ", ".join(_canonical(v) for v in row.unexercised_values())
                 lines.append(f"    {row.location.id}: {values}")
+        if level > 0 and rows:
+            lines.append(f"  every location (valid / invalid tests) ({len(rows)}):")
+            lines.extend(f"{_row_text(r)}  {r.valid} / {r.invalid}" for r in rows)
     if not report.versions:
         lines.append("coverage: no schema version was reported (no suite ran against one)")
     combined = f"combined coverage {report.combined_percent:.1f}%"

@@ -77,7 +77,15 @@ def score_rows(report: MutationReport) -> tuple[list[str], list[list[str]]]:
     return headers, rows
 
 
-def render_text(report: MutationReport, listing: Listing = Listing(), *, details: bool = True) -> str:
+def render_text(report: MutationReport, listing: Listing = Listing(), *,
+                details: bool | None = None) -> str:
+    """The score table and the listed survivors; ``details=None``: as ``-q``/``-v`` say (``-q``: the
+    scores only, ``-v``: every example of each survivor group)."""
+    from a2a_schema_suite import console
+
+    level = console.verbosity()
+    details = level >= 0 if details is None else details
+    examples = None if level > 0 else EXAMPLES_PER_GROUP
     total = report.tally()
     lines = [f"Mutation audit: {report.tests} valid tests, {total.generated} mutants "
              f"({report.duplicates} duplicates skipped), {total.rejected} rejected, "
@@ -101,10 +109,10 @@ def render_text(report: MutationReport, listing: Listing = Listing(), *, details
                 first = group[0]
                 lines.append(f"  {first.operator} x{len(group)} [{first.hint}] {first.mutation}")
                 lines.append(f"      why: {first.why}")
-                for s in group[:EXAMPLES_PER_GROUP]:
+                for s in group[:examples]:
                     lines.append(f"      {s.suite} > {s.test} at {s.path}")
-                if len(group) > EXAMPLES_PER_GROUP:
-                    lines.append(f"      ... {len(group) - EXAMPLES_PER_GROUP} more")
+                if examples is not None and len(group) > examples:
+                    lines.append(f"      ... {len(group) - examples} more (-v lists them all)")
     for title, items in (("notes", report.notes), ("skipped", report.skipped),
                          ("errored", report.problems)):
         if items:

@@ -61,19 +61,19 @@ def emit(summary, out: OutputOptions, inputs: list[Path]) -> int:
     code = int(summary.exit_code)
     if out.output is None:
         if out.fmt == "text":  # coloured on a terminal
-            click.echo(render(summary, "text"), nl=False)
+            click.echo(render(summary, "text"), nl=False, color=True)  # render decided
             return code
         report, problem = _render(summary, out.fmt)
         if report is not None:
             click.echo(report, nl=False)
             return code
         click.echo(f"error: cannot make the {out.fmt} report: {problem}", err=True)
-        click.echo(render(summary, "text"), nl=False)
+        click.echo(render(summary, "text"), nl=False, color=True)  # render decided
         return int(ExitCode.ERRORED)
     if _overwrites_input(out.output, inputs, summary):
         click.echo(f"error: --output {out.output} is one of the inputs; refusing to overwrite it",
                    err=True)
-        click.echo(render(summary, "text"), nl=False)
+        click.echo(render(summary, "text"), nl=False, color=True)  # render decided
         return int(ExitCode.ERRORED)
     report, problem = _render(summary, out.fmt)
     try:
@@ -82,9 +82,9 @@ def emit(summary, out: OutputOptions, inputs: list[Path]) -> int:
         out.output.write_text(report, encoding="utf-8")
     except OSError as exc:
         click.echo(f"error: cannot write report to {out.output}: {exc.strerror or exc}", err=True)
-        click.echo(render(summary, "text"), nl=False)
+        click.echo(render(summary, "text"), nl=False, color=True)  # render decided
         return int(ExitCode.ERRORED)
-    click.echo(render(summary, "text"), nl=False)
+    click.echo(render(summary, "text"), nl=False, color=True)  # render decided
     return code
 
 
@@ -152,6 +152,35 @@ profile_option = click.option(
     "--profile", type=click.Choice(PROFILES),
     help="strict: canonical sender output, closed objects. interop: the receiver's view, "
          "unknown members ignored.")
+
+
+def _verbose(ctx: click.Context, param: click.Parameter, value: int) -> int:
+    from a2a_schema_suite import console
+
+    console.set_verbosity(**{param.name: value})  # type: ignore[arg-type]
+    return value
+
+
+def _color(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    from a2a_schema_suite import console
+
+    console.set_color(value)
+    return value
+
+
+def console_options(function):
+    """``-q``/``-v`` and ``--color`` for a command (and the group): they set :mod:`console` state."""
+    function = click.option(
+        "--color", "--colour", type=click.Choice(("auto", "always", "never")), default=None,
+        expose_value=False, callback=_color, is_eager=True,
+        help="Colour the text report: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), "
+             "always or never.  [default: auto]")(function)
+    function = click.option(
+        "-q", "--quiet", count=True, expose_value=False, callback=_verbose, is_eager=True,
+        help="Less output: one line per problem and the counts (no progress line).")(function)
+    return click.option(
+        "-v", "--verbose", count=True, expose_value=False, callback=_verbose, is_eager=True,
+        help="More output: passed tests too (repeatable).")(function)
 
 
 def percentage(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:

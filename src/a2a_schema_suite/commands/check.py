@@ -12,6 +12,7 @@ from a2a_schema_suite.commands._options import (
     case_inputs,
     cases_option,
     choose_roots,
+    console_options,
     emit,
     format_option,
     output_option,
@@ -20,6 +21,7 @@ from a2a_schema_suite.commands._options import (
 
 
 @click.command("check")
+@console_options
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @schemas_option
 @cases_option
@@ -46,6 +48,7 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, s
       a2a-schema-suite check                                # the bundled schemas and cases
       a2a-schema-suite check --schemas schemas cases --strict --format json --output check.json
     """
+    from a2a_schema_suite.console import Progress
     from a2a_schema_suite.lint import CheckOptions, check
     from a2a_schema_suite.results import RunSummary
 
@@ -53,6 +56,7 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, s
     inputs = case_inputs(roots, paths)
     root = roots.schemas
     options = CheckOptions(strict=strict, allowed_keywords=frozenset(allowed))
-    summary = RunSummary(check(root, inputs, options), roots)
+    with Progress("check"):
+        summary = RunSummary(check(root, inputs, options), roots)
     schema_files = sorted(root.rglob("*.json"))
     sys.exit(emit(summary, OutputOptions(fmt, output), [*inputs, *schema_files]))

@@ -12,6 +12,7 @@ from a2a_schema_suite.commands._options import (
     case_inputs,
     cases_option,
     choose_roots,
+    console_options,
     load_store,
     output_option,
     percentage,
@@ -23,6 +24,7 @@ FORMATS = ("text", "json", "html")
 
 
 @click.command("coverage")
+@console_options
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @schemas_option
 @cases_option
@@ -55,6 +57,7 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, v
       a2a-schema-suite coverage --version v1_0 --fail-under 60
       a2a-schema-suite coverage --format html --output coverage.html
     """
+    from a2a_schema_suite.console import Progress
     from a2a_schema_suite.coverage import measure, render_text
     from a2a_schema_suite.results import ExitCode
     from a2a_schema_suite.runner import RunOptions
@@ -67,8 +70,9 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, v
             known = ", ".join(store.versions) or "none"
             raise click.BadParameter(f"{version!r} is not a version under {store.root} "
                                      f"(known: {known})", param_hint="--version")
-    report = measure(inputs, store, versions=versions, options=RunOptions(profile=profile),
-                     fail_under=fail_under)
+    with Progress("coverage"):
+        report = measure(inputs, store, versions=versions, options=RunOptions(profile=profile),
+                         fail_under=fail_under)
     code = int(report.exit_code)
     if fmt == "text" or output is not None:  # stdout gets a text report: say which files
         click.echo(roots.describe())

@@ -8,7 +8,13 @@ from typing import Any
 
 import click
 
-from a2a_schema_suite.commands._options import case_inputs, cases_option, choose_roots, schemas_option
+from a2a_schema_suite.commands._options import (
+    case_inputs,
+    cases_option,
+    choose_roots,
+    console_options,
+    schemas_option,
+)
 
 
 def inventory(root: Path, paths: list[Path]) -> dict[str, Any]:
@@ -53,15 +59,26 @@ def inventory(root: Path, paths: list[Path]) -> dict[str, Any]:
             "problems": problems}
 
 
-def render_text(data: dict[str, Any]) -> str:
+def render_text(data: dict[str, Any], verbosity: int = 0) -> str:
+    """Root, versions, schema files and suites; ``verbosity`` < 0: the totals only, > 0: every
+    schema file's ``$defs`` names too."""
     out = [f"Schema root: {data['schemaRoot']}",
            "Versions: " + (", ".join(v["version"] for v in data["versions"]) or "(none)"), ""]
+    if verbosity < 0:
+        totals = data["totals"]
+        out = [*out[:2], f"Schemas: {totals['schemas']}; suites: {totals['suites']} ({totals['tests']} "
+               f"tests: {totals['valid']} valid, {totals['invalid']} invalid; {totals['streams']} "
+               "streams)"]
+        out += [f"error: {p['source']}:{p['line']}:{p['column']}: {p['reason']}" for p in data["problems"]]
+        return "\n".join(out) + "\n"
     for version in data["versions"]:
         out.append(f"{version['version']} ({len(version['schemas'])} schema files)")
         width = max((len(s["path"]) for s in version["schemas"]), default=0)
         for schema in version["schemas"]:
             defs = f"  ({len(schema['defs'])} $defs)" if schema["defs"] else ""
             out.append(f"  {schema['path']:<{width}}  {schema['id']}{defs}")
+            if verbosity > 0 and schema["defs"]:
+                out.append(f"  {'':<{width}}    $defs: {', '.join(schema['defs'])}")
         out.append("")
     totals = data["totals"]
     out.append(f"Suites: {totals['suites']} ({totals['tests']} tests: {totals['valid']} valid, "
@@ -81,6 +98,7 @@ def render_text(data: dict[str, Any]) -> str:
 
 
 @click.command("list")
+@console_options
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @schemas_option
 @cases_option
@@ -103,6 +121,8 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, f
     if fmt == "json":
         click.echo(json.dumps({"roots": roots.to_dict(), **data}, indent=2, ensure_ascii=False))
     else:
+        from a2a_schema_suite import console
+
         click.echo(roots.describe())
-        click.echo(render_text(data), nl=False)
+        click.echo(render_text(data, console.verbosity()), nl=False)
     sys.exit(3 if data["problems"] else 0)

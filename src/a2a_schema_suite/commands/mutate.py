@@ -10,10 +10,11 @@ import click
 
 from a2a_schema_suite.commands._options import (
     _overwrites_input,
-    engine_option,
     case_inputs,
     cases_option,
     choose_roots,
+    console_options,
+    engine_option,
     load_store,
     output_option,
     percentage,
@@ -29,6 +30,7 @@ OPERATOR_NAMES = ("drop", "null", "type", "empty", "unknown", "enum-spelling", "
 
 
 @click.command("mutate")
+@console_options
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @schemas_option
 @cases_option
@@ -81,10 +83,11 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, p
       a2a-schema-suite mutate -k agent_card --format json --output mutants.json
       a2a-schema-suite mutate cases/v1_0/task.json --emit review/   # then: run review/
     """
+    from a2a_schema_suite.console import Progress
     from a2a_schema_suite.mutate import AuditOptions, EmitError, audit, emit_suites
     from a2a_schema_suite.mutate_report import Listing, render_text
     from a2a_schema_suite.results import ExitCode
-    from a2a_schema_suite.suite import load_suites
+    from a2a_schema_suite.suite import discover, load_suites
 
     roots = choose_roots(schemas, cases, paths)
     inputs = case_inputs(roots, paths)
@@ -94,8 +97,9 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, p
     if emit_dir is not None and emit_dir.exists() and not emit_dir.is_dir():
         raise click.BadParameter(f"{emit_dir} exists and is not a directory", param_hint="--emit")
     store = load_store(roots.schemas, engine)
-    report = audit(load_suites(inputs), store, AuditOptions(profile=profile, select=select,
-                                                            operators=chosen))
+    with Progress("mutate", "suite files", total=len(discover(inputs))) as progress:
+        report = audit(progress.track(load_suites(inputs)), store,
+                       AuditOptions(profile=profile, select=select, operators=chosen))
     listing = Listing(hints=hints or HINTS, limit=limit)
 
     code = int(ExitCode.OK)

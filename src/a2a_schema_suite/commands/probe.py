@@ -13,9 +13,10 @@ import click
 
 from a2a_schema_suite.commands._options import (
     OutputOptions,
+    choose_roots,
+    console_options,
     emit,
     format_option,
-    choose_roots,
     load_store,
     output_option,
     profile_option,
@@ -70,6 +71,7 @@ def _check_url(url: str) -> str:
 
 
 @click.command("probe")
+@console_options
 @click.argument("url")
 @click.option("--send", "send_text", metavar="TEXT",
               help="Send one message with this text and check the answer, the lifecycle "
@@ -176,12 +178,15 @@ def command(url: str, send_text: str | None, stream: bool, binding: str,
                     (ErrorDetail.finding("record", f"cannot write: {exc.strerror or exc}"),),
                     f"cannot write the recording: {exc.strerror or exc}"))
 
+    from a2a_schema_suite import console
+
     if fmt == "text" or output is not None:
         click.echo(roots.describe(), err=to_stderr)
+    if (fmt == "text" or output is not None) and console.verbosity() >= 0:  # -q: no checklist
         for result in summary.results[:-1]:
             click.echo(f"  {result.outcome.value:<8} {result.description}", err=to_stderr)
     code = emit(summary, OutputOptions(fmt, output), [])
-    for note in notes:
+    for note in notes if console.verbosity() >= 0 else ():
         click.echo(note, err=to_stderr)
     level = report.level
     click.echo(f"conformance level: {level.name} ({redactor.text(level.why)})", err=to_stderr)

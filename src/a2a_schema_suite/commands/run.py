@@ -12,6 +12,7 @@ from a2a_schema_suite.commands._options import (
     case_inputs,
     cases_option,
     choose_roots,
+    console_options,
     emit,
     engine_option,
     format_option,
@@ -24,6 +25,7 @@ from a2a_schema_suite.commands._options import (
 
 
 @click.command("run")
+@console_options
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @schemas_option
 @cases_option
@@ -44,6 +46,7 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, p
     Example:
       a2a-schema-suite run cases/v1_0/task.json --format json --output report.json
     """
+    from a2a_schema_suite.console import Progress
     from a2a_schema_suite.results import RunSummary
     from a2a_schema_suite.runner import RunOptions, run_paths
 
@@ -51,5 +54,6 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, p
     inputs = case_inputs(roots, paths)
     store = load_store(roots.schemas, engine)
     options = RunOptions(profile=profile, select=select, fail_fast=fail_fast)
-    summary = RunSummary(list(run_paths(inputs, store, options, jobs)), roots)
+    with Progress("run", "results") as progress:
+        summary = RunSummary(list(progress.track(run_paths(inputs, store, options, jobs))), roots)
     sys.exit(emit(summary, OutputOptions(fmt, output), inputs))

@@ -9,11 +9,12 @@ import click
 
 from a2a_schema_suite.commands._options import (
     OutputOptions,
+    choose_roots,
+    console_options,
     emit,
     engine_option,
     format_option,
     jobs_option,
-    choose_roots,
     load_store,
     output_option,
     profile_option,
@@ -22,6 +23,7 @@ from a2a_schema_suite.commands._options import (
 
 
 @click.command("validate")
+@console_options
 @click.option("--schema", "schema_ref", required=True, metavar="REF",
               help="Schema to validate against, e.g. v1_0/agent_card.json or "
                    "v1_0/agent_card.json#/$defs/AgentSkill.")
@@ -42,11 +44,13 @@ def command(schema_ref: str, files: tuple[Path, ...], schemas: Path | None, prof
     Example:
       a2a-schema-suite validate --schema v1_0/task.json task1.json task2.json
     """
+    from a2a_schema_suite.console import Progress
     from a2a_schema_suite.results import RunSummary
     from a2a_schema_suite.runner import validate_documents
 
     roots = choose_roots(schemas, uses_cases=False)
     store = load_store(roots.schemas, engine)
-    summary = RunSummary(list(validate_documents(files, schema_ref, store, profile or "strict",
-                                                 jobs)), roots)
+    with Progress("validate", "documents", total=len(files)) as progress:
+        summary = RunSummary(list(progress.track(
+            validate_documents(files, schema_ref, store, profile or "strict", jobs))), roots)
     sys.exit(emit(summary, OutputOptions(fmt, output), list(files)))

@@ -5,19 +5,20 @@ vs actual, where its entry is in the suite file, the reason, then every error wi
 keyword, message and schema path. ``oneOf``/``anyOf`` branch errors are listed best match first
 (jsonschema's ``best_match`` order) and cut short, never a wall of branch errors.
 
-Colour (ANSI) only when stdout is a terminal and ``NO_COLOR`` is not set; :func:`use_colour` overrides
-the decision for a block of code (e.g. a report written to a file is never coloured).
+Colour (ANSI) as :func:`a2a_schema_suite.console.colour_wanted` decides (``--color``, ``NO_COLOR``,
+``FORCE_COLOR``, a terminal); :func:`use_colour` overrides the decision for a block of code (e.g. a
+report written to a file is never coloured). ``-q`` (:func:`console.verbosity` below 0) keeps one
+line per problem; ``-v`` lists passed tests too.
 """
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TextIO
 
+from a2a_schema_suite import console
 from a2a_schema_suite.results import CaseResult, ErrorDetail, ExitCode, Outcome, RunSummary
 
 MAX_ERRORS = 25  #: top-level errors shown per result (the JSON report has them all)
@@ -42,15 +43,8 @@ _colour_override: ContextVar[bool | None] = ContextVar("a2a_text_colour", defaul
 
 
 def colour_enabled(stream: TextIO | None = None, environ: Mapping[str, str] | None = None) -> bool:
-    """Colour only on a terminal, and never when ``NO_COLOR`` is set to a non-empty value."""
-    env = os.environ if environ is None else environ
-    if env.get("NO_COLOR"):  # https://no-color.org: present and not empty
-        return False
-    stream = sys.stdout if stream is None else stream
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):  # no isatty, or a closed stream
-        return False
+    """``--color``, then ``NO_COLOR``/``FORCE_COLOR``, then: is ``stream`` (stdout) a terminal?"""
+    return console.colour_wanted(stream, environ)
 
 
 @contextmanager
@@ -146,6 +140,8 @@ def render_result(result: CaseResult, paint: _Painter | None = None) -> list[str
     """The lines of one result's block (no colour unless a painter says so)."""
     paint = paint or _Painter(False)
     label = paint(result.outcome.value.upper(), result.outcome)
+    if result.outcome is Outcome.PASSED:
+        return [f"{paint('PASSED', 'ok')} {title(result)}"]
     if result.outcome is Outcome.SKIPPED:
         return [f"{label} {title(result)}" + (f": {result.reason}" if result.reason else "")]
     lines = [f"{label} {title(result)}{verdict_phrase(result)}"]
@@ -155,7 +151,7 @@ def render_result(result: CaseResult, paint: _Painter | None = None) -> list[str
 
 
 def _group_heading(suite: str, results: list[CaseResult]) -> str:
-    counts = ", ".join(f"{n} {o.value}" for o in SHOWN
+    counts = ", ".join(f"{n} {o.value}" for o in (*SHOWN, Outcome.PASSED)
                        if (n := sum(1 for r in results if r.outcome is o)))
     return f"=== {suite}: {counts} ==="
 
@@ -165,19 +161,26 @@ def render(summary: RunSummary, *, colour: bool | None = None) -> str:
     if colour is None:
         colour = _colour_override.get()
     paint = _Painter(colour_enabled() if colour is None else colour)
+    level = console.verbosity()
+    shown = SHOWN if level <= 0 else (*SHOWN, Outcome.PASSED)
     groups: dict[str, list[CaseResult]] = {}
     for result in summary.results:
-        if result.outcome in SHOWN:
+        if result.outcome in shown:
             groups.setdefault(result.suite, []).append(result)
     lines: list[str] = []
     if summary.roots is not None:
         lines.append(paint(summary.roots.describe(), "dim"))
     for suite, results in groups.items():
+        if level < 0:  # -q: one line per problem
+            lines.extend(render_result(r, paint)[0] for r in results)
+            continue
         named = any(r.description != r.suite for r in results)
         if named:
             lines.append(paint(_group_heading(suite, results), "heading"))
         for result in results:  # file order
             lines.extend(render_result(result, paint))
+        lines.append("")
+    if level < 0 and groups:
         lines.append("")
     closing = summary.closing_line()
     code = summary.exit_code
