@@ -41,6 +41,7 @@ from referencing.exceptions import Unresolvable
 
 from a2a_schema_suite import engines
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
+from a2a_schema_suite.runner import selects
 from a2a_schema_suite.suite import Suite, SuiteProblem
 
 # --------------------------------------------------------------------------------------------
@@ -1157,7 +1158,7 @@ def audit(items: Iterable[Suite | SuiteProblem], store: SchemaStore,
             report.problems.extend(f"{item.name}: {e}" for e in item.errors)
             continue
         tests = [t for t in item.tests if t.valid
-                 and (options.select is None or options.select in f"{item.name} > {t.description}")]
+                 and selects(options.select, f"{item.name} > {t.description}")]
         if not tests:
             continue
         profile = options.profile or item.profile or DEFAULT_PROFILE

@@ -140,6 +140,8 @@ class CaseResult:
     line: int | None = None  #: line of the test's entry in its suite file, where known
     #: the tested document (for reporters that show it, e.g. HTML); not part of equality
     data: Any = field(default=None, repr=False, compare=False)
+    #: seconds spent validating and judging this test (JUnit ``time``); not part of equality
+    duration: float | None = field(default=None, repr=False, compare=False)
 
     @property
     def test_id(self) -> str:

@@ -12,6 +12,7 @@ import itertools
 import multiprocessing
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -47,8 +48,14 @@ MAX_STREAM_FINDINGS = 1000
 @dataclass(frozen=True, slots=True)
 class RunOptions:
     profile: str | None = None  #: overrides every suite's own profile when set
-    select: str | None = None  #: keep tests whose ``suite > description`` contains this
+    #: keep tests whose ``suite > description`` contains this, ignoring case (see :func:`selects`)
+    select: str | None = None
     fail_fast: bool = False
+
+
+def selects(select: str | None, test_id: str) -> bool:
+    """``-k TEXT``: does ``suite > description`` contain TEXT, ignoring case? (``None``: every test)"""
+    return select is None or select.casefold() in test_id.casefold()
 
 
 def load_error_detail(error: LoadError) -> ErrorDetail:
@@ -179,7 +186,7 @@ def suite_results(item: Suite | SuiteProblem, store: SchemaStore,
         yield _suite_problem_result(item)
         return
     tests = [t for t in (*item.tests, *item.streams)
-             if options.select is None or options.select in f"{item.name} > {t.description}"]
+             if selects(options.select, f"{item.name} > {t.description}")]
     if not tests:
         return
     profile = options.profile or item.profile or DEFAULT_PROFILE
@@ -189,6 +196,7 @@ def suite_results(item: Suite | SuiteProblem, store: SchemaStore,
     except SchemaError as exc:
         validator, problem = None, str(exc)
     for test in tests:
+        started = time.perf_counter()
         if validator is None:
             source = _display(test.file) if isinstance(test, StreamCase) else None
             result = _errored(item.name, item.schema, test.description, test.valid,
@@ -197,6 +205,7 @@ def suite_results(item: Suite | SuiteProblem, store: SchemaStore,
             result = run_stream(item, test, store, validator, profile)
         else:
             result = run_test(item, test, validator, profile)
+        result = dataclasses.replace(result, duration=time.perf_counter() - started)
         yield result
         if options.fail_fast and result.outcome is not Outcome.PASSED:
             return
@@ -250,6 +259,7 @@ def validate_documents(files: Iterable[Path], schema: str, store: SchemaStore,
     except SchemaError as exc:
         validator, problem = None, str(exc)
     for path in files:
+        started = time.perf_counter()
         name = path.as_posix()
         if validator is None:
             yield _errored(name, schema, name, True, problem or "no validator")
@@ -279,7 +289,7 @@ def validate_documents(files: Iterable[Path], schema: str, store: SchemaStore,
         if errors and errors[-1].keyword == "truncated":
             reason = f"more than {MAX_STREAM_FINDINGS} validation errors (the first are shown)"
         yield CaseResult(name, schema, name, True, not errors, outcome, errors, reason, source=name,
-                         data=data)
+                         data=data, duration=time.perf_counter() - started)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ OPERATOR_NAMES = ("drop", "null", "type", "empty", "unknown", "enum-spelling", "
 @click.option("--skip-operator", "skipped", multiple=True, type=click.Choice(OPERATOR_NAMES),
               metavar="NAME", help="Leave this operator out (repeatable).")
 @click.option("-k", "select", metavar="TEXT",
-              help="Only valid tests whose 'suite > description' contains TEXT.")
+              help="Only valid tests whose 'suite > description' contains TEXT, ignoring case.")
 @click.option("--hint", "hints", multiple=True, type=click.Choice(HINTS),
               help="List (and --emit) only survivors with this hint (repeatable). The score always "
                    "counts every mutant.")
@@ -107,7 +107,11 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, p
         code = int(ExitCode.ERRORED)
     elif report.tally().generated == 0:
         code = int(ExitCode.NO_TESTS)
-        click.echo("error: no mutant was generated (no valid: true test selected)", err=True)
+        if select is not None and report.tests == 0:
+            click.echo(f"error: no test matched -k {select} (case-insensitive; only valid: true "
+                       "tests are mutated)", err=True)
+        else:
+            click.echo("error: no mutant was generated (no valid: true test selected)", err=True)
     elif fail_under is not None and (report.score or 0) * 100 < fail_under:
         code = int(ExitCode.FAILED)
         click.echo(f"error: score {(report.score or 0) * 100:.1f}% is below --fail-under {fail_under:g}%",

@@ -31,7 +31,8 @@ from a2a_schema_suite.commands._options import (
 @cases_option
 @profile_option
 @click.option("-k", "select", metavar="TEXT",
-              help="Only tests whose 'suite > description' contains TEXT.")
+              help="Only tests whose 'suite > description' contains TEXT, ignoring case; exit 4 "
+                   "when none does.")
 @click.option("--fail-fast", is_flag=True, help="Stop at the first test that does not pass.")
 @jobs_option
 @engine_option
@@ -56,4 +57,8 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, p
     options = RunOptions(profile=profile, select=select, fail_fast=fail_fast)
     with Progress("run", "results") as progress:
         summary = RunSummary(list(progress.track(run_paths(inputs, store, options, jobs))), roots)
+    if select is not None and not summary.results:
+        # exit 4 (nothing collected) and the reason, instead of a bare "0 passed"
+        click.echo(f"error: no test matched -k {select} (case-insensitive substring of "
+                   "'suite > description')", err=True)
     sys.exit(emit(summary, OutputOptions(fmt, output), inputs))
