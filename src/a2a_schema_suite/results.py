@@ -10,6 +10,7 @@ import dataclasses
 import enum
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jsonschema.exceptions import ValidationError, relevance
@@ -167,6 +168,9 @@ class RunSummary:
     results: list[CaseResult] = field(default_factory=list)
     #: which schema root and cases gave these results (shown first in the text report)
     roots: Roots | None = None
+    #: a result's suite name -> the file's path on disk, for names that are not a path from the
+    #: current directory (a suite under an absolute directory elsewhere): GitHub's ``file=``
+    files: dict[str, Path] = field(default_factory=dict)
 
     def count(self, outcome: Outcome) -> int:
         return sum(1 for r in self.results if r.outcome is outcome)

@@ -17,6 +17,7 @@ from a2a_schema_suite.commands._options import (
     format_option,
     output_option,
     schemas_option,
+    suite_files,
 )
 
 
@@ -57,6 +58,6 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, s
     root = roots.schemas
     options = CheckOptions(strict=strict, allowed_keywords=frozenset(allowed))
     with Progress("check"):
-        summary = RunSummary(check(root, inputs, options), roots)
+        summary = RunSummary(check(root, inputs, options), roots, files=suite_files(inputs))
     schema_files = sorted(root.rglob("*.json"))
     sys.exit(emit(summary, OutputOptions(fmt, output), [*inputs, *schema_files]))

@@ -21,6 +21,7 @@ from a2a_schema_suite.commands._options import (
     output_option,
     profile_option,
     schemas_option,
+    suite_files,
 )
 
 
@@ -56,7 +57,8 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, p
     store = load_store(roots.schemas, engine)
     options = RunOptions(profile=profile, select=select, fail_fast=fail_fast)
     with Progress("run", "results") as progress:
-        summary = RunSummary(list(progress.track(run_paths(inputs, store, options, jobs))), roots)
+        summary = RunSummary(list(progress.track(run_paths(inputs, store, options, jobs))), roots,
+                             files=suite_files(inputs))
     if select is not None and not summary.results:
         # exit 4 (nothing collected) and the reason, instead of a bare "0 passed"
         click.echo(f"error: no test matched -k {select} (case-insensitive substring of "

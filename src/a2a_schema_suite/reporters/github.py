@@ -3,7 +3,9 @@
 ``::error file=<file>,line=<N>,title=<suite > description>::<reason and errors>`` for each failed
 or errored result (``::warning`` for a warning), pointing at the test's entry in its suite file,
 or for a stream at the JSONL file and the line of its first located error. ``file=`` is relative to
-``GITHUB_WORKSPACE`` (else the current directory) whenever the file can be found from here.
+``GITHUB_WORKSPACE`` (else the current directory) for every file found on disk, wherever the PATH
+given pointed (absolute, or outside the current directory); a file outside the workspace keeps its
+absolute path.
 
 After the annotations: the text report in a collapsed group, and the closing counts line. When
 ``GITHUB_STEP_SUMMARY`` is set, the Markdown report is appended to that file (the job summary).
@@ -31,15 +33,24 @@ def escape_property(value: str) -> str:
     return escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
-def workspace_path(name: str, base: Path | None = None) -> str:
-    """``name`` relative to ``base`` (``GITHUB_WORKSPACE`` or the cwd) if it is a file under it."""
+def workspace_path(name: str, base: Path | None = None, file: Path | None = None) -> str:
+    """``name`` relative to ``base`` (``GITHUB_WORKSPACE`` or the cwd) if it is a file under it.
+
+    ``file`` is where ``name`` is on disk when ``name`` is not a path from the current directory
+    (a suite under an absolute directory elsewhere is named relative to that directory's parent).
+    A file outside the workspace keeps its absolute path (GitHub cannot place it, but it is true).
+    """
     if base is None:
         base = Path(os.environ.get("GITHUB_WORKSPACE") or Path.cwd())
-    path = Path(name)
+    path = file if file is not None else Path(name)
     try:
         if path.is_file():
-            return path.resolve().relative_to(base.resolve()).as_posix()
-    except (OSError, ValueError):  # outside the workspace, or unreadable: keep the name
+            resolved = path.resolve()
+            try:
+                return resolved.relative_to(base.resolve()).as_posix()
+            except ValueError:
+                return resolved.as_posix()
+    except OSError:  # unreadable: keep the name
         pass
     return name
 
@@ -57,9 +68,10 @@ def location(result: CaseResult) -> tuple[str, int | None]:
     return result.suite, own[0] if own else None
 
 
-def annotation(result: CaseResult, base: Path | None = None) -> str:
+def annotation(result: CaseResult, base: Path | None = None,
+               files: dict[str, Path] | None = None) -> str:
     file, line = location(result)
-    properties = [f"file={escape_property(workspace_path(file, base))}"]
+    properties = [f"file={escape_property(workspace_path(file, base, (files or {}).get(file)))}"]
     if line is not None:
         properties.append(f"line={line}")
     properties.append(f"title={escape_property(text.title(result))}")
@@ -79,7 +91,7 @@ def _append_step_summary(summary: RunSummary, path: str) -> str | None:
 
 
 def render(summary: RunSummary) -> str:
-    lines = [annotation(r) for r in summary.results if r.outcome in _COMMANDS]
+    lines = [annotation(r, files=summary.files) for r in summary.results if r.outcome in _COMMANDS]
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if step_summary and (problem := _append_step_summary(summary, step_summary)):
         lines.append(f"::warning title=a2a-schema-suite::{escape_data(problem)}")
