@@ -41,6 +41,7 @@ from referencing.exceptions import Unresolvable
 
 from a2a_schema_suite import engines
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
+from a2a_schema_suite.results import unresolvable_message
 from a2a_schema_suite.runner import selects
 from a2a_schema_suite.suite import Suite, SuiteProblem
 
@@ -1201,8 +1202,10 @@ def audit(items: Iterable[Suite | SuiteProblem], store: SchemaStore,
                     report.survivors.append(_survivor(item, test.description, test.data, mutation, ctx,
                                                       profile, version, root, store))
             except (Unresolvable, RecursionError) as exc:
+                why = (unresolvable_message(exc) if isinstance(exc, Unresolvable)
+                       else f"{type(exc).__name__}: {exc}")
                 report.problems.append(f"{item.name} > {test.description}: cannot evaluate the schema: "
-                                       f"{type(exc).__name__}: {exc}")
+                                       f"{why}")
     if interop_suites:
         report.notes.append(f"operator `unknown` not applied to {interop_suites} interop-profile "
                             "suite(s): the interop profile accepts unknown members by design (spec §5.7)")

@@ -233,7 +233,9 @@ class SchemaStore:
             try:
                 resolved = registry.resolver().lookup(uri)
             except Unresolvable as exc:
-                raise SchemaError(f"schema {ref!r} cannot be resolved: {exc}") from None
+                from a2a_schema_suite.results import unresolvable_message
+
+                raise SchemaError(f"schema {ref!r} cannot be resolved: {unresolvable_message(exc)}") from None
             schema = resolved.contents
             if not isinstance(schema, (dict, bool)):
                 raise SchemaError(f"schema {ref!r} points at a {type(schema).__name__}, not a schema")

@@ -53,6 +53,32 @@ def shorten(message: str, limit: int = MAX_MESSAGE) -> str:
     return f"{message[:keep]}... ({elided} characters elided) ...{message[-keep:]}"
 
 
+def unresolvable_message(exc: BaseException) -> str:
+    """One line for an unresolvable ``$ref`` (``referencing``'s own message embeds the whole schema)."""
+    from referencing import exceptions as ref
+
+    exc = getattr(exc, "_wrapped", exc)  # jsonschema wraps referencing's errors
+    resource = getattr(exc, "resource", None)
+    where = None
+    if resource is not None:
+        try:
+            where = resource.id()
+        except Exception:  # a resource without an id, or contents that are not a schema
+            where = None
+    where = where or "the referring schema"
+    if isinstance(exc, ref.PointerToNowhere):
+        text = f"{exc.ref!r} does not exist in {where}"
+    elif isinstance(exc, ref.NoSuchAnchor):
+        text = f"no anchor {exc.anchor!r} in {where}"
+    elif isinstance(exc, ref.InvalidAnchor):
+        text = f"{exc.ref!r} is not a valid anchor reference in {where}"
+    elif isinstance(exc, ref.Unresolvable):
+        text = f"{exc.ref!r} names no schema loaded from the schema root (nothing is fetched)"
+    else:
+        text = f"{type(exc).__name__}: {exc}"
+    return shorten(" ".join(text.split()), 300)
+
+
 def _pointer(parts: Iterable[Any]) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 

@@ -26,7 +26,13 @@ from referencing.exceptions import Unresolvable
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, iter_jsonl, load_path
 from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
-from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, collect_errors
+from a2a_schema_suite.results import (
+    CaseResult,
+    ErrorDetail,
+    Outcome,
+    collect_errors,
+    unresolvable_message,
+)
 from a2a_schema_suite.streams import check_stream
 from a2a_schema_suite.suite import (
     CaseTest,
@@ -108,7 +114,8 @@ def run_test(suite: Suite, test: CaseTest, validator: Validator,
         errors = document_errors(validator, suite.schema, test.data, profile)
     except Unresolvable as exc:
         return _errored(suite.name, suite.schema, test.description, test.valid,
-                        f"schema reference cannot be resolved: {exc}", line=test.line, data=test.data)
+                        f"schema reference cannot be resolved: {unresolvable_message(exc)}", line=test.line,
+                        data=test.data)
     except RecursionError:
         return _errored(suite.name, suite.schema, test.description, test.valid,
                         "schema recursion too deep while validating", line=test.line, data=test.data)
@@ -146,7 +153,7 @@ def run_stream(suite: Suite, case: StreamCase, store: SchemaStore, validator: Va
                         f"cannot read stream: {exc.error}", (load_error_detail(exc.error),), **where)
     except Unresolvable as exc:
         return _errored(suite.name, suite.schema, case.description, case.valid,
-                        f"schema reference cannot be resolved: {exc}", **where)
+                        f"schema reference cannot be resolved: {unresolvable_message(exc)}", **where)
     except RecursionError:  # a recursive schema over data nested up to jsonio.MAX_DEPTH
         return _errored(suite.name, suite.schema, case.description, case.valid,
                         f"schema recursion too deep while validating {case.file.name}", **where)
@@ -277,8 +284,8 @@ def validate_documents(files: Iterable[Path], schema: str, store: SchemaStore,
                            (load_error_detail(exc.error),))
             continue
         except Unresolvable as exc:
-            yield _errored(name, schema, name, True, f"schema reference cannot be resolved: {exc}",
-                           data=data)
+            yield _errored(name, schema, name, True,
+                           f"schema reference cannot be resolved: {unresolvable_message(exc)}", data=data)
             continue
         except RecursionError:  # a recursive schema over data nested up to jsonio.MAX_DEPTH
             yield _errored(name, schema, name, True,
