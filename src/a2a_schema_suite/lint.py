@@ -707,9 +707,10 @@ def orphan_findings(orphans: Iterable[Path]) -> Iterator[CaseResult]:
 # --- the whole check ----------------------------------------------------------------------------
 
 
-def _clean_passes(findings: list[CaseResult], counts: dict[str, int]) -> list[CaseResult]:
+def _clean_passes(findings: list[CaseResult], counts: dict[str, int],
+                  skipped: Collection[str] = ()) -> list[CaseResult]:
     """One passed result per rule that found nothing, so reports show what was checked."""
-    fired = {e.rule for f in findings for e in f.errors}
+    fired = {e.rule for f in findings for e in f.errors} | set(skipped)
     passes = []
     for rule in RULES.values():
         total = counts.get(rule.applies_to, 0)
@@ -738,7 +739,16 @@ def check(schema_root: Path, paths: list[Path], options: CheckOptions = CheckOpt
     problems = [p for p in items if isinstance(p, SuiteProblem)]
     for problem in problems:
         findings += problem_findings(problem)
-    findings += dead_def_findings(tree, [s.schema for s in suites])
+    # dead-def needs every suite of the root (a $defs entry may be some other suite's schema):
+    # with suite FILEs only, it is skipped and the report says so.
+    scoped = bool(paths) and not any(p.is_dir() for p in paths)
+    if scoped:
+        findings.append(CaseResult(
+            "check", "", "check: dead-def", None, None, Outcome.SKIPPED,
+            reason="not checked: only suite files were given, and a $defs entry may be used by "
+                   "another suite; check the whole cases directory for dead $defs"))
+    else:
+        findings += dead_def_findings(tree, [s.schema for s in suites])
     for suite in suites:
         findings += suite_findings(suite, options)
     findings += duplicate_case_findings(suites, store)
@@ -746,7 +756,7 @@ def check(schema_root: Path, paths: list[Path], options: CheckOptions = CheckOpt
     findings += orphan_findings(orphans)
     counts = {"schema files": len(tree.docs), "suite files": len(items), "JSONL files":
               sum(1 for p in paths if p.is_dir() for _ in p.rglob("*.jsonl"))}
-    results = findings + _clean_passes(findings, counts)
+    results = findings + _clean_passes(findings, counts, skipped={"dead-def"} if scoped else set())
     if run:
         results += run_suites(suites, store, RunOptions())
     return results
