@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import socket
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -480,7 +481,17 @@ def test_recorded_streams_become_cases_that_run_passes(sdk, broken, store, tmp_p
         record.rename(cases / "v1_0" / record.name)
     result = CliRunner().invoke(main, ["run", str(tmp_path / "cases")])
     assert result.exit_code == 0, result.output
-    assert result.output.strip().endswith("4 passed, 0 failed, 0 errored")
+    # the 4 recorded cases, and 3 of the opposite verdict derived from them (check --strict wants
+    # a valid and an invalid case per suite): the SDK's first event and card each with a member
+    # dropped, and the broken stream's first event on its own; the broken card has no valid part
+    assert result.output.strip().endswith("7 passed, 0 failed, 0 errored")
+    stub_files = [tmp_path / "cases" / "streams" / n
+                  for n in ("probe_sdk.json", "probe_sdk_card.json", "probe_broken.json")]
+    checked = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "check", "--strict",
+                              "--schemas", str(SCHEMAS), *map(str, stub_files)],
+                             capture_output=True, text=True, timeout=120)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.strip().endswith("0 failed, 0 errored, 1 skipped")
 
     stream_suite, card_suite = stubs["sdk"]
     assert stream_suite["schema"] == "v1_0/stream_response.json"
@@ -489,13 +500,22 @@ def test_recorded_streams_become_cases_that_run_passes(sdk, broken, store, tmp_p
         "file": "v1_0/sdk.jsonl", "valid": True}
     assert (card_suite["schema"], card_suite["profile"]) == ("v1_0/agent_card.json", "interop")
     assert card_suite["tests"][0]["valid"] is True
+    derived = stream_suite["tests"][0]
+    assert (derived["valid"], derived["description"]) == (
+        False, "recorded event from sdk without $.task (derived from the recording)")
+    assert derived["expectedErrors"]
+    assert [t["valid"] for t in card_suite["tests"]] == [True, False]
 
     stream_suite, card_suite = stubs["broken"]
     entry = stream_suite["streams"][0]
     assert entry["valid"] is False
     assert {"line": 6, "rule": "lifecycle-terminal"} in entry["expectedErrors"]
     assert {"line": 7, "rule": "artifact-last-chunk"} in entry["expectedErrors"]
+    assert stream_suite["tests"] == [{
+        "description": "recorded event from broken #1 on its own (valid)", "valid": True,
+        "data": stream_suite["tests"][0]["data"]}]
     card_test = card_suite["tests"][0]
+    assert len(card_suite["tests"]) == 1  # nothing valid to derive from a card without interfaces
     assert card_test["valid"] is False
     assert {"path": "$", "keyword": "required", "message": "'supportedInterfaces'"} \
         in card_test["expectedErrors"]

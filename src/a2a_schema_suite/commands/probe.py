@@ -198,6 +198,11 @@ def command(url: str, send_text: str | None, stream: bool, binding: str,
             intro = f"To add the recorded card as a case, save as {name}:"
         click.echo(f"\n{intro}", err=to_stderr)
         click.echo(json.dumps(stub, indent=2, ensure_ascii=False), err=to_stderr)
+        verdicts = {e["valid"] for e in (*stub.get("tests", ()), *stub.get("streams", ()))}
+        if len(verdicts) == 1:  # nothing of the other verdict could be derived from the recording
+            missing = "valid: false" if True in verdicts else "valid: true"
+            click.echo(f"(add a {missing} test before committing it: `check --strict` asks every "
+                       "suite for a valid and an invalid case)", err=to_stderr)
     if code == int(ExitCode.OK) and any(r.outcome is Outcome.ERRORED for r in summary.results):
         code = int(ExitCode.ERRORED)
     sys.exit(code)

@@ -11,6 +11,7 @@ run will find: a recording of a broken agent becomes a ``valid: false`` case pin
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -83,6 +84,67 @@ def _matchers(errors: list[ErrorDetail], *, stream: bool) -> list[dict[str, Any]
     return found
 
 
+def _errors(validator: Any, schema: str, data: Any, profile: str) -> list[ErrorDetail]:
+    errors = list(collect_errors(validator, data))
+    if profile == "strict":
+        errors += policy_findings(schema, data)
+    return errors
+
+
+def _invalid_variant(data: Any, validator: Any, schema: str,
+                     profile: str) -> tuple[str, Any, list[ErrorDetail]] | None:
+    """The recorded ``data`` with one member dropped so that the schema rejects it (breadth
+    first: top-level members first), as ``(JSON path, variant, errors)``; None if no drop does."""
+    pending: list[tuple[tuple[str, ...], Any]] = [((), data)]
+    while pending:
+        path, value = pending.pop(0)
+        if not isinstance(value, dict) or len(path) > 3:
+            continue
+        for key in value:
+            variant = copy.deepcopy(data)
+            parent = variant
+            for part in path:
+                parent = parent[part]
+            del parent[key]
+            errors = _errors(validator, schema, variant, profile)
+            if errors:
+                return "$" + "".join(f".{p}" for p in (*path, key)), variant, errors
+            pending.append(((*path, key), value[key]))
+    return None
+
+
+def _complement(entries: list[dict[str, Any]], payloads: list[Any], validator: Any, schema: str,
+                profile: str, what: str) -> list[dict[str, Any]]:
+    """A test of the opposite verdict, so that the stub has a valid and an invalid case (``check
+    --strict``): the recorded document with a member dropped (when it is valid), or the first
+    recorded payload that is valid on its own (when the recording is not)."""
+    if all(e["valid"] for e in entries):
+        for payload in payloads[:1]:
+            found = _invalid_variant(payload, validator, schema, profile)
+            if found is not None:
+                path, variant, errors = found
+                return [{"description": f"{what} without {path} (derived from the recording)",
+                         "valid": False, "data": variant,
+                         "expectedErrors": _matchers(errors, stream=False)}]
+    elif not any(e["valid"] for e in entries):
+        for number, payload in enumerate(payloads, 1):
+            if not _errors(validator, schema, payload, profile):
+                label = what if len(payloads) == 1 else f"{what} #{number}"
+                return [{"description": f"{label} on its own (valid)", "valid": True, "data": payload}]
+    return []
+
+
+def _payloads(path: Path) -> list[Any]:
+    """What the line schema validates on each line: a JSON-RPC response's ``result``, or the line."""
+    found = []
+    for _, value, _error in iter_jsonl(path, path.name):
+        if isinstance(value, dict) and "jsonrpc" in value:
+            value = value.get("result")
+        if isinstance(value, dict):
+            found.append(value)
+    return found
+
+
 def _stub_name(path: Path, suffix: str = "") -> str:
     stem = path.name[: -len(".jsonl")]
     return f"cases/streams/{stem if stem.startswith('probe') else 'probe_' + stem}{suffix}.json"
@@ -105,6 +167,10 @@ def suite_stubs(recording: Recording, path: Path, store: SchemaStore, profile: s
         stream_suite["profile"] = profile
     stream_suite["description"] = (f"Streams recorded with a2a-schema-suite probe from {source}")
     stream_suite["streams"] = [entry]
+    extra = _complement([entry], _payloads(path), validator, recording.line_schema, profile,
+                        f"recorded event from {source}")
+    if extra:
+        stream_suite["tests"] = extra
     stubs = [(_stub_name(path), stream_suite)]
 
     if recording.card_schema:
@@ -121,6 +187,7 @@ def suite_stubs(recording: Recording, path: Path, store: SchemaStore, profile: s
         if recording.card_profile != "strict":
             card_suite["profile"] = recording.card_profile
         card_suite["description"] = f"Agent card recorded with a2a-schema-suite probe from {source}"
-        card_suite["tests"] = [test]
+        card_suite["tests"] = [test, *_complement([test], [card], card_validator, recording.card_schema,
+                                                  recording.card_profile, f"agent card from {source}")]
         stubs.append((_stub_name(path, "_card"), card_suite))
     return stubs
