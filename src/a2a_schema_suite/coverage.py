@@ -726,7 +726,15 @@ def measure(paths: Iterable[Path], store: SchemaStore, *, versions: Iterable[str
     options = options or RunOptions()
     paths = list(paths)
     suites = list(load_suites(paths))
-    orphans = orphan_streams(paths, suites)
+    return measure_suites(suites, store, versions=versions, options=options, fail_under=fail_under,
+                          orphans=orphan_streams(paths, suites))
+
+
+def measure_suites(suites: list[Suite | SuiteProblem], store: SchemaStore, *,
+                   versions: Iterable[str] = (), options: RunOptions | None = None,
+                   fail_under: float | None = None, orphans: Iterable[Path] = ()) -> CoverageReport:
+    """:func:`measure` over suites already loaded."""
+    options = options or RunOptions()
     results = list(run_suites(suites, store, options, orphans))
     outcomes = {(r.suite, r.description): r.outcome for r in results}
     meter = _Meter(store)
@@ -745,6 +753,111 @@ def measure(paths: Iterable[Path], store: SchemaStore, *, versions: Iterable[str
     locations = {v: list(meter.tally(v).rows.values()) for v in reported}
     tests = {v: meter.tally(v).tests for v in reported}
     return CoverageReport(RunSummary(results), reported, locations, tests, fail_under)
+
+
+# --- what one suite adds ---------------------------------------------------------------------
+
+
+@dataclass
+class SuiteGain:
+    """What one suite adds to the coverage the other suites already give (``coverage --suite``).
+
+    Counts are additive per test, so "with the suite" is the others' counts plus the suite's own.
+    """
+
+    suite: str
+    others: int  #: how many other suite files were measured
+    without: CoverageReport  #: the other suites, on the suite's versions
+    own: CoverageReport  #: the suite alone
+
+    @property
+    def versions(self) -> list[str]:
+        return self.own.versions
+
+    def after(self, version: str) -> VersionStats:
+        before = {r.location.id: r for r in self.without.locations.get(version, [])}
+        rows = self.own.locations.get(version, [])
+        with_valid = sum(1 for r in rows if r.valid or before[r.location.id].valid)
+        with_invalid = sum(1 for r in rows if r.invalid or before[r.location.id].invalid)
+        counted = self.without.tests_counted.get(version, collections.Counter()) + \
+            self.own.tests_counted.get(version, collections.Counter())
+        return VersionStats(version, len(rows), with_valid, with_invalid, counted["valid"],
+                            counted["invalid"])
+
+    def new(self, version: str, column: str) -> list[LocationCoverage]:
+        """Locations the suite gives their first valid example (``column="valid"``) or invalid test."""
+        before = {r.location.id: r for r in self.without.locations.get(version, [])}
+        return [r for r in self.own.locations.get(version, [])
+                if getattr(r, column) and not getattr(before[r.location.id], column)]
+
+    @property
+    def exit_code(self) -> ExitCode:
+        return self.own.summary.exit_code
+
+    def to_dict(self) -> dict[str, Any]:
+        versions = []
+        for version in self.versions:
+            own = self.own.stats(version)
+            versions.append({
+                "version": version,
+                "before": self.without.stats(version).to_dict(),
+                "after": self.after(version).to_dict(),
+                "suite": {"valid_locations": own.with_valid, "invalid_locations": own.with_invalid,
+                          "valid_tests": own.valid_tests, "invalid_tests": own.invalid_tests},
+                "new_valid": [r.location.id for r in self.new(version, "valid")],
+                "new_invalid": [r.location.id for r in self.new(version, "invalid")],
+            })
+        return {"tool": {"name": TOOL_NAME, "version": __version__}, "suite": self.suite,
+                "other_suites": self.others, "summary": self.own.summary.counts(),
+                "versions": versions,
+                "problems": [r.to_dict() for r in self.own.summary.results
+                             if r.outcome in (Outcome.FAILED, Outcome.ERRORED)]}
+
+
+def suite_gain(paths: Iterable[Path], suite_file: Path, store: SchemaStore, *,
+               options: RunOptions | None = None) -> SuiteGain:
+    """Coverage of ``suite_file`` against the suites under ``paths`` without it."""
+    options = options or RunOptions()
+    target = suite_file.resolve()
+    others = [s for s in load_suites(list(paths)) if s.path.resolve() != target]
+    mine = list(load_suites([suite_file]))
+    own = measure_suites(mine, store, options=options)
+    without = measure_suites(others, store, versions=own.versions, options=options)
+    name = mine[0].name if mine else suite_file.as_posix()
+    return SuiteGain(name, len(others), without, own)
+
+
+def render_gain_text(gain: SuiteGain, *, details: bool | None = None) -> str:
+    from a2a_schema_suite import console
+
+    details = console.verbosity() >= 0 if details is None else details
+    lines = []
+    for version in gain.versions:
+        before, after, own = gain.without.stats(version), gain.after(version), gain.own.stats(version)
+        lines.append(f"{gain.suite} adds to {version} (over {gain.others} other suite files): "
+                     f"valid example {before.with_valid} -> {after.with_valid} locations "
+                     f"(+{after.with_valid - before.with_valid}), invalid test {before.with_invalid} -> "
+                     f"{after.with_invalid} (+{after.with_invalid - before.with_invalid}), combined "
+                     f"{before.combined_percent:.1f}% -> {after.combined_percent:.1f}% "
+                     f"(+{after.combined_percent - before.combined_percent:.1f})")
+        lines.append(f"  the suite alone: {own.with_valid} locations with a valid example, "
+                     f"{own.with_invalid} with an invalid test  [{own.valid_tests} valid, "
+                     f"{own.invalid_tests} invalid tests counted]")
+        if not details:
+            continue
+        for column, label in (("valid", "first valid example"), ("invalid", "first invalid test")):
+            rows = gain.new(version, column)
+            if rows:
+                lines.append(f"  {label} for ({len(rows)}):")
+                lines.extend(_row_text(r) for r in rows)
+    if not gain.versions:
+        lines.append(f"{gain.suite}: no test of it passed against a schema version")
+    problems = [r for r in gain.own.summary.results if r.outcome in (Outcome.FAILED, Outcome.ERRORED)]
+    if problems:
+        lines.append(f"{len(problems)} test(s) of the suite did not pass and were not counted "
+                     "(`a2a-schema-suite run` shows why)")
+    lines.append(gain.own.summary.closing_line())
+    return "\n".join(lines) + "\n"
 
 
 # --- text report -----------------------------------------------------------------------------

@@ -36,11 +36,16 @@ FORMATS = ("text", "json", "html")
               help="Exit 1 if the combined coverage is below PERCENT. Combined = locations with a "
                    "valid example + locations with an invalid test, over 2 x locations, all "
                    "reported versions together (as printed, to one decimal).")
+@click.option("--suite", "suite_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              metavar="FILE",
+              help="What this suite file adds: its versions' coverage by the other suites under "
+                   "PATHS, then with it, and the locations it covers first (text or json).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="Report format (html: the coverage matrix as a heat map, with the run summary).")
 @output_option
 def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, versions: tuple[str, ...],
-            profile: str | None, fail_under: float | None, fmt: str, output: Path | None) -> None:
+            profile: str | None, fail_under: float | None, suite_file: Path | None, fmt: str,
+            output: Path | None) -> None:
     """Schema coverage of case suites (files or directories; default: the bundled cases).
 
     A location is each property of each object schema, each $defs entry, each oneOf/anyOf
@@ -56,6 +61,7 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, v
     Example:
       a2a-schema-suite coverage --version v1_0 --fail-under 60
       a2a-schema-suite coverage --format html --output coverage.html
+      a2a-schema-suite coverage --suite cases/v1_0/task_status.json   # what one suite adds
     """
     from a2a_schema_suite.console import Progress
     from a2a_schema_suite.coverage import measure, render_text
@@ -70,6 +76,9 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, v
             known = ", ".join(store.versions) or "none"
             raise click.BadParameter(f"{version!r} is not a version under {store.root} "
                                      f"(known: {known})", param_hint="--version")
+    if suite_file is not None:
+        _suite_gain(inputs, suite_file, store, profile, fail_under, versions, fmt, output,
+                    roots.describe())
     with Progress("coverage"):
         report = measure(inputs, store, versions=versions, options=RunOptions(profile=profile),
                          fail_under=fail_under)
@@ -110,3 +119,43 @@ def _render(report, fmt: str) -> tuple[str | None, str | None]:
         return render(report, fmt), None
     except Exception as exc:
         return None, f"{type(exc).__name__}: {exc}"
+
+
+def _suite_gain(inputs: list[Path], suite_file: Path, store, profile: str | None,
+                fail_under: float | None, versions: tuple[str, ...], fmt: str,
+                output: Path | None, roots_line: str) -> None:
+    """``coverage --suite FILE``: what one suite adds to the others' coverage."""
+    import json
+
+    from a2a_schema_suite.console import Progress
+    from a2a_schema_suite.coverage import render_gain_text, suite_gain
+    from a2a_schema_suite.results import ExitCode
+    from a2a_schema_suite.runner import RunOptions
+
+    for value, hint in ((fail_under, "--fail-under"), (versions or None, "--version"),
+                        (None if fmt != "html" else fmt, "--format html")):
+        if value is not None:
+            raise click.BadParameter("cannot be combined with --suite (it reports the suite's own "
+                                     "versions, as text or json)", param_hint=hint)
+    with Progress("coverage"):
+        gain = suite_gain(inputs, suite_file, store, options=RunOptions(profile=profile))
+    text = render_gain_text(gain)
+    document = text if fmt == "text" else json.dumps(gain.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    code = int(gain.exit_code)
+    if fmt == "text" or output is not None:  # stdout gets a text report: say which files
+        click.echo(roots_line)
+    if output is None:
+        click.echo(document, nl=False)
+        sys.exit(code)
+    if _overwrites_input(output, [*inputs, suite_file], gain.own.summary):
+        click.echo(f"error: --output {output} is one of the inputs; refusing to overwrite it", err=True)
+        click.echo(text, nl=False)
+        sys.exit(int(ExitCode.ERRORED))
+    try:
+        output.write_text(document, encoding="utf-8")
+    except OSError as exc:
+        click.echo(f"error: cannot write report to {output}: {exc.strerror or exc}", err=True)
+        click.echo(text, nl=False)
+        sys.exit(int(ExitCode.ERRORED))
+    click.echo(text, nl=False)
+    sys.exit(code)
