@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from a2a_schema_suite.commands._complete import versions as complete_versions
 from a2a_schema_suite.commands._options import (
     _overwrites_input,
     case_inputs,
@@ -28,7 +29,7 @@ FORMATS = ("text", "json", "html")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @schemas_option
 @cases_option
-@click.option("--version", "versions", multiple=True, metavar="VERSION",
+@click.option("--version", "versions", multiple=True, metavar="VERSION", shell_complete=complete_versions,
               help="Report only this schema version (v1_0, v0_3; repeatable). Default: every "
                    "version a suite runs against.")
 @profile_option

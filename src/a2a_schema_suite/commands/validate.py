@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from a2a_schema_suite.commands._complete import schema_refs
 from a2a_schema_suite.commands._options import (
     OutputOptions,
     choose_roots,
@@ -24,7 +25,7 @@ from a2a_schema_suite.commands._options import (
 
 @click.command("validate")
 @console_options
-@click.option("--schema", "schema_ref", required=True, metavar="REF",
+@click.option("--schema", "schema_ref", required=True, metavar="REF", shell_complete=schema_refs,
               help="Schema to validate against, e.g. v1_0/agent_card.json or "
                    "v1_0/agent_card.json#/$defs/AgentSkill.")
 # readable=False: an unreadable file is an errored result like a missing one (exit 3, the other

@@ -1,0 +1,59 @@
+"""Shell completion (click's ``shell_complete``) for schema references and versions.
+
+``--schema v1_0/ag<TAB>`` offers the schema files under the schema root (``--schemas`` if given
+before it, else the default root); after a ``#``, the file's ``$defs`` entries as JSON pointers
+(``v1_0/agent_card.json#/$defs/AgentSkill``). Only files are listed and one file read: completion
+never loads or validates the schemas.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from click.shell_completion import CompletionItem
+
+
+def _root(ctx: click.Context) -> Path | None:
+    root = ctx.params.get("schemas")
+    if root is not None:
+        return Path(root)
+    try:
+        from a2a_schema_suite.registry import bundled_schemas
+
+        return bundled_schemas()
+    except Exception:  # completion must never print a traceback into the shell
+        return None
+
+
+def _schema_files(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.glob("*/**/*.json")
+                  if not any(part.startswith(("_", ".")) for part in p.relative_to(root).parts))
+
+
+def _defs(root: Path, relpath: str) -> list[str]:
+    try:
+        schema = json.loads((root / relpath).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    defs = schema.get("$defs") if isinstance(schema, dict) else None
+    return [f"{relpath}#/$defs/{name}" for name in defs] if isinstance(defs, dict) else []
+
+
+def schema_refs(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Completions for a schema REF: ``<version>/<file>.json`` and, after ``#``, its ``$defs``."""
+    root = _root(ctx)
+    if root is None or not root.is_dir():
+        return []
+    candidates = _defs(root, incomplete.split("#", 1)[0]) if "#" in incomplete else _schema_files(root)
+    return [CompletionItem(c) for c in candidates if c.startswith(incomplete)]
+
+
+def versions(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Completions for ``--version``: the version directories under the schema root."""
+    root = _root(ctx)
+    if root is None or not root.is_dir():
+        return []
+    return [CompletionItem(p.name) for p in sorted(root.iterdir())
+            if p.is_dir() and not p.name.startswith(("_", ".")) and p.name.startswith(incomplete)]
