@@ -5,7 +5,7 @@ or errored result (``::warning`` for a warning), pointing at the test's entry in
 or for a stream at the JSONL file and the line of its first located error. ``file=`` is relative to
 ``GITHUB_WORKSPACE`` (else the current directory) for every file found on disk, wherever the PATH
 given pointed (absolute, or outside the current directory); a file outside the workspace keeps its
-absolute path.
+name.
 
 After the annotations: the text report in a collapsed group, and the closing counts line. When
 ``GITHUB_STEP_SUMMARY`` is set, the Markdown report is appended to that file (the job summary).
@@ -38,19 +38,15 @@ def workspace_path(name: str, base: Path | None = None, file: Path | None = None
 
     ``file`` is where ``name`` is on disk when ``name`` is not a path from the current directory
     (a suite under an absolute directory elsewhere is named relative to that directory's parent).
-    A file outside the workspace keeps its absolute path (GitHub cannot place it, but it is true).
+    A file outside the workspace keeps its name (GitHub cannot place it anyway).
     """
     if base is None:
         base = Path(os.environ.get("GITHUB_WORKSPACE") or Path.cwd())
     path = file if file is not None else Path(name)
     try:
         if path.is_file():
-            resolved = path.resolve()
-            try:
-                return resolved.relative_to(base.resolve()).as_posix()
-            except ValueError:
-                return resolved.as_posix()
-    except OSError:  # unreadable: keep the name
+            return path.resolve().relative_to(base.resolve()).as_posix()
+    except (OSError, ValueError):  # outside the workspace, or unreadable: keep the name
         pass
     return name
 

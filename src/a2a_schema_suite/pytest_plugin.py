@@ -1,0 +1,90 @@
+"""pytest plugin (entry point ``pytest11``): the golden samples as parametrized tests.
+
+A test that asks for ``a2a_case`` runs once per selected case (a
+:class:`~a2a_schema_suite.api.GoldenCase`), one that asks for ``a2a_stream`` once per JSONL
+sample (a :class:`~a2a_schema_suite.api.GoldenStream`); the test id is the case's id
+(``v1_0/task.json > completed task``). Select with the marker, then narrow from the command line::
+
+    @pytest.mark.a2a_cases(version="v1_0", schema="task.json", valid=True)
+    def test_roundtrip(a2a_case): ...
+
+    pytest --a2a-version v1_0 --a2a-schema agent_card.json --a2a-valid
+
+The marker takes :func:`~a2a_schema_suite.api.iter_cases`'s arguments (``version``, ``schema``,
+``valid``, ``cases_dir``); a bad one is a collection error that names the valid values. The
+options only narrow: ``--a2a-version`` and ``--a2a-schema`` (repeatable), ``--a2a-valid`` or
+``--a2a-invalid``, ``--a2a-cases DIR`` (another cases directory). A selection with no case
+leaves the test skipped, as pytest does for an empty parameter set.
+
+The plugin is loaded into every pytest run once installed, so it stays inert: importing it
+imports nothing but pytest, and nothing of the suite is read unless a test asks for a fixture.
+Assertions are in :mod:`a2a_schema_suite.testing` (``assert_a2a_valid``, ``assert_a2a_invalid``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+_FIXTURES = {"a2a_case": "iter_cases", "a2a_stream": "iter_streams"}
+_MARKER = "a2a_cases"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("a2a-schema-suite", "a2a-schema-suite golden samples (a2a_case, a2a_stream)")
+    group.addoption("--a2a-version", action="append", default=[], metavar="VERSION",
+                    help="Only cases of this schema version (v1_0, v0_3); repeatable.")
+    group.addoption("--a2a-schema", action="append", default=[], metavar="REF",
+                    help="Only cases of this schema (task.json, v1_0/task.json, "
+                         "v1_0/task.json#/$defs/TaskStatus); repeatable.")
+    validity = group.addoption  # two flags, one destination
+    validity("--a2a-valid", action="store_const", const=True, dest="a2a_valid", default=None,
+             help="Only valid: true cases.")
+    validity("--a2a-invalid", action="store_const", const=False, dest="a2a_valid",
+             help="Only valid: false cases.")
+    group.addoption("--a2a-cases", metavar="DIR", default=None,
+                    help="Another cases directory (default: the bundled cases).")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", f"{_MARKER}(version=None, schema=None, valid=None, cases_dir=None): the golden "
+                   "samples an a2a_case / a2a_stream test runs over (a2a-schema-suite)")
+
+
+def _matches_schema(record: Any, wanted: str) -> bool:
+    from a2a_schema_suite.api import _relative
+
+    wanted = _relative(wanted)
+    return record.schema == wanted or ("/" not in wanted.split("#", 1)[0]
+                                       and record.schema.split("/", 1)[-1] == wanted)
+
+
+def _records(metafunc: pytest.Metafunc, fixture: str) -> list[Any]:
+    from a2a_schema_suite import api
+
+    marker = metafunc.definition.get_closest_marker(_MARKER)
+    if marker is not None and marker.args:
+        pytest.fail(f"{metafunc.definition.nodeid}: @pytest.mark.{_MARKER} takes keyword arguments "
+                    "(version=, schema=, valid=, cases_dir=)", pytrace=False)
+    kwargs = dict(marker.kwargs) if marker is not None else {}
+    option = metafunc.config.getoption
+    if option("a2a_cases") and "cases_dir" not in kwargs:
+        kwargs["cases_dir"] = option("a2a_cases")
+    try:
+        records = list(getattr(api, _FIXTURES[fixture])(**kwargs))
+    except (TypeError, ValueError) as exc:
+        pytest.fail(f"{metafunc.definition.nodeid}: {fixture}: {exc}", pytrace=False)
+    versions, schemas, valid = option("a2a_version"), option("a2a_schema"), option("a2a_valid")
+    return [r for r in records
+            if (not versions or r.version in versions)
+            and (not schemas or any(_matches_schema(r, s) for s in schemas))
+            and (valid is None or r.valid is valid)]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    for fixture in _FIXTURES:
+        if fixture in metafunc.fixturenames:
+            records = _records(metafunc, fixture)
+            metafunc.parametrize(fixture, records, ids=[r.id for r in records])

@@ -1,0 +1,95 @@
+"""Assertions for an SDK's own tests: the CLI's verdict on a document, as a readable failure.
+
+``assert_a2a_valid(doc, schema="v1_0/task.json")`` passes exactly when ``a2a-schema-suite validate
+--schema v1_0/task.json`` would pass the document (same schemas, profile, policy rules and stream
+rules), and otherwise fails with the CLI's text: the reason and every error as ``JSON path
+[keyword] message (schema path)``. ``assert_a2a_invalid`` is the other half of a suite's test: the
+document is rejected, and for the pinned reasons when ``expected_errors`` are given.
+
+Heavy imports happen on the first call, so importing this module (the pytest plugin does) costs
+nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+__all__ = ["assert_a2a_invalid", "assert_a2a_valid", "verdict"]
+
+
+@functools.lru_cache(maxsize=8)
+def _store(root: Path | None, engine: str) -> Any:
+    from a2a_schema_suite.registry import SchemaStore
+
+    return SchemaStore.load(root, engine)
+
+
+def verdict(doc: Any, schema: str, *, profile: str = "strict", schemas_dir: str | Path | None = None,
+            engine: str = "jsonschema") -> Any:
+    """The :class:`~a2a_schema_suite.results.CaseResult` ``validate`` gives ``doc``.
+
+    ``doc``: a JSON value, or a path (``str`` paths are JSON strings; pass a :class:`pathlib.Path`)
+    to a JSON document or a ``.jsonl`` stream, read as strictly as the CLI reads it. ``schema``:
+    ``v1_0/task.json``, ``v1_0/agent_card.json#/$defs/AgentSkill`` or an absolute ``$id``.
+    Raises :class:`ValueError` for a schema that does not exist or does not load.
+    """
+    from a2a_schema_suite.registry import SchemaError
+    from a2a_schema_suite.results import CaseResult, Outcome
+    from a2a_schema_suite.runner import document_errors, validate_documents
+
+    root = Path(schemas_dir).resolve() if schemas_dir is not None else None
+    store = _store(root, engine)
+    try:
+        validator = store.validator(schema, profile)
+    except SchemaError as exc:
+        raise ValueError(str(exc)) from None
+    if isinstance(doc, os.PathLike):
+        return next(iter(validate_documents([Path(doc)], schema, store, profile)))
+    errors = document_errors(validator, schema, doc, profile)
+    outcome = Outcome.FAILED if errors else Outcome.PASSED
+    reason = f"{len(errors)} validation error(s)" if errors else None
+    return CaseResult("<document>", schema, "<document>", True, not errors, outcome, errors, reason,
+                      data=doc)
+
+
+def _lines(result: Any) -> str:
+    from a2a_schema_suite.reporters.text import detail_lines
+
+    return "\n".join(detail_lines(result))
+
+
+def assert_a2a_valid(doc: Any, schema: str, *, profile: str = "strict",
+                     schemas_dir: str | Path | None = None, engine: str = "jsonschema") -> None:
+    """Fail unless ``doc`` is valid against ``schema``, as ``a2a-schema-suite validate`` says."""
+    __tracebackhide__ = True
+    result = verdict(doc, schema, profile=profile, schemas_dir=schemas_dir, engine=engine)
+    if result.outcome.value != "passed":
+        what = result.suite if result.suite != "<document>" else "document"
+        raise AssertionError(f"{what} is not valid against {schema} ({profile}):\n{_lines(result)}")
+
+
+def assert_a2a_invalid(doc: Any, schema: str, *, expected_errors: Iterable[Mapping[str, Any]] = (),
+                       profile: str = "strict", schemas_dir: str | Path | None = None,
+                       engine: str = "jsonschema") -> None:
+    """Fail unless ``doc`` is rejected by ``schema`` and, for each matcher in ``expected_errors``
+    (``{"path": "$.status.state", "keyword": "enum", "message": "...", "line": 7, "rule": ...}``,
+    as in a suite's ``expectedErrors``), an error matches it."""
+    __tracebackhide__ = True
+    from a2a_schema_suite.suite import Matcher
+
+    result = verdict(doc, schema, profile=profile, schemas_dir=schemas_dir, engine=engine)
+    what = result.suite if result.suite != "<document>" else "document"
+    if result.outcome.value == "errored":
+        raise AssertionError(f"{what} could not be judged against {schema}:\n{_lines(result)}")
+    if result.actual_valid:
+        raise AssertionError(f"{what} is valid against {schema} ({profile}), expected invalid")
+    matchers = [Matcher.from_dict(dict(m)) for m in expected_errors]
+    missing = [m for m in matchers if not any(m.matches(e) for top in result.errors for e in top.walk())]
+    if missing:
+        pinned = "; ".join(f"{{{m}}}" for m in missing)
+        raise AssertionError(f"{what} is invalid against {schema}, but not for the expected reason: "
+                             f"no error matches {pinned}\n{_lines(result)}")
