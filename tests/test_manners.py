@@ -274,16 +274,22 @@ def test_junit_times_are_measured(tmp_path):
 # -- coverage --suite -------------------------------------------------------------------------------
 
 
+def readme_block(after: str, language: str) -> str:
+    text = (CASES.parent / "README.md").read_text(encoding="utf-8")
+    start = text.index(after)
+    start = text.index(f"```{language}\n", start) + len(language) + 4
+    return text[start:text.index("```", start)]
+
+
 def test_coverage_suite_shows_what_a_suite_adds(tmp_path):
-    scheme = {"type": "oauth2", "description": "sign in with the example identity provider",
-              "flows": {"clientCredentials": {"tokenUrl": "https://auth.example.com/token",
-                                              "scopes": {"read": "Read access"}}}}
+    # the README's suite and its output, as printed
     suite = tmp_path / "oauth2_description.json"
-    suite.write_text(json.dumps({
-        "schema": "v0_3/agent_card.json#/$defs/OAuth2SecurityScheme",
-        "description": "OAuth2 scheme with a description",
-        "tests": [{"description": "described oauth2 scheme", "valid": True, "data": scheme}]}),
-        encoding="utf-8")
+    suite.write_text(readme_block("**What one suite adds.**", "json"), encoding="utf-8")
+    console = readme_block("**What one suite adds.**", "console").splitlines()
+    assert console[0] == "$ a2a-schema-suite coverage cases/v0_3 --suite oauth2_description.json"
+    shutil.copytree(CASES / "v0_3", tmp_path / "cases" / "v0_3")
+    as_shown = cli("coverage", "cases/v0_3", "--suite", "oauth2_description.json", cwd=tmp_path)
+    assert as_shown.stdout.splitlines() == console[1:]
     result = cli("coverage", str(CASES / "v0_3"), "--suite", str(suite))
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()

@@ -1,0 +1,372 @@
+"""pre-commit hooks (.pre-commit-hooks.yaml) and the GitHub Action (action.yml), run for real.
+
+pre-commit: a temporary git repository of a user with A2A documents uses this checkout as a
+`repo:` (a committed snapshot of the working tree, so uncommitted changes are tested too); real
+`pre-commit run` installs the hooks into a virtual environment with pip (from PyPI) and runs
+them, on good files (pass) and broken ones (fail, with the CLI's messages). PRE_COMMIT_HOME is one
+temporary directory for the whole test session, so the hook environment is built once.
+
+GitHub Action: each `run:` step of action.yml is executed with bash as the runner does
+(`bash --noprofile --norc -eo pipefail`), its `${{ inputs.* }}` / `${{ github.* }}` expressions
+substituted, in a simulated environment (GITHUB_WORKSPACE, GITHUB_STEP_SUMMARY,
+GITHUB_ACTION_PATH, GITHUB_ENV, GITHUB_OUTPUT, RUNNER_TEMP); the install step really installs
+the tool into a virtual environment.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import CASES, REPO
+
+GIT_ENV = {"GIT_AUTHOR_NAME": "a2a test", "GIT_AUTHOR_EMAIL": "a2a@example.invalid",
+           "GIT_COMMITTER_NAME": "a2a test", "GIT_COMMITTER_EMAIL": "a2a@example.invalid",
+           "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+def git(*args: str, cwd: Path) -> str:
+    result = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=120,
+                            env={**os.environ, **GIT_ENV}, check=True)
+    return result.stdout.strip()
+
+
+def valid_data(schema: str, description_part: str = "") -> dict:
+    import a2a_schema_suite as suite
+
+    return next(c.data for c in suite.iter_cases(schema=schema, valid=True)
+                if description_part in c.description and c.profile == "strict")
+
+
+# -- pre-commit ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def hook_repo(tmp_path_factory) -> tuple[Path, str]:
+    """This checkout's working tree (tracked and untracked, not ignored files) as a one-commit repo."""
+    snapshot = tmp_path_factory.mktemp("hook-repo")
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            cwd=REPO, capture_output=True, check=True, timeout=60).stdout
+    for name in filter(None, listed.decode().split("\0")):
+        source = REPO / name
+        if source.is_file():
+            (snapshot / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, snapshot / name)
+    git("init", "-q", cwd=snapshot)
+    git("add", "-A", cwd=snapshot)
+    git("commit", "-q", "-m", "snapshot", cwd=snapshot)
+    return snapshot, git("rev-parse", "HEAD", cwd=snapshot)
+
+
+@pytest.fixture(scope="session")
+def pre_commit_home(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+CONFIG = """\
+repos:
+  - repo: {repo}
+    rev: {rev}
+    hooks:
+      - id: a2a-agent-card-v1
+      - id: a2a-stream-v1
+        files: ^recordings/
+      - id: a2a-validate
+        args: [--schema, v1_0/task.json]
+        files: ^tasks/
+      - id: a2a-check-suites
+"""
+
+
+def user_repo(root: Path, hook_repo: tuple[Path, str]) -> Path:
+    repo, rev = hook_repo
+    root.mkdir()
+    git("init", "-q", cwd=root)
+    (root / ".pre-commit-config.yaml").write_text(CONFIG.format(repo=repo, rev=rev), encoding="utf-8")
+    (root / ".well-known").mkdir()
+    (root / ".well-known" / "agent-card.json").write_text(
+        json.dumps(valid_data("v1_0/agent_card.json"), indent=2), encoding="utf-8")
+    (root / "tasks").mkdir()
+    (root / "tasks" / "done.json").write_text(json.dumps(valid_data("v1_0/task.json")), encoding="utf-8")
+    (root / "recordings").mkdir()
+    shutil.copy(CASES / "streams" / "v1_0" / "happy_path_chunked.jsonl", root / "recordings" / "ok.jsonl")
+    (root / "cases").mkdir()
+    shutil.copy(CASES / "v1_0" / "task_status.json", root / "cases" / "task_status.json")
+    git("add", "-A", cwd=root)
+    return root
+
+
+def pre_commit(root: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"}
+    return subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files"], cwd=root,
+                          capture_output=True, text=True, timeout=900, env=env)
+
+
+def hook_lines(output: str) -> dict[str, str]:
+    """``{"A2A 1.0 agent cards": "Passed", ...}`` from pre-commit's status lines."""
+    found = {}
+    for line in output.splitlines():
+        match = re.match(r"^(.+?)\.{3,}(?:\(no files to check\))?(Passed|Failed|Skipped)$", line)
+        if match:
+            found[match.group(1)] = match.group(2)
+    return found
+
+
+def test_pre_commit_hooks_pass_and_fail(tmp_path, hook_repo, pre_commit_home):
+    root = user_repo(tmp_path / "user", hook_repo)
+    good = pre_commit(root, pre_commit_home)
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert hook_lines(good.stdout) == {
+        "A2A 1.0 agent cards": "Passed", "A2A 1.0 recorded streams": "Passed",
+        "A2A documents (a2a-schema-suite validate)": "Passed",
+        "A2A case suites (a2a-schema-suite check)": "Passed"}
+
+    # now break every kind of document
+    card = json.loads((root / ".well-known" / "agent-card.json").read_text(encoding="utf-8"))
+    del card["name"]
+    (root / ".well-known" / "agent-card.json").write_text(json.dumps(card, indent=2), encoding="utf-8")
+    task = json.loads((root / "tasks" / "done.json").read_text(encoding="utf-8"))
+    task["status"]["state"] = "completed"  # the 0.3 spelling
+    (root / "tasks" / "done.json").write_text(json.dumps(task), encoding="utf-8")
+    shutil.copy(CASES / "streams" / "v1_0" / "terminal_regression.jsonl", root / "recordings" / "ok.jsonl")
+    suite = json.loads((root / "cases" / "task_status.json").read_text(encoding="utf-8"))
+    flipped = next(t for t in suite["tests"] if not t["valid"])
+    flipped["valid"] = True  # an invalid test now claims valid: the run says it was rejected
+    del flipped["expectedErrors"]
+    (root / "cases" / "task_status.json").write_text(json.dumps(suite, indent=2), encoding="utf-8")
+    git("add", "-A", cwd=root)
+
+    bad = pre_commit(root, pre_commit_home)
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert set(hook_lines(bad.stdout).values()) == {"Failed"}, bad.stdout
+    out = bad.stdout
+    assert "FAILED .well-known/agent-card.json: expected valid, got invalid" in out
+    assert "- $ [required] 'name' is a required property" in out
+    assert "recordings/ok.jsonl:7: lifecycle-terminal: task reached TASK_STATE_COMPLETED" in out
+    assert "- $.status.state [enum] 'completed' is not one of" in out
+    assert "expected valid, but it was rejected" in out
+
+
+def test_pre_commit_hook_manifest_is_what_the_readme_says():
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    ids = [h["id"] for h in hooks]
+    assert ids == ["a2a-validate", "a2a-agent-card-v1", "a2a-agent-card-v0-3", "a2a-stream-v1",
+                   "a2a-stream-v0-3", "a2a-check-suites"]
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for hook_id in ids:
+        assert f"`{hook_id}`" in readme, hook_id
+    # every schema a hook names exists
+    for hook in hooks:
+        entry = hook["entry"].split()
+        if "--schema" in entry:
+            ref = entry[entry.index("--schema") + 1].split("#")[0]
+            assert (REPO / "schemas" / ref).is_file(), ref
+    # the README's config is valid pre-commit configuration with hooks that exist
+    config = yaml.safe_load(readme_yaml("### pre-commit"))
+    used = {h["id"] for repo in config["repos"] for h in repo["hooks"]}
+    assert used <= set(ids)
+
+
+def readme_yaml(heading: str) -> str:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    match = re.compile(r"```yaml\n(.*?)```", re.S).search(text, text.index(heading))
+    assert match
+    return match.group(1)
+
+
+def test_readme_pre_commit_config_runs(tmp_path, hook_repo, pre_commit_home):
+    """The README's snippet, pointed at this checkout, on a repository with a card and a stream."""
+    repo, rev = hook_repo
+    config = readme_yaml("### pre-commit")
+    config = re.sub(r"repo: \S+", f"repo: {repo}", config, count=1)
+    config = re.sub(r"rev: \S+", f"rev: {rev}", config, count=1)
+    root = tmp_path / "user"
+    root.mkdir()
+    git("init", "-q", cwd=root)
+    (root / ".pre-commit-config.yaml").write_text(config, encoding="utf-8")
+    (root / "agent-card.json").write_text(json.dumps(valid_data("v1_0/agent_card.json")), encoding="utf-8")
+    (root / "recordings").mkdir()
+    shutil.copy(CASES / "streams" / "v1_0" / "happy_path_chunked.jsonl", root / "recordings" / "a.jsonl")
+    git("add", "-A", cwd=root)
+    result = pre_commit(root, pre_commit_home)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Passed" in result.stdout and "Failed" not in result.stdout
+
+
+# -- GitHub Action ---------------------------------------------------------------------------------
+
+
+ACTION = yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))
+_EXPRESSION = re.compile(r"\$\{\{\s*([^}]*?)\s*\}\}")
+
+
+class Runner:
+    """Just enough of the Actions runner for a composite action's ``run:`` steps."""
+
+    def __init__(self, tmp_path: Path, workspace: Path, env: dict[str, str] | None = None) -> None:
+        self.workspace = workspace
+        self.temp = tmp_path / "runner-temp"
+        self.temp.mkdir(exist_ok=True)
+        self.summary = tmp_path / "step_summary.md"
+        self.files = {name: tmp_path / f"{name}.txt" for name in ("env", "output", "path")}
+        for path in (*self.files.values(), self.summary):
+            path.write_text("", encoding="utf-8")
+        self.env = {**{k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_"))},
+                    **(env or {})}
+
+    def expression(self, text: str, inputs: dict[str, str]) -> str:
+        def value(match: re.Match[str]) -> str:
+            scope, _, name = match.group(1).partition(".")
+            if scope == "inputs":
+                return inputs[name]
+            if scope == "github" and name in ("action_path", "workspace"):
+                return str(REPO if name == "action_path" else self.workspace)
+            raise AssertionError(f"expression not simulated: {match.group(0)}")
+
+        return _EXPRESSION.sub(value, text)
+
+    def run(self, inputs: dict[str, str], only: str | None = None) -> subprocess.CompletedProcess[str]:
+        """Run the action's steps (``only``: the step with that name or id) in order; the first
+        that fails ends the run, as on a runner."""
+        declared = ACTION["inputs"]
+        assert set(inputs) <= set(declared), set(inputs) - set(declared)
+        values = {name: inputs.get(name, spec.get("default", "")) for name, spec in declared.items()}
+        result = None
+        for step in ACTION["runs"]["steps"]:
+            if only is not None and only not in (step.get("id"), step.get("name")):
+                continue
+            assert step["shell"] == "bash"
+            env = {**self.env, **self._exported(),
+                   "GITHUB_WORKSPACE": str(self.workspace), "GITHUB_ACTION_PATH": str(REPO),
+                   "GITHUB_STEP_SUMMARY": str(self.summary), "GITHUB_ENV": str(self.files["env"]),
+                   "GITHUB_OUTPUT": str(self.files["output"]), "GITHUB_PATH": str(self.files["path"]),
+                   "RUNNER_TEMP": str(self.temp), "GITHUB_ACTIONS": "true"}
+            env.update({f"INPUT_{k.upper()}": v for k, v in values.items()})  # as JS actions get them
+            env.update({k: self.expression(str(v), values) for k, v in step.get("env", {}).items()})
+            script = self.temp / "step.sh"
+            script.write_text(self.expression(step["run"], values), encoding="utf-8")
+            result = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+                                    cwd=self.workspace, env=env, capture_output=True, text=True,
+                                    timeout=900)
+            if result.returncode != 0:
+                return result
+        assert result is not None
+        return result
+
+    def _exported(self) -> dict[str, str]:
+        exported = dict(line.split("=", 1) for line in
+                        self.files["env"].read_text(encoding="utf-8").splitlines() if "=" in line)
+        extra = self.files["path"].read_text(encoding="utf-8").split()
+        if extra:
+            exported["PATH"] = os.pathsep.join([*reversed(extra), self.env.get("PATH", "")])
+        return exported
+
+    def outputs(self) -> dict[str, str]:
+        return dict(line.split("=", 1) for line in
+                    self.files["output"].read_text(encoding="utf-8").splitlines() if "=" in line)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """The install step, run once: the env file it exported (the CLI in a fresh venv)."""
+    tmp = tmp_path_factory.mktemp("action-install")
+    workspace = tmp / "ws"
+    workspace.mkdir()
+    runner = Runner(tmp, workspace)
+    result = runner.run({}, only="Install a2a-schema-suite")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("a2a-schema-suite, version ")
+    return runner.files["env"]
+
+
+def action(tmp_path: Path, installed: Path, workspace: Path) -> Runner:
+    runner = Runner(tmp_path, workspace)
+    shutil.copy(installed, runner.files["env"])
+    return runner
+
+
+def failing_workspace(tmp_path: Path) -> Path:
+    workspace = tmp_path / "ws"
+    (workspace / "spec" / "cases").mkdir(parents=True)
+    suite = json.loads((CASES / "v1_0" / "task_status.json").read_text(encoding="utf-8"))
+    flipped = next(t for t in suite["tests"] if not t["valid"])
+    flipped["valid"] = True  # an invalid test now claims valid: the run says it was rejected
+    del flipped["expectedErrors"]
+    (workspace / "spec" / "cases" / "task_status.json").write_text(json.dumps(suite, indent=2),
+                                                                   encoding="utf-8")
+    return workspace
+
+
+def test_action_run_annotates_and_writes_the_summary(tmp_path, installed):
+    workspace = failing_workspace(tmp_path)
+    runner = action(tmp_path, installed, workspace)
+    result = runner.run({"paths": "spec/cases"}, only="run")
+    assert result.returncode == 1, result.stdout + result.stderr
+    errors = [line for line in result.stdout.splitlines() if line.startswith("::error ")]
+    assert len(errors) == 1
+    assert errors[0].startswith("::error file=spec/cases/task_status.json,line=")
+    assert "expected valid, but it was rejected" in errors[0]
+    summary = runner.summary.read_text(encoding="utf-8")
+    assert "spec/cases/task_status.json" in summary and "failed" in summary.lower()
+    assert runner.outputs() == {"exit-code": "1"}
+
+
+def test_action_validate_cards_with_a_pattern_and_a_junit_file(tmp_path, installed):
+    workspace = tmp_path / "ws"
+    (workspace / "cards").mkdir(parents=True)
+    card = valid_data("v1_0/agent_card.json")
+    (workspace / "cards" / "good.json").write_text(json.dumps(card), encoding="utf-8")
+    runner = action(tmp_path, installed, workspace)
+    result = runner.run({"command": "validate", "schema": "v1_0/agent_card.json",
+                         "paths": "cards/*.json"}, only="run")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "::error" not in result.stdout and result.stdout.strip().endswith("1 passed, 0 failed, 0 errored")
+    assert "1 passed" in runner.summary.read_text(encoding="utf-8")
+    # the same through another format: the report in the file, the text in the log
+    del card["name"]
+    (workspace / "cards" / "bad.json").write_text(json.dumps(card), encoding="utf-8")
+    (tmp_path / "again").mkdir()
+    runner = action(tmp_path / "again", installed, workspace)
+    result = runner.run({"command": "validate", "schema": "v1_0/agent_card.json", "paths": "cards/*.json",
+                         "format": "junit", "output": "a2a.xml"}, only="run")
+    assert result.returncode == 1
+    assert "FAILED cards/bad.json" in result.stdout
+    assert "<testsuites" in (workspace / "a2a.xml").read_text(encoding="utf-8")
+    assert runner.outputs() == {"exit-code": "1"}
+
+
+def test_action_passes_optional_inputs_only_when_set(tmp_path, installed):
+    """--policy (and the other options) reach the CLI only when given: the action works with a
+    CLI that has no --policy yet and with one that has it."""
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    recorder = tmp_path / "fake-cli"
+    recorder.write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$RECORDED_ARGS"\n', encoding="utf-8")
+    recorder.chmod(0o755)
+    recorded = tmp_path / "args.txt"
+    runner = Runner(tmp_path, workspace, env={"RECORDED_ARGS": str(recorded)})
+    runner.files["env"].write_text(f"A2A_SCHEMA_SUITE={recorder}\n", encoding="utf-8")
+    assert runner.run({}, only="run").returncode == 0
+    assert recorded.read_text(encoding="utf-8").split("\n")[:-1] == ["run", "--format", "github"]
+    assert runner.run({"paths": "a b\nc", "schemas": "my schemas", "profile": "interop",
+                       "policy": "warn", "command": "check"}, only="run").returncode == 0
+    assert recorded.read_text(encoding="utf-8").split("\n")[:-1] == [
+        "check", "--schemas", "my schemas", "--profile", "interop", "--policy", "warn",
+        "--format", "github", "a", "b", "c"]
+
+
+def test_readme_workflow_uses_the_action_inputs():
+    workflow = yaml.safe_load(readme_yaml("### GitHub Action"))
+    steps = [s for job in workflow["jobs"].values() for s in job["steps"]
+             if "a2a-schema-suite" in s.get("uses", "")]
+    assert steps
+    for step in steps:
+        assert set(step.get("with", {})) <= set(ACTION["inputs"]), step
