@@ -333,3 +333,15 @@ def test_shell_completion_of_schema_refs(tmp_path):
     assert _complete(f"a2a-schema-suite validate --schemas {root} --schema v") == ["v2_0/thing.json"]
     assert _complete("a2a-schema-suite coverage --version v") == ["v0_3", "v1_0"]
     assert "validate" in _complete("a2a-schema-suite va")
+
+
+def test_options_do_not_leak_between_calls_in_one_process():
+    from click.testing import CliRunner
+
+    from a2a_schema_suite.cli import main
+
+    runner = CliRunner()
+    verbose = runner.invoke(main, ["run", str(TASK_SUITE), "-v", "--color", "always"]).output
+    plain = runner.invoke(main, ["run", str(TASK_SUITE)]).output
+    assert "PASSED" in verbose and "\x1b[" in verbose
+    assert plain == "47 passed, 0 failed, 0 errored\n"

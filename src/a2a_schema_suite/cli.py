@@ -56,6 +56,12 @@ class _Group(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
+    def main(self, *args, **kwargs):  # type: ignore[override]
+        from a2a_schema_suite import console
+
+        console.reset()  # -q/-v/--color of an earlier call in this process (tests) do not carry over
+        return super().main(*args, **kwargs)
+
     def invoke(self, ctx: click.Context):  # type: ignore[override]
         try:
             return super().invoke(ctx)
