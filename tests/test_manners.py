@@ -346,3 +346,18 @@ def test_options_do_not_leak_between_calls_in_one_process():
     assert "PASSED" in verbose and "\x1b[" in verbose
     assert plain.count("\n") == 1 and plain.endswith(" passed, 0 failed, 0 errored\n")
     assert "\x1b[" not in plain
+
+
+def test_readme_bash_completion_snippet_completes():
+    """The README's bash line, evaluated in a real bash, completes a schema reference."""
+    line = next(x for x in readme_block("### Shell completion", "sh").splitlines() if "bash_source" in x)
+    snippet = line.split("#", 1)[0].strip()
+    script = (f'{snippet}\n'
+              'COMP_WORDS=(a2a-schema-suite validate --schema "v1_0/agent_card.json#/\\$defs/AgentSk")\n'
+              'COMP_CWORD=3\n_a2a_schema_suite_completion a2a-schema-suite\n'
+              'printf "%s\\n" "${COMPREPLY[@]}"\n')
+    bin_dir = str(Path(sys.executable).parent)
+    result = subprocess.run(["bash", "--noprofile", "--norc", "-c", script], capture_output=True, text=True,
+                            timeout=60, env={**os.environ, "PATH": bin_dir + os.pathsep + os.environ["PATH"]})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["v1_0/agent_card.json#/$defs/AgentSkill"]
