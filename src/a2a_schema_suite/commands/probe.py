@@ -155,7 +155,10 @@ def command(url: str, send_text: str | None, stream: bool, binding: str,
                            fuzz_rate=fuzz_rate, allow_cross_origin=allow_cross_origin,
                            profile=profile or "strict")
     redactor = Redactor.for_headers(headers)
-    report = probe(options, store)
+    from a2a_schema_suite.console import Progress
+
+    with Progress("probe"):
+        report = probe(options, store)
     summary = summary_of(report, redactor)
 
     # Notes for people go where the report is not: stdout for text, stderr when stdout is JSON/XML.
