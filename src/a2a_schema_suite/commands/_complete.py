@@ -1,9 +1,9 @@
 """Shell completion (click's ``shell_complete``) for schema references and versions.
 
 ``--schema v1_0/ag<TAB>`` offers the schema files under the schema root (``--schemas`` if given
-before it, else the default root); after a ``#``, the file's ``$defs`` entries as JSON pointers
-(``v1_0/agent_card.json#/$defs/AgentSkill``). Only files are listed and one file read: completion
-never loads or validates the schemas.
+before it, else the checkout's or the bundled one, as the command would choose); after a ``#``,
+the file's ``$defs`` entries as JSON pointers (``v1_0/agent_card.json#/$defs/AgentSkill``). Only
+files are listed and one file read: completion never loads or validates the schemas.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from click.shell_completion import CompletionItem
 
 
 def _root(ctx: click.Context) -> Path | None:
+    """The schema root the command would use: ``--schemas``, the project tree around the current
+    directory, or the bundled copy (:func:`a2a_schema_suite.roots.choose`)."""
     root = ctx.params.get("schemas")
-    if root is not None:
-        return Path(root)
     try:
-        from a2a_schema_suite.registry import bundled_schemas
+        from a2a_schema_suite.roots import choose
 
-        return bundled_schemas()
+        return choose(Path(root) if root is not None else None, uses_cases=False).schemas
     except Exception:  # completion must never print a traceback into the shell
         return None
 
