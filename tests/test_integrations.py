@@ -363,10 +363,22 @@ def test_action_passes_optional_inputs_only_when_set(tmp_path, installed):
         "--format", "github", "a", "b", "c"]
 
 
-def test_readme_workflow_uses_the_action_inputs():
+def test_readme_workflow_runs(tmp_path, installed):
+    """Each step of the README's workflow that uses the action, on a workspace with what it names."""
     workflow = yaml.safe_load(readme_yaml("### GitHub Action"))
     steps = [s for job in workflow["jobs"].values() for s in job["steps"]
              if "a2a-schema-suite" in s.get("uses", "")]
-    assert steps
-    for step in steps:
-        assert set(step.get("with", {})) <= set(ACTION["inputs"]), step
+    assert len(steps) == 2
+    workspace = tmp_path / "ws"
+    (workspace / ".well-known").mkdir(parents=True)
+    (workspace / ".well-known" / "agent-card.json").write_text(
+        json.dumps(valid_data("v1_0/agent_card.json")), encoding="utf-8")
+    (workspace / "spec" / "cases").mkdir(parents=True)
+    shutil.copy(CASES / "v1_0" / "task_status.json", workspace / "spec" / "cases")
+    for number, step in enumerate(steps):
+        (tmp_path / str(number)).mkdir()
+        runner = action(tmp_path / str(number), installed, workspace)
+        result = runner.run({k: str(v) for k, v in step["with"].items()}, only="run")
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert " passed, 0 failed, 0 errored" in result.stdout
+        assert "passed" in runner.summary.read_text(encoding="utf-8")
