@@ -212,8 +212,15 @@ def test_check_file_is_scoped_and_whole_root_rules_need_a_directory(tmp_path):
 
 def test_github_file_is_relative_to_the_workspace_for_any_path(tmp_path):
     workspace = tmp_path / "ws"
-    (workspace / "spec" / "cases").mkdir(parents=True)
+    (workspace / "spec" / "cases" / "streams").mkdir(parents=True)
     shutil.copy(failing_suite(tmp_path), workspace / "spec" / "cases" / "task_bad.json")
+    # a stream that is claimed valid: its annotation points into the JSONL file
+    shutil.copy(CASES / "streams" / "v1_0" / "terminal_regression.jsonl",
+                workspace / "spec" / "cases" / "streams" / "regression.jsonl")
+    (workspace / "spec" / "cases" / "streams.json").write_text(json.dumps({
+        "schema": "v1_0/stream_response.json", "streams": [
+            {"description": "claimed valid", "file": "streams/regression.jsonl", "valid": True}]}),
+        encoding="utf-8")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {"GITHUB_WORKSPACE": str(workspace)}
@@ -223,8 +230,9 @@ def test_github_file_is_relative_to_the_workspace_for_any_path(tmp_path):
         result = cli("run", path, "--format", "github", cwd=cwd, env=env)
         assert result.returncode == 1
         errors = [line for line in result.stdout.splitlines() if line.startswith("::error ")]
-        assert errors and all(e.startswith("::error file=spec/cases/task_bad.json,line=") for e in errors), \
-            (path, errors)
+        assert len(errors) == 2, (path, result.stdout)
+        assert errors[0].startswith("::error file=spec/cases/streams/regression.jsonl,line=7,"), errors
+        assert errors[1].startswith("::error file=spec/cases/task_bad.json,line="), (path, errors)
 
 
 # -- unresolvable $ref ------------------------------------------------------------------------------
