@@ -531,6 +531,25 @@ def test_record_writes_files_prints_stubs_and_never_replaces_a_file(broken, tmp_
     assert (tmp_path / "good.card.json").is_file()
     assert "move good.jsonl to cases/streams/v1_0/ and save as cases/streams/probe_good.json:" \
         in result.stdout
+    # the printed stubs, saved as they say (the recording moved next to them), pass check --strict
+    decoder = json.JSONDecoder()
+    cases = tmp_path / "cases"
+    for intro in [line for line in result.stdout.splitlines() if line.startswith("To add the ")]:
+        name = intro.rsplit(" save as ", 1)[1].rstrip(":")
+        stub, _ = decoder.raw_decode(result.stdout, result.stdout.index(intro) + len(intro) + 1)
+        assert {e["valid"] for e in (*stub.get("tests", ()), *stub.get("streams", ()))} == {True, False}
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(json.dumps(stub), encoding="utf-8")
+    (cases / "streams" / "v1_0").mkdir(parents=True)
+    moved = cases / "streams" / "v1_0" / record.name
+    moved.write_bytes(record.read_bytes())
+    stubs = sorted(str(p) for p in (cases / "streams").glob("*.json"))
+    assert len(stubs) == 2
+    checked = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "check", "--strict",
+                              "--schemas", str(SCHEMAS), *stubs], capture_output=True, text=True,
+                             timeout=120)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    moved.unlink()
     before = record.read_bytes()
     again = invoke(broken.url("good"), "--stream", "--record", str(record))
     assert again.exit_code == 2
