@@ -77,12 +77,17 @@ repos:
     rev: {rev}
     hooks:
       - id: a2a-agent-card-v1
+        exclude: ^legacy/
       - id: a2a-stream-v1
         files: ^recordings/
       - id: a2a-validate
         args: [--schema, v1_0/task.json]
         files: ^tasks/
       - id: a2a-check-suites
+      - id: a2a-agent-card-v0-3
+        files: ^legacy/agent-card\\.json$
+      - id: a2a-stream-v0-3
+        files: ^legacy/.*\\.jsonl$
 """
 
 
@@ -100,6 +105,10 @@ def user_repo(root: Path, hook_repo: tuple[Path, str]) -> Path:
     shutil.copy(CASES / "streams" / "v1_0" / "happy_path_chunked.jsonl", root / "recordings" / "ok.jsonl")
     (root / "cases").mkdir()
     shutil.copy(CASES / "v1_0" / "task_status.json", root / "cases" / "task_status.json")
+    (root / "legacy").mkdir()  # a 0.3 agent and its recording
+    (root / "legacy" / "agent-card.json").write_text(json.dumps(valid_data("v0_3/agent_card.json")),
+                                                     encoding="utf-8")
+    shutil.copy(CASES / "streams" / "v0_3" / "happy_path_jsonrpc.jsonl", root / "legacy" / "stream.jsonl")
     git("add", "-A", cwd=root)
     return root
 
@@ -127,7 +136,8 @@ def test_pre_commit_hooks_pass_and_fail(tmp_path, hook_repo, pre_commit_home):
     assert hook_lines(good.stdout) == {
         "A2A 1.0 agent cards": "Passed", "A2A 1.0 recorded streams": "Passed",
         "A2A documents (a2a-schema-suite validate)": "Passed",
-        "A2A case suites (a2a-schema-suite check)": "Passed"}
+        "A2A case suites (a2a-schema-suite check)": "Passed",
+        "A2A 0.3 agent cards": "Passed", "A2A 0.3 recorded streams": "Passed"}
 
     # now break every kind of document
     card = json.loads((root / ".well-known" / "agent-card.json").read_text(encoding="utf-8"))
@@ -137,6 +147,10 @@ def test_pre_commit_hooks_pass_and_fail(tmp_path, hook_repo, pre_commit_home):
     task["status"]["state"] = "completed"  # the 0.3 spelling
     (root / "tasks" / "done.json").write_text(json.dumps(task), encoding="utf-8")
     shutil.copy(CASES / "streams" / "v1_0" / "terminal_regression.jsonl", root / "recordings" / "ok.jsonl")
+    legacy = json.loads((root / "legacy" / "agent-card.json").read_text(encoding="utf-8"))
+    legacy["capabilities"] = "streaming"
+    (root / "legacy" / "agent-card.json").write_text(json.dumps(legacy), encoding="utf-8")
+    shutil.copy(CASES / "streams" / "v0_3" / "final_not_last.jsonl", root / "legacy" / "stream.jsonl")
     suite = json.loads((root / "cases" / "task_status.json").read_text(encoding="utf-8"))
     flipped = next(t for t in suite["tests"] if not t["valid"])
     flipped["valid"] = True  # an invalid test now claims valid: the run says it was rejected
@@ -153,6 +167,9 @@ def test_pre_commit_hooks_pass_and_fail(tmp_path, hook_repo, pre_commit_home):
     assert "recordings/ok.jsonl:7: lifecycle-terminal: task reached TASK_STATE_COMPLETED" in out
     assert "- $.status.state [enum] 'completed' is not one of" in out
     assert "expected valid, but it was rejected" in out
+    assert "FAILED legacy/agent-card.json: expected valid, got invalid" in out
+    assert "- $.capabilities [type] 'streaming' is not of type 'object'" in out
+    assert "FAILED legacy/stream.jsonl: expected valid, got invalid" in out
 
 
 def test_pre_commit_hook_manifest_is_what_the_readme_says():

@@ -450,6 +450,16 @@ def test_json_report_matches_the_report_schema_and_carries_the_level(broken, fas
     assert "conformance level: full (every check passed)" in result.stderr
 
 
+def test_quiet_probe_keeps_the_report_and_the_level(broken, fast_cli):
+    loud = invoke(broken.url("good"), "--send", "hi")
+    quiet = invoke(broken.url("good"), "--send", "hi", "-q")
+    assert loud.exit_code == quiet.exit_code == 0, quiet.output
+    assert "  passed   card: fetch" in loud.stdout and "  passed   " not in quiet.stdout
+    assert quiet.stdout.splitlines()[-1] == loud.stdout.splitlines()[-1]
+    assert quiet.stdout.splitlines()[-1].startswith("conformance level: ")
+    assert len(quiet.stdout.splitlines()) < len(loud.stdout.splitlines()) - 5
+
+
 def test_text_output_lists_every_check_then_the_level(sdk, fast_cli):
     result = invoke(sdk.base_url, "--send", "hi")
     assert result.exit_code == 0, result.output
