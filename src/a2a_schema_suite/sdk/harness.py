@@ -1,0 +1,673 @@
+"""Run the bundled cases through SDK adapters and classify each answer (no CLI, no printing).
+
+An adapter is a program that speaks the JSON-lines protocol of ``docs/SDK_ADAPTERS.md`` on its
+stdin/stdout. :func:`collect_probes` turns every test of the case suites and every line of
+their JSONL stream samples into a :class:`Probe` (the document, its wire type, and what a
+parser should do with it, computed with this project's own validator); :func:`run_adapter`
+starts one adapter, sends it every probe of a type it supports, and classifies each answer as
+one :class:`Verdict`. An adapter that crashes, hangs past the per-case timeout or answers
+garbage gives an *errored* result for that case and is restarted; the run always completes.
+"""
+
+from __future__ import annotations
+
+import ast
+import collections
+import contextlib
+import enum
+import functools
+import json
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from a2a_schema_suite import api
+from a2a_schema_suite.jsonio import iter_jsonl, load_path
+from a2a_schema_suite.policy import policy_findings
+from a2a_schema_suite.registry import bundled_schemas
+from a2a_schema_suite.results import collect_errors, shorten
+from a2a_schema_suite.rules import RULES
+from a2a_schema_suite.sdk.canonical import DiffEntry, canonical_diff, json_path
+from a2a_schema_suite.sdk.types import (
+    FREE_JSON_MEMBERS,
+    PROTOCOL_VERSION,
+    TYPES,
+    WireType,
+    no_type_reason,
+    wire_type,
+)
+from a2a_schema_suite.streams import check_stream
+
+#: Seconds an adapter may take to answer one parse request.
+CASE_TIMEOUT = 5.0
+#: Seconds an adapter may take to start and answer ``hello`` (node and the SDK's imports).
+START_TIMEOUT = 30.0
+#: An adapter that fails this many cases in a row is not restarted again (the rest are errored).
+MAX_CONSECUTIVE_FAILURES = 5
+#: Longest answer line read from an adapter, in bytes.
+MAX_ANSWER = 64 * 1024 * 1024
+_STDERR_TAIL = 2000
+
+
+class Verdict(str, enum.Enum):
+    """How an SDK's answer compares with the case's verdict."""
+
+    AGREES = "agrees"
+    LENIENT = "lenient"  #: accepts a document whose shape is invalid
+    STRICT = "strict"  #: rejects a valid document
+    ROUNDTRIP = "roundtrip"  #: valid, accepted, but re-serialized as another document
+    ERRORED = "errored"  #: the adapter crashed, hung, or answered garbage
+    NOT_APPLICABLE = "not-applicable"  #: the case's verdict is not about one document's shape
+    UNSUPPORTED = "unsupported"  #: no wire type, or one the adapter does not support
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One document to send: a test of a suite, or one line of a stream sample."""
+
+    kind: str  #: "test" | "stream-line"
+    version: str
+    schema: str
+    suite: str
+    description: str
+    profile: str
+    document: Any
+    wire: WireType | None
+    #: True: a parser must accept it; False: its shape is invalid; None: not applicable
+    expected: bool | None
+    reason: str | None = None  #: why not applicable, or why there is no wire type
+    line: int | None = None  #: the JSONL line (stream lines)
+    source: str | None = None  #: the JSONL file (stream lines)
+    #: invalid only because of members the schema does not know (closed objects)
+    unknown_members_only: bool = False
+    sendable: bool = True  #: False: there is no document to send (not strict JSON, error envelope)
+    #: members the schema does not define, as key/index paths (left out of the round-trip check)
+    unknown_members: tuple[tuple[str | int, ...], ...] = ()
+
+    @property
+    def id(self) -> str:
+        where = f" (line {self.line})" if self.line is not None else ""
+        return f"{self.suite} > {self.description}{where}"
+
+    def __hash__(self) -> int:  # the document is a dict: hash by identity within the suites
+        return hash((self.suite, self.description, self.line))
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": self.id, "kind": self.kind, "version": self.version, "schema": self.schema,
+            "suite": self.suite, "description": self.description, "profile": self.profile,
+            "expected": {True: "valid", False: "invalid", None: "not-applicable"}[self.expected],
+        }
+        if self.wire is not None:
+            data.update(self.wire.to_dict())
+        for key, value in (("line", self.line), ("source", self.source), ("reason", self.reason)):
+            if value is not None:
+                data[key] = value
+        if self.unknown_members_only:
+            data["unknownMembersOnly"] = True
+        if self.unknown_members:
+            data["unknownMembers"] = [json_path(p) for p in self.unknown_members]
+        return data
+
+
+@dataclass(frozen=True)
+class AdapterInfo:
+    """What an adapter said in ``hello``."""
+
+    command: tuple[str, ...]
+    name: str
+    version: str
+    language: str
+    protocol: int
+    types: dict[str, tuple[str, ...]]
+    unknown_members: dict[str, str]  #: per version: "reject" or "ignore"
+
+    def supports(self, version: str, name: str) -> bool:
+        return name in self.types.get(version, ())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"command": list(self.command), "protocol": self.protocol,
+                "sdk": {"name": self.name, "version": self.version, "language": self.language},
+                "types": {v: list(t) for v, t in self.types.items()},
+                "unknownMembers": dict(self.unknown_members)}
+
+
+@dataclass(frozen=True)
+class SdkResult:
+    """One probe's verdict for one adapter."""
+
+    probe: Probe
+    verdict: Verdict
+    reason: str | None = None  #: why (not applicable, unsupported, errored, lenient, strict)
+    accepted: bool | None = None  #: the SDK's answer (None: not sent or no answer)
+    error: str | None = None  #: the SDK's error for a rejected document
+    canonical: Any = None  #: the SDK's re-serialization, when it gave one
+    diff: tuple[DiffEntry, ...] = ()  #: round-trip differences (Verdict.ROUNDTRIP)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {**self.probe.to_dict(), "verdict": self.verdict.value}
+        if self.reason is not None:
+            data["reason"] = self.reason
+        if self.accepted is not None:
+            data["accepted"] = self.accepted
+        if self.error is not None:
+            data["error"] = self.error
+        if self.canonical is not None:
+            data["canonical"] = self.canonical
+        if self.diff:
+            data["diff"] = [d.to_dict() for d in self.diff]
+        data["document"] = self.probe.document
+        return data
+
+
+@dataclass(frozen=True)
+class SdkRun:
+    """Every probe's result for one adapter (or why the adapter could not be run at all)."""
+
+    command: tuple[str, ...]
+    adapter: AdapterInfo | None
+    results: tuple[SdkResult, ...] = ()
+    problem: str | None = None  #: the adapter did not start or did not say hello
+    restarts: int = 0
+    seconds: float = 0.0
+
+    def counts(self) -> dict[str, int]:
+        """Results per verdict (every verdict present, in :class:`Verdict` order)."""
+        found = collections.Counter(r.verdict for r in self.results)
+        return {v.value: found.get(v, 0) for v in Verdict}
+
+    def counts_by_type(self) -> dict[str, dict[str, int]]:
+        """``"v1_0/Task"`` -> results per verdict (only the verdicts that occur)."""
+        table: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+        for r in self.results:
+            name = r.probe.wire.name if r.probe.wire else "-"
+            table[f"{r.probe.version}/{name}"][r.verdict.value] += 1
+        return {k: dict(v) for k, v in sorted(table.items())}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"command": list(self.command),
+                "adapter": self.adapter.to_dict() if self.adapter else None,
+                "problem": self.problem, "restarts": self.restarts,
+                "seconds": round(self.seconds, 3), "counts": self.counts(),
+                "results": [r.to_dict() for r in self.results]}
+
+
+# ---------------------------------------------------------------------------------------------
+# Probes: what each case is, computed with our own validator
+
+
+def _shape_errors(schema: str, profile: str, document: Any, schemas_dir: Path | None) -> tuple:
+    return collect_errors(api.validator_for(schema, profile, schemas_dir=schemas_dir), document)
+
+
+@functools.lru_cache(maxsize=8)
+def _declared_names(root: Path, version: str) -> frozenset[str]:
+    """Every member name some schema of ``version`` declares (in any ``properties``)."""
+    names: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            properties = node.get("properties")
+            if isinstance(properties, dict):
+                names.update(properties)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for path in sorted((root / version).glob("*.json")):
+        walk(load_path(path))
+    return frozenset(names)
+
+
+_UNEXPECTED = re.compile(r"\((.+) (?:was|were) unexpected\)")
+
+
+def _unknown_members(schema: str, version: str, document: Any, schemas_dir: Path | None
+                     ) -> tuple[tuple[str | int, ...], ...]:
+    """The paths (keys and indexes) of the members of a valid ``document`` that the schema does not define.
+
+    The strict profile closes every 1.0 object, so its errors name them exactly; the names that
+    no schema of the version declares anywhere cover the open objects of 0.3.
+    """
+    found: set[tuple[str | int, ...]] = set()
+    for error in api.validator_for(schema, "strict", schemas_dir=schemas_dir).iter_errors(document):
+        match = _UNEXPECTED.search(error.message) if error.validator in (
+            "unevaluatedProperties", "additionalProperties") else None
+        if match:
+            try:
+                names = ast.literal_eval(f"[{match.group(1)}]")
+            except (ValueError, SyntaxError):
+                continue
+            found.update((*error.absolute_path, name) for name in names)
+    declared = _declared_names((schemas_dir or bundled_schemas()).resolve(), version)
+
+    def walk(node: Any, parts: list[Any]) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key not in declared:
+                    found.add((*parts, key))
+                elif key not in FREE_JSON_MEMBERS:
+                    walk(value, [*parts, key])
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, [*parts, i])
+
+    walk(document, [])
+    return tuple(sorted(found, key=json_path))
+
+
+def _test_probe(case: api.GoldenCase, schemas_dir: Path | None) -> Probe:
+    wire = wire_type(case.schema, case.data)
+    base = {"kind": "test", "version": case.version, "schema": case.schema, "suite": case.suite,
+            "description": case.description, "profile": case.profile, "document": case.data,
+            "wire": wire}
+    if wire is None:
+        return Probe(**base, expected=None, reason=no_type_reason(case.schema, case.data))
+    if case.valid:
+        return Probe(**base, expected=True, unknown_members=_unknown_members(
+            case.schema, case.version, case.data, schemas_dir))
+    shape = _shape_errors(case.schema, case.profile, case.data, schemas_dir)
+    if not shape:
+        findings = policy_findings(case.schema, case.data) if case.profile == "strict" else []
+        rules = sorted({f.rule for f in findings if f.rule})
+        why = (f"invalid only by policy rule(s) {', '.join(rules)}: local policy, not the "
+               "document's shape" if rules else
+               "this project's validator finds no shape error in it (the suite's verdict does not "
+               "come from the schema)")
+        return Probe(**base, expected=None, reason=why)
+    closed_only = case.profile == "strict" and not _shape_errors(case.schema, "interop", case.data,
+                                                                 schemas_dir)
+    return Probe(**base, expected=False, unknown_members_only=closed_only)
+
+
+_NO_PAYLOAD = object()
+
+
+def _payload(value: Any) -> Any:
+    """The event of one stream line: the line, or a JSON-RPC envelope's result (as streams.py)."""
+    if not (isinstance(value, dict) and "jsonrpc" in value):
+        return value
+    if "error" in value:
+        return _NO_PAYLOAD
+    return value.get("result", _NO_PAYLOAD)
+
+
+def _stream_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> list[Probe]:
+    validator = api.validator_for(stream.schema, stream.profile, schemas_dir=schemas_dir)
+    name = stream.path.name
+    policy = stream.profile == "strict"
+    rule_lines: dict[int | None, set[str]] = collections.defaultdict(set)
+    for finding in check_stream(iter_jsonl(stream.path, name), stream.version, None, policy=policy):
+        if finding.rule:
+            rule_lines[finding.line].add(finding.rule)
+    source = stream.path.as_posix()
+    base = {"kind": "stream-line", "version": stream.version, "schema": stream.schema,
+            "suite": stream.suite, "description": stream.description, "profile": stream.profile,
+            "source": source}
+    probes = []
+    for number, value, error in iter_jsonl(stream.path, name):
+        if error is not None:
+            probes.append(Probe(**base, document=None, wire=None, expected=None, line=number,
+                                sendable=False, reason=f"line is not strict JSON ({error.reason}): "
+                                "rule json-line, about the text, not a document"))
+            continue
+        payload = _payload(value)
+        if payload is _NO_PAYLOAD:
+            probes.append(Probe(**base, document=value, wire=None, expected=None, line=number,
+                                sendable=False, reason="a JSON-RPC error response (or one without "
+                                "result): no event to parse; rules jsonrpc-envelope/jsonrpc-error"))
+            continue
+        wire = wire_type(stream.schema, payload)
+        if wire is None:
+            probes.append(Probe(**base, document=payload, wire=None, expected=None, line=number,
+                                reason=no_type_reason(stream.schema, payload)))
+            continue
+        if collect_errors(validator, payload):
+            closed_only = policy and not collect_errors(
+                api.validator_for(stream.schema, "interop", schemas_dir=schemas_dir), payload)
+            probes.append(Probe(**base, document=payload, wire=wire, expected=False, line=number,
+                                unknown_members_only=closed_only))
+        elif rule_lines.get(number):
+            rules = sorted(rule_lines[number])
+            kinds = {RULES[r].severity for r in rules if r in RULES}
+            probes.append(Probe(**base, document=payload, wire=wire, expected=None, line=number,
+                                reason=f"a valid document; the stream breaks rule(s) "
+                                f"{', '.join(rules)} at this line ("
+                                f"{'local policy' if kinds == {'policy'} else 'rules across lines'}"
+                                ", out of scope for a parser)"))
+        else:
+            probes.append(Probe(**base, document=payload, wire=wire, expected=True, line=number,
+                                unknown_members=_unknown_members(stream.schema, stream.version,
+                                                                 payload, schemas_dir)))
+    return probes
+
+
+def collect_probes(cases_dir: str | Path | None = None,
+                   schemas_dir: str | Path | None = None) -> tuple[Probe, ...]:
+    """Every test and every stream line of the case suites (default: the bundled ones), in order."""
+    schemas = Path(schemas_dir) if schemas_dir else None
+    probes = [_test_probe(case, schemas) for case in api.iter_cases(cases_dir=cases_dir)]
+    for stream in api.iter_streams(cases_dir=cases_dir):
+        probes.extend(_stream_probes(stream, schemas))
+    return tuple(probes)
+
+
+# ---------------------------------------------------------------------------------------------
+# The adapter process
+
+
+class AdapterFailure(Exception):
+    """The adapter crashed, hung or answered garbage (the process must be restarted)."""
+
+
+def adapter_command(adapter: str | Path) -> tuple[str, ...]:
+    """The command that runs an adapter program: ``*.py`` with this Python, ``*.mjs``/``*.js``
+    (or a directory with ``adapter.mjs``) with ``node``, anything else as an executable."""
+    path = Path(adapter)
+    if path.is_dir() and (path / "adapter.mjs").is_file():
+        path = path / "adapter.mjs"
+    if path.suffix == ".py":
+        return (sys.executable, str(path))
+    if path.suffix in (".mjs", ".js", ".cjs"):
+        return ("node", str(path))
+    return (str(path),)
+
+
+class AdapterProcess:
+    """One running adapter: requests written to stdin, answers read from stdout by a thread."""
+
+    def __init__(self, command: Sequence[str], cwd: str | Path | None = None) -> None:
+        self.command = tuple(command)
+        try:
+            self.process = subprocess.Popen(
+                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, cwd=cwd, start_new_session=True)
+        except OSError as exc:
+            raise AdapterFailure(f"cannot start {' '.join(self.command)}: {exc.strerror or exc}") \
+                from None
+        self._answers: queue.Queue[bytes | None] = queue.Queue()
+        self._stderr: collections.deque[str] = collections.deque(maxlen=50)
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+
+    def _read_stdout(self) -> None:
+        stream = self.process.stdout
+        assert stream is not None
+        try:
+            while True:
+                line = stream.readline(MAX_ANSWER + 1)
+                if not line:
+                    break
+                self._answers.put(line)
+        except (OSError, ValueError):
+            pass
+        self._answers.put(None)
+
+    def _read_stderr(self) -> None:
+        stream = self.process.stderr
+        assert stream is not None
+        try:
+            for line in stream:
+                self._stderr.append(line.decode("utf-8", "replace"))
+        except (OSError, ValueError):
+            pass
+
+    def stderr_tail(self) -> str:
+        text = "".join(self._stderr).strip()
+        return text[-_STDERR_TAIL:]
+
+    def _failure(self, what: str) -> AdapterFailure:
+        time.sleep(0.05)  # let the stderr thread catch the last words of a crash
+        tail = self.stderr_tail()
+        code = self.process.poll()
+        status = f" (exit code {code})" if code is not None else ""
+        return AdapterFailure(what + status + (f"; stderr: {tail}" if tail else ""))
+
+    def _write(self, request: dict[str, Any], timeout: float) -> None:
+        data = (json.dumps(request, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
+        problem: list[str] = []
+
+        def write() -> None:
+            try:
+                assert self.process.stdin is not None
+                self.process.stdin.write(data)
+                self.process.stdin.flush()
+            except (OSError, ValueError) as exc:
+                problem.append(str(exc) or type(exc).__name__)
+
+        writer = threading.Thread(target=write, daemon=True)
+        writer.start()
+        writer.join(timeout)
+        if writer.is_alive():
+            raise self._failure(f"did not read the request within {timeout:g} s")
+        if problem:
+            raise self._failure(f"the adapter's stdin is closed ({problem[0]})")
+
+    def request(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """Send one request and return its answer (a JSON object), or raise AdapterFailure."""
+        deadline = time.monotonic() + timeout
+        self._write(request, timeout)
+        try:
+            line = self._answers.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            raise self._failure(f"no answer within {timeout:g} s") from None
+        if line is None:
+            self._answers.put(None)
+            raise self._failure("the adapter exited")
+        if len(line) > MAX_ANSWER:
+            raise self._failure(f"an answer longer than {MAX_ANSWER} bytes")
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            text = shorten(line.decode("utf-8", "replace").strip(), 200)
+            raise self._failure(f"answered garbage: {text}") from None
+        if not isinstance(answer, dict):
+            raise self._failure(f"answered garbage (not a JSON object): {shorten(repr(answer), 200)}")
+        return answer
+
+    def close(self) -> None:
+        """Say bye, then end the process (and its process group) if it does not exit at once."""
+        if self.process.poll() is None:
+            try:
+                assert self.process.stdin is not None
+                self.process.stdin.write(b'{"op":"bye"}\n')
+                self.process.stdin.close()
+            except (OSError, ValueError):
+                pass
+            try:
+                self.process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                self.process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):  # a process that ignores SIGKILL
+            self.process.wait(timeout=5)
+
+
+def _hello(process: AdapterProcess, timeout: float) -> AdapterInfo:
+    answer = process.request({"op": "hello"}, timeout)
+    problems = []
+    sdk = answer.get("sdk")
+    types = answer.get("types")
+    if answer.get("protocol") != PROTOCOL_VERSION:
+        problems.append(f"protocol is {answer.get('protocol')!r}, this harness speaks {PROTOCOL_VERSION}")
+    if not (isinstance(sdk, dict) and all(isinstance(sdk.get(k), str) for k in ("name", "version",
+                                                                               "language"))):
+        problems.append("sdk must be {name, version, language} (strings)")
+    if not (isinstance(types, dict) and all(
+            isinstance(v, str) and isinstance(names, list) and all(isinstance(n, str) for n in names)
+            for v, names in types.items())):
+        problems.append("types must map a version to a list of type names")
+    unknown = answer.get("unknownMembers", "reject")
+    if isinstance(unknown, str):
+        unknown = dict.fromkeys(TYPES, unknown)
+    if not (isinstance(unknown, dict) and all(m in ("reject", "ignore") for m in unknown.values())):
+        problems.append('unknownMembers must be "reject" or "ignore" (or one of them per version)')
+    if problems:
+        raise process._failure("hello answer is not valid: " + "; ".join(problems))
+    unknown_types = sorted(f"{v}/{n}" for v, names in types.items() for n in names
+                           if n not in TYPES.get(v, {}))
+    if unknown_types:
+        raise process._failure("hello names types the protocol does not define: "
+                               + ", ".join(unknown_types))
+    return AdapterInfo(process.command, sdk["name"], sdk["version"], sdk["language"],
+                       answer["protocol"], {v: tuple(n) for v, n in types.items()},
+                       {v: unknown.get(v, "reject") for v in TYPES})
+
+
+def _classify(probe: Probe, info: AdapterInfo, answer: dict[str, Any], seconds: float) -> SdkResult:
+    accepted = answer["accepted"]
+    error = answer.get("error") if isinstance(answer.get("error"), str) else None
+    canonical = answer.get("canonical")
+    common = {"accepted": accepted, "error": error, "canonical": canonical, "seconds": seconds}
+    if probe.expected is None:
+        return SdkResult(probe, Verdict.NOT_APPLICABLE, probe.reason, **common)
+    if probe.expected:
+        if not accepted:
+            return SdkResult(probe, Verdict.STRICT, "rejects a valid document", **common)
+        if "canonical" in answer:
+            diff = canonical_diff(probe.document, canonical, probe.version, probe.unknown_members)
+            if diff:
+                return SdkResult(probe, Verdict.ROUNDTRIP, f"{len(diff)} difference(s) after "
+                                 "normalising both sides", diff=diff, **common)
+        return SdkResult(probe, Verdict.AGREES, **common)
+    if not accepted:
+        return SdkResult(probe, Verdict.AGREES, **common)
+    if probe.unknown_members_only and info.unknown_members.get(probe.version) == "ignore":
+        return SdkResult(probe, Verdict.NOT_APPLICABLE, "invalid only by members the schema does "
+                         "not know, and this SDK ignores unknown members (as a receiver may: "
+                         "A2A_REFERENCE §1)", **common)
+    return SdkResult(probe, Verdict.LENIENT, "accepts a document whose shape is invalid", **common)
+
+
+def _check_answer(answer: dict[str, Any], request_id: int) -> str | None:
+    if answer.get("id") != request_id:
+        return f"answer id {answer.get('id')!r} is not the request's {request_id}"
+    if not isinstance(answer.get("accepted"), bool):
+        error = answer.get("error")
+        return "no accepted: true/false in the answer" + (f" (error: {error})" if error else "")
+    if "error" in answer and not isinstance(answer["error"], str):
+        return "error must be a string"
+    return None
+
+
+@dataclass
+class _Session:
+    command: tuple[str, ...]
+    cwd: str | Path | None
+    start_timeout: float
+    process: AdapterProcess | None = None
+    restarts: int = 0
+    failures_in_a_row: int = 0
+    given_up: str | None = None
+    requests: int = field(default=0)
+
+    def start(self) -> AdapterInfo:
+        self.process = AdapterProcess(self.command, self.cwd)
+        try:
+            return _hello(self.process, self.start_timeout)
+        except AdapterFailure:
+            self.process.kill()
+            raise
+
+    def restart(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.close()
+        self.restarts += 1
+        self.start()
+
+
+def run_adapter(command: Sequence[str], probes: Iterable[Probe] | None = None, *,
+                case_timeout: float = CASE_TIMEOUT, start_timeout: float = START_TIMEOUT,
+                max_consecutive_failures: int = MAX_CONSECUTIVE_FAILURES,
+                cwd: str | Path | None = None) -> SdkRun:
+    """Run every probe (default: :func:`collect_probes`) through the adapter ``command``."""
+    started = time.monotonic()
+    command = tuple(command)
+    probes = collect_probes() if probes is None else tuple(probes)
+    session = _Session(command, cwd, start_timeout)
+    try:
+        info = session.start()
+    except AdapterFailure as exc:
+        return SdkRun(command, None, problem=f"the adapter did not start: {exc}",
+                      seconds=time.monotonic() - started)
+    results: list[SdkResult] = []
+    try:
+        for probe in probes:
+            results.append(_run_probe(session, info, probe, case_timeout, max_consecutive_failures))
+    finally:
+        if session.process is not None:
+            session.process.close()
+    return SdkRun(command, info, tuple(results), restarts=session.restarts,
+                  seconds=time.monotonic() - started)
+
+
+def _run_probe(session: _Session, info: AdapterInfo, probe: Probe, timeout: float,
+               max_failures: int) -> SdkResult:
+    if probe.wire is None:
+        # nothing to send (not strict JSON, an error envelope), or no wire type for the schema
+        verdict = Verdict.NOT_APPLICABLE if not probe.sendable else Verdict.UNSUPPORTED
+        return SdkResult(probe, verdict, probe.reason)
+    if not info.supports(probe.version, probe.wire.name):
+        return SdkResult(probe, Verdict.UNSUPPORTED,
+                         f"the adapter does not support {probe.version}/{probe.wire.name}")
+    if session.given_up is not None:
+        return SdkResult(probe, Verdict.ERRORED, session.given_up)
+    session.requests += 1
+    request = {"op": "parse", "id": session.requests, "version": probe.version,
+               **probe.wire.to_dict(), "profile": probe.profile, "schema": probe.schema,
+               "document": probe.document}
+    begin = time.monotonic()
+    assert session.process is not None
+    try:
+        answer = session.process.request(request, timeout)
+        problem = _check_answer(answer, session.requests)
+        if problem is not None:
+            raise session.process._failure(f"answered garbage: {problem}")
+    except AdapterFailure as exc:
+        seconds = time.monotonic() - begin
+        session.failures_in_a_row += 1
+        reason = str(exc)
+        if session.failures_in_a_row >= max_failures:
+            session.given_up = (f"not sent: the adapter failed {session.failures_in_a_row} cases in a "
+                                f"row (last: {shorten(reason, 300)})")
+            session.process.kill()
+        else:
+            try:
+                session.restart()
+            except AdapterFailure as again:
+                session.given_up = f"not sent: the adapter could not be restarted: {again}"
+        return SdkResult(probe, Verdict.ERRORED, reason, seconds=seconds)
+    session.failures_in_a_row = 0
+    return _classify(probe, info, answer, time.monotonic() - begin)
+
+
+def run_adapters(commands: Iterable[Sequence[str]], probes: Iterable[Probe] | None = None,
+                 **options: Any) -> tuple[SdkRun, ...]:
+    """:func:`run_adapter` for each command, over the same probes (collected once)."""
+    probes = collect_probes() if probes is None else tuple(probes)
+    return tuple(run_adapter(command, probes, **options) for command in commands)
