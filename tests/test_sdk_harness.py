@@ -157,14 +157,23 @@ def test_garbage_answers_are_errored(tmp_path, probes):
     if request["id"] == 2:
         return {"id": 999, "accepted": True}
     if request["id"] == 3:
-        return {"id": 3, "accepted": "yes"}''')
-    run = run_adapter(_adapter(tmp_path, "garbage", body), _subset(probes, 6))
-    reasons = [r.reason for r in run.results[:3]]
-    assert all(r.verdict is Verdict.ERRORED for r in run.results[:3])
+        return {"id": 3, "accepted": "yes"}
+    if request["id"] == 4:
+        sys.stdout.write('{"id": 4, "accepted": true, "canonical": NaN}\\n'); sys.stdout.flush()
+        return None
+    if request["id"] == 5:
+        sys.stdout.write('{"id": 5, "accepted": true, "canonical": ' + "[" * 100000 + "]" * 100000
+                         + '}\\n'); sys.stdout.flush()
+        return None''')
+    run = run_adapter(_adapter(tmp_path, "garbage", body), _subset(probes, 8),
+                      max_consecutive_failures=10)
+    reasons = [r.reason for r in run.results[:5]]
+    assert all(r.verdict is Verdict.ERRORED for r in run.results[:5]), reasons
     assert "this is not json" in reasons[0]
     assert "answer id 999" in reasons[1]
     assert "no accepted: true/false" in reasons[2]
-    assert all(r.verdict is Verdict.AGREES or r.verdict is Verdict.LENIENT for r in run.results[3:])
+    assert "NaN" in reasons[3] and "nest" in reasons[4]
+    assert all(r.verdict is Verdict.AGREES or r.verdict is Verdict.LENIENT for r in run.results[5:])
 
 
 def test_an_adapter_that_always_crashes_is_given_up_in_bounded_time(tmp_path, probes):
@@ -326,3 +335,21 @@ def test_the_example_adapter_of_the_doc_runs_over_every_case(tmp_path, probes):
     first = done.stdout.splitlines()[0]
     assert first.startswith("example-sdk {'agrees': ") and "'errored': 0" in first
     assert "lenient cases/" in done.stdout
+
+
+def test_lenient_results_say_whether_the_sdk_wrote_back_a_valid_document(tmp_path, probes):
+    body = textwrap.dedent("""
+        VALID_TASK = {"id": "task-1", "status": {"state": "TASK_STATE_WORKING"}}
+        def answer(request):
+            good = request["type"] == "Task" and request["version"] == "v1_0"
+            return {"id": request["id"], "accepted": True,
+                    "canonical": VALID_TASK if good else request["document"]}
+    """)
+    subset = [p for p in probes if p.kind == "test" and p.expected is False
+              and p.schema in ("v1_0/task.json", "v1_0/message.json")]
+    run = run_adapter(_adapter(tmp_path, "repairing", body), subset, schemas_dir=SCHEMAS)
+    assert run.results and all(r.verdict is Verdict.LENIENT for r in run.results)
+    for result in run.results:
+        assert result.canonical_valid is (result.probe.wire.name == "Task"), result.probe.id
+    repaired = next(r for r in run.results if r.canonical_valid)
+    assert "writes it back as a valid document" in repaired.reason

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from a2a_schema_suite import api
-from a2a_schema_suite.jsonio import iter_jsonl, load_path
+from a2a_schema_suite.jsonio import LoadFailure, iter_jsonl, load_path, loads
 from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.registry import bundled_schemas
 from a2a_schema_suite.results import collect_errors, shorten
@@ -152,6 +152,9 @@ class SdkResult:
     error: str | None = None  #: the SDK's error for a rejected document
     canonical: Any = None  #: the SDK's re-serialization, when it gave one
     diff: tuple[DiffEntry, ...] = ()  #: round-trip differences (Verdict.ROUNDTRIP)
+    #: lenient with a canonical: is the SDK's re-serialization valid? (True: it read a
+    #: non-canonical spelling, such as an enum number, and wrote a valid document)
+    canonical_valid: bool | None = None
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
@@ -166,6 +169,8 @@ class SdkResult:
             data["canonical"] = self.canonical
         if self.diff:
             data["diff"] = [d.to_dict() for d in self.diff]
+        if self.canonical_valid is not None:
+            data["canonicalValid"] = self.canonical_valid
         data["document"] = self.probe.document
         return data
 
@@ -468,11 +473,11 @@ class AdapterProcess:
             raise self._failure("the adapter exited")
         if len(line) > MAX_ANSWER:
             raise self._failure(f"an answer longer than {MAX_ANSWER} bytes")
-        try:
-            answer = json.loads(line)
-        except ValueError:
+        try:  # strictly: no NaN, no duplicate keys, bounded depth (a canonical is compared later)
+            answer = loads(line, "the adapter's answer")
+        except LoadFailure as exc:
             text = shorten(line.decode("utf-8", "replace").strip(), 200)
-            raise self._failure(f"answered garbage: {text}") from None
+            raise self._failure(f"answered garbage ({exc.error.reason}): {text}") from None
         if not isinstance(answer, dict):
             raise self._failure(f"answered garbage (not a JSON object): {shorten(repr(answer), 200)}")
         return answer
@@ -538,7 +543,8 @@ def _hello(process: AdapterProcess, timeout: float) -> AdapterInfo:
                        {v: unknown.get(v, "reject") for v in TYPES})
 
 
-def _classify(probe: Probe, info: AdapterInfo, answer: dict[str, Any], seconds: float) -> SdkResult:
+def _classify(probe: Probe, info: AdapterInfo, answer: dict[str, Any], seconds: float,
+              schemas_dir: Path | None = None) -> SdkResult:
     accepted = answer["accepted"]
     error = answer.get("error") if isinstance(answer.get("error"), str) else None
     canonical = answer.get("canonical")
@@ -560,7 +566,12 @@ def _classify(probe: Probe, info: AdapterInfo, answer: dict[str, Any], seconds: 
         return SdkResult(probe, Verdict.NOT_APPLICABLE, "invalid only by members the schema does "
                          "not know, and this SDK ignores unknown members (as a receiver may: "
                          "A2A_REFERENCE §1)", **common)
-    return SdkResult(probe, Verdict.LENIENT, "accepts a document whose shape is invalid", **common)
+    canonical_valid = None
+    if "canonical" in answer:
+        canonical_valid = not _shape_errors(probe.schema, probe.profile, canonical, schemas_dir)
+    why = "accepts a document whose shape is invalid" + (
+        " (and writes it back as a valid document)" if canonical_valid else "")
+    return SdkResult(probe, Verdict.LENIENT, why, canonical_valid=canonical_valid, **common)
 
 
 def _check_answer(answer: dict[str, Any], request_id: int) -> str | None:
@@ -604,11 +615,15 @@ class _Session:
 def run_adapter(command: Sequence[str], probes: Iterable[Probe] | None = None, *,
                 case_timeout: float = CASE_TIMEOUT, start_timeout: float = START_TIMEOUT,
                 max_consecutive_failures: int = MAX_CONSECUTIVE_FAILURES,
-                cwd: str | Path | None = None) -> SdkRun:
-    """Run every probe (default: :func:`collect_probes`) through the adapter ``command``."""
+                cwd: str | Path | None = None, schemas_dir: str | Path | None = None) -> SdkRun:
+    """Run every probe (default: :func:`collect_probes`) through the adapter ``command``.
+
+    ``schemas_dir``: the schemas the probes were computed with (to check an SDK's canonical).
+    """
     started = time.monotonic()
     command = tuple(command)
-    probes = collect_probes() if probes is None else tuple(probes)
+    schemas = Path(schemas_dir) if schemas_dir else None
+    probes = collect_probes(schemas_dir=schemas) if probes is None else tuple(probes)
     session = _Session(command, cwd, start_timeout)
     try:
         info = session.start()
@@ -618,7 +633,8 @@ def run_adapter(command: Sequence[str], probes: Iterable[Probe] | None = None, *
     results: list[SdkResult] = []
     try:
         for probe in probes:
-            results.append(_run_probe(session, info, probe, case_timeout, max_consecutive_failures))
+            results.append(_run_probe(session, info, probe, case_timeout, max_consecutive_failures,
+                                      schemas))
     finally:
         if session.process is not None:
             session.process.close()
@@ -627,7 +643,7 @@ def run_adapter(command: Sequence[str], probes: Iterable[Probe] | None = None, *
 
 
 def _run_probe(session: _Session, info: AdapterInfo, probe: Probe, timeout: float,
-               max_failures: int) -> SdkResult:
+               max_failures: int, schemas_dir: Path | None) -> SdkResult:
     if probe.wire is None:
         # nothing to send (not strict JSON, an error envelope), or no wire type for the schema
         verdict = Verdict.NOT_APPLICABLE if not probe.sendable else Verdict.UNSUPPORTED
@@ -663,11 +679,11 @@ def _run_probe(session: _Session, info: AdapterInfo, probe: Probe, timeout: floa
                 session.given_up = f"not sent: the adapter could not be restarted: {again}"
         return SdkResult(probe, Verdict.ERRORED, reason, seconds=seconds)
     session.failures_in_a_row = 0
-    return _classify(probe, info, answer, time.monotonic() - begin)
+    return _classify(probe, info, answer, time.monotonic() - begin, schemas_dir)
 
 
 def run_adapters(commands: Iterable[Sequence[str]], probes: Iterable[Probe] | None = None,
                  **options: Any) -> tuple[SdkRun, ...]:
     """:func:`run_adapter` for each command, over the same probes (collected once)."""
-    probes = collect_probes() if probes is None else tuple(probes)
+    probes = collect_probes(schemas_dir=options.get("schemas_dir")) if probes is None else tuple(probes)
     return tuple(run_adapter(command, probes, **options) for command in commands)
