@@ -192,6 +192,8 @@ def test_adapters_that_do_not_start_or_speak_another_protocol(tmp_path, probes):
     other = _adapter(tmp_path, "v2", LENIENT + '\nHELLO["protocol"] = 2\n')
     run = run_adapter(other, _subset(probes, 2))
     assert "protocol is 2, this harness speaks 1" in run.problem
+    boolean = _adapter(tmp_path, "boolean", LENIENT + '\nHELLO["protocol"] = True\n')
+    assert "protocol is True" in run_adapter(boolean, _subset(probes, 2)).problem
     unknown = _adapter(tmp_path, "unknown", LENIENT + '\nHELLO["types"] = {"v1_0": ["Tsak"]}\n')
     assert "v1_0/Tsak" in run_adapter(unknown, _subset(probes, 2)).problem
     silent = _adapter(tmp_path, "silent", 'def answer(request):\n    return None\nHELLO = None\n')

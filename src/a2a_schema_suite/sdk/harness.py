@@ -517,7 +517,7 @@ def _hello(process: AdapterProcess, timeout: float) -> AdapterInfo:
     problems = []
     sdk = answer.get("sdk")
     types = answer.get("types")
-    if answer.get("protocol") != PROTOCOL_VERSION:
+    if type(answer.get("protocol")) is not int or answer["protocol"] != PROTOCOL_VERSION:
         problems.append(f"protocol is {answer.get('protocol')!r}, this harness speaks {PROTOCOL_VERSION}")
     if not (isinstance(sdk, dict) and all(isinstance(sdk.get(k), str) for k in ("name", "version",
                                                                                "language"))):
@@ -575,7 +575,7 @@ def _classify(probe: Probe, info: AdapterInfo, answer: dict[str, Any], seconds: 
 
 
 def _check_answer(answer: dict[str, Any], request_id: int) -> str | None:
-    if answer.get("id") != request_id:
+    if type(answer.get("id")) is not int or answer["id"] != request_id:
         return f"answer id {answer.get('id')!r} is not the request's {request_id}"
     if not isinstance(answer.get("accepted"), bool):
         error = answer.get("error")
