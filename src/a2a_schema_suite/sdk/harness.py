@@ -239,13 +239,8 @@ def _declared_names(root: Path, version: str) -> frozenset[str]:
 _UNEXPECTED = re.compile(r"\((.+) (?:was|were) unexpected\)")
 
 
-def _unknown_members(schema: str, version: str, document: Any, schemas_dir: Path | None
-                     ) -> tuple[tuple[str | int, ...], ...]:
-    """The paths (keys and indexes) of the members of a valid ``document`` that the schema does not define.
-
-    The strict profile closes every 1.0 object, so its errors name them exactly; the names that
-    no schema of the version declares anywhere cover the open objects of 0.3.
-    """
+def _unexpected(schema: str, document: Any, schemas_dir: Path | None) -> set[tuple[str | int, ...]]:
+    """The members the strict profile's closed objects reject, as paths of keys and indexes."""
     found: set[tuple[str | int, ...]] = set()
     for error in api.validator_for(schema, "strict", schemas_dir=schemas_dir).iter_errors(document):
         match = _UNEXPECTED.search(error.message) if error.validator in (
@@ -256,7 +251,36 @@ def _unknown_members(schema: str, version: str, document: Any, schemas_dir: Path
             except (ValueError, SyntaxError):
                 continue
             found.update((*error.absolute_path, name) for name in names)
-    declared = _declared_names((schemas_dir or bundled_schemas()).resolve(), version)
+    return found
+
+
+def _declared(version: str, schemas_dir: Path | None) -> frozenset[str]:
+    return _declared_names((schemas_dir or bundled_schemas()).resolve(), version)
+
+
+def _unknown_members_only(schema: str, version: str, document: Any, schemas_dir: Path | None) -> bool:
+    """Is an invalid strict ``document`` invalid only by members no schema of its version knows?
+
+    The interop profile (objects opened) must accept it, and every member the strict profile
+    rejects must be a name the version never declares: ``kind`` or ``history_length`` in 1.0,
+    not ``error`` next to ``result`` (a member JSON-RPC knows, in the wrong place).
+    """
+    if collect_errors(api.validator_for(schema, "interop", schemas_dir=schemas_dir), document):
+        return False
+    unexpected = _unexpected(schema, document, schemas_dir)
+    declared = _declared(version, schemas_dir)
+    return bool(unexpected) and all(path[-1] not in declared for path in unexpected)
+
+
+def _unknown_members(schema: str, version: str, document: Any, schemas_dir: Path | None
+                     ) -> tuple[tuple[str | int, ...], ...]:
+    """The members of a valid ``document`` that the schema does not define (keys and indexes).
+
+    The strict profile closes every 1.0 object, so its errors name them exactly; the names that
+    no schema of the version declares anywhere cover the open objects of 0.3.
+    """
+    found = _unexpected(schema, document, schemas_dir)
+    declared = _declared(version, schemas_dir)
 
     def walk(node: Any, parts: list[Any]) -> None:
         if isinstance(node, dict):
@@ -292,8 +316,8 @@ def _test_probe(case: api.GoldenCase, schemas_dir: Path | None) -> Probe:
                "this project's validator finds no shape error in it (the suite's verdict does not "
                "come from the schema)")
         return Probe(**base, expected=None, reason=why)
-    closed_only = case.profile == "strict" and not _shape_errors(case.schema, "interop", case.data,
-                                                                 schemas_dir)
+    closed_only = case.profile == "strict" and _unknown_members_only(case.schema, case.version,
+                                                                     case.data, schemas_dir)
     return Probe(**base, expected=False, unknown_members_only=closed_only)
 
 
@@ -340,8 +364,8 @@ def _stream_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> list[P
                                 reason=no_type_reason(stream.schema, payload)))
             continue
         if collect_errors(validator, payload):
-            closed_only = policy and not collect_errors(
-                api.validator_for(stream.schema, "interop", schemas_dir=schemas_dir), payload)
+            closed_only = policy and _unknown_members_only(stream.schema, stream.version, payload,
+                                                           schemas_dir)
             probes.append(Probe(**base, document=payload, wire=wire, expected=False, line=number,
                                 unknown_members_only=closed_only))
         elif rule_lines.get(number):
