@@ -355,3 +355,17 @@ def test_lenient_results_say_whether_the_sdk_wrote_back_a_valid_document(tmp_pat
         assert result.canonical_valid is (result.probe.wire.name == "Task"), result.probe.id
     repaired = next(r for r in run.results if r.canonical_valid)
     assert "writes it back as a valid document" in repaired.reason
+
+
+def test_unknown_members_only_means_names_the_version_never_declares():
+    task = {"id": "t", "status": {"state": "TASK_STATE_WORKING"}}
+    assert harness._unknown_members_only("v1_0/task.json", "v1_0", {**task, "kind": "task"}, SCHEMAS)
+    assert harness._unknown_members_only("v1_0/part.json", "v1_0",
+                                         {"text": "hi", "media_type": "text/plain"}, SCHEMAS)
+    both = {"jsonrpc": "2.0", "id": 1, "result": task, "error": {"code": -32603, "message": "x"}}
+    assert not harness._unknown_members_only("v1_0/jsonrpc_response.json#/$defs/GetTaskResponse",
+                                             "v1_0", both, SCHEMAS)
+    # a shape error besides the unknown member: not "only"
+    assert not harness._unknown_members_only("v1_0/task.json", "v1_0",
+                                             {"id": "t", "status": {"state": "working"}, "kind": "task"},
+                                             SCHEMAS)
