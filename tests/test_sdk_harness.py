@@ -143,10 +143,10 @@ def test_hanging_adapter_times_out_per_case_and_the_run_completes(tmp_path, prob
         time.sleep(3600)''')
     subset = _subset(probes, 10)
     began = time.monotonic()
-    run = run_adapter(_adapter(tmp_path, "hanging", body), subset, case_timeout=0.5)
-    assert time.monotonic() - began < 15
+    run = run_adapter(_adapter(tmp_path, "hanging", body), subset, case_timeout=2)
+    assert time.monotonic() - began < 30
     assert [r.verdict for r in run.results].count(Verdict.ERRORED) == 1
-    assert "no answer within 0.5 s" in run.results[1].reason
+    assert "no answer within 2 s" in run.results[1].reason
     assert run.restarts == 1 and len(run.results) == 10
 
 

@@ -429,7 +429,8 @@ class AdapterProcess:
         self._answers: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=50)
         threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
+        self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self._stderr_reader.start()
 
     def _read_stdout(self) -> None:
         stream = self.process.stdout
@@ -457,8 +458,13 @@ class AdapterProcess:
         text = "".join(self._stderr).strip()
         return text[-_STDERR_TAIL:]
 
-    def _failure(self, what: str) -> AdapterFailure:
-        time.sleep(0.05)  # let the stderr thread catch the last words of a crash
+    def _failure(self, what: str, *, exited: bool = False) -> AdapterFailure:
+        if exited:  # its stdout is closed: reap it, and read its stderr to the end
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=2)
+            self._stderr_reader.join(timeout=2)
+        else:
+            time.sleep(0.05)  # let the stderr thread catch what it said last
         tail = self.stderr_tail()
         code = self.process.poll()
         status = f" (exit code {code})" if code is not None else ""
@@ -482,7 +488,7 @@ class AdapterProcess:
         if writer.is_alive():
             raise self._failure(f"did not read the request within {timeout:g} s")
         if problem:
-            raise self._failure(f"the adapter's stdin is closed ({problem[0]})")
+            raise self._failure(f"the adapter's stdin is closed ({problem[0]})", exited=True)
 
     def request(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
         """Send one request and return its answer (a JSON object), or raise AdapterFailure."""
@@ -494,7 +500,7 @@ class AdapterProcess:
             raise self._failure(f"no answer within {timeout:g} s") from None
         if line is None:
             self._answers.put(None)
-            raise self._failure("the adapter exited")
+            raise self._failure("the adapter exited", exited=True)
         if len(line) > MAX_ANSWER:
             raise self._failure(f"an answer longer than {MAX_ANSWER} bytes")
         try:  # strictly: no NaN, no duplicate keys, bounded depth (a canonical is compared later)
