@@ -152,8 +152,8 @@ class SdkResult:
     error: str | None = None  #: the SDK's error for a rejected document
     canonical: Any = None  #: the SDK's re-serialization, when it gave one
     diff: tuple[DiffEntry, ...] = ()  #: round-trip differences (Verdict.ROUNDTRIP)
-    #: lenient with a canonical: is the SDK's re-serialization valid? (True: it read a
-    #: non-canonical spelling, such as an enum number, and wrote a valid document)
+    #: lenient with a canonical: is the SDK's re-serialization valid? (True: often a
+    #: non-canonical spelling it normalised, such as an enum number; or a document it emptied)
     canonical_valid: bool | None = None
     seconds: float = 0.0
 
