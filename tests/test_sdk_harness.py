@@ -369,3 +369,15 @@ def test_unknown_members_only_means_names_the_version_never_declares():
     assert not harness._unknown_members_only("v1_0/task.json", "v1_0",
                                              {"id": "t", "status": {"state": "working"}, "kind": "task"},
                                              SCHEMAS)
+
+
+def test_a_stream_that_cannot_be_read_is_one_probe_with_the_reason(tmp_path):
+    cases = tmp_path / "cases"
+    shutil.copytree(CASES / "streams", cases / "streams")
+    (cases / "streams" / "v1_0" / "happy_path_chunked.jsonl").write_bytes(
+        "{}\n".encode("utf-16"))  # not UTF-8 text at all
+    probes = collect_probes(cases, SCHEMAS)
+    broken = [p for p in probes if p.source and p.source.endswith("happy_path_chunked.jsonl")]
+    assert len(broken) == 1 and not broken[0].sendable
+    assert "the stream cannot be read" in broken[0].reason and "UTF-16" in broken[0].reason
+    assert len(probes) > 100  # the other streams are still there

@@ -334,6 +334,17 @@ def _payload(value: Any) -> Any:
 
 
 def _stream_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> list[Probe]:
+    try:
+        return _stream_line_probes(stream, schemas_dir)
+    except LoadFailure as exc:  # a file that cannot be read (or is not text): nothing to send
+        return [Probe(kind="stream-line", version=stream.version, schema=stream.schema,
+                      suite=stream.suite, description=stream.description, profile=stream.profile,
+                      source=stream.path.as_posix(), document=None, wire=None, expected=None,
+                      line=exc.error.line, sendable=False,
+                      reason=f"the stream cannot be read: {exc.error}")]
+
+
+def _stream_line_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> list[Probe]:
     validator = api.validator_for(stream.schema, stream.profile, schemas_dir=schemas_dir)
     name = stream.path.name
     policy = stream.profile == "strict"
@@ -346,7 +357,7 @@ def _stream_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> list[P
             "suite": stream.suite, "description": stream.description, "profile": stream.profile,
             "source": source}
     probes = []
-    for number, value, error in iter_jsonl(stream.path, name):
+    for number, value, error in list(iter_jsonl(stream.path, name)):
         if error is not None:
             probes.append(Probe(**base, document=None, wire=None, expected=None, line=number,
                                 sendable=False, reason=f"line is not strict JSON ({error.reason}): "
