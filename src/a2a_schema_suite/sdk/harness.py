@@ -396,7 +396,10 @@ def _stream_line_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> l
 
 def collect_probes(cases_dir: str | Path | None = None,
                    schemas_dir: str | Path | None = None) -> tuple[Probe, ...]:
-    """Every test and every stream line of the case suites (default: the bundled ones), in order."""
+    """Every test and every stream line of the case suites (default: the bundled ones), in order.
+
+    Raises :class:`ValueError` for a suite file that cannot be loaded (as :func:`api.iter_cases`).
+    """
     schemas = Path(schemas_dir) if schemas_dir else None
     probes = [_test_probe(case, schemas) for case in api.iter_cases(cases_dir=cases_dir)]
     for stream in api.iter_streams(cases_dir=cases_dir):
