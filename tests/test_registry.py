@@ -27,7 +27,9 @@ def test_open_objects_removes_only_closing_keywords():
         "unevaluatedProperties": False,
         "properties": {
             "unevaluatedProperties": {"type": "string"},  # a property *named* like a keyword
-            "inner": {"type": "object", "additionalProperties": False},
+            "inner": {"type": "object", "properties": {"a": {}}, "required": ["a"],
+                      "additionalProperties": False},
+            "empty": {"type": "object", "additionalProperties": False},  # {} only: stays closed
             "map": {"type": "object", "additionalProperties": {"type": "string"}},
         },
         "enum": [{"additionalProperties": False}],
@@ -35,7 +37,9 @@ def test_open_objects_removes_only_closing_keywords():
     opened = open_objects(closed)
     assert "unevaluatedProperties" not in opened
     assert opened["properties"]["unevaluatedProperties"] == {"type": "string"}
-    assert opened["properties"]["inner"] == {"type": "object"}
+    assert opened["properties"]["inner"] == {"type": "object", "properties": {"a": {}},
+                                             "required": ["a"]}
+    assert opened["properties"]["empty"] == {"type": "object", "additionalProperties": False}
     assert opened["properties"]["map"]["additionalProperties"] == {"type": "string"}
     assert opened["enum"] == [{"additionalProperties": False}]
     assert closed["unevaluatedProperties"] is False  # the input is untouched

@@ -17,10 +17,11 @@ both are built from the same per-version, per-profile resources.
 from __future__ import annotations
 
 import functools
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urldefrag
+from urllib.parse import urldefrag, urljoin
 
 import jsonschema
 from jsonschema.protocols import Validator
@@ -67,28 +68,98 @@ class SchemaError(Exception):
 # Keywords whose value is a map from names to subschemas: their keys are names, not keywords.
 _NAME_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
 _CLOSING_KEYWORDS = ("unevaluatedProperties", "additionalProperties")
+#: Keywords through which an object schema gets members from elsewhere (then it is not "empty").
+_MEMBER_SOURCES = frozenset({"properties", "patternProperties", "$ref", "$dynamicRef", "allOf",
+                             "anyOf", "oneOf", "if", "dependentSchemas"})
+#: The description of the constraint interop adds to an object whose members are all optional.
+KNOWN_MEMBER_DESCRIPTION = ("interop: unknown members are ignored, but an object that carries "
+                            "none of its own members is not this type")
 
 
-def open_objects(schema: Any) -> Any:
-    """Return a copy of ``schema`` with every closed-object keyword (``... : false``) removed."""
+def _closed(schema: dict[str, Any]) -> bool:
+    return any(schema.get(key) is False for key in _CLOSING_KEYWORDS)
+
+
+def open_objects(schema: Any, branches: Collection[str] = (), _pointer: str = "") -> Any:
+    """Return a copy of ``schema`` as the ``interop`` profile sees it: objects open to unknown members.
+
+    Every closed-object keyword (``... : false``) is removed, except where being closed is the
+    whole meaning of a definition, so that no definition becomes "accept any object":
+
+    - an object that declares no member at all (``google.protobuf.Empty``: ``{}``) stays closed;
+    - an object whose declared members are all optional, at one of the JSON pointers in
+      ``branches`` (the ``anyOf``/``oneOf`` branches that a ``$ref`` or an inline subschema puts
+      it in, see :func:`union_branches`), must carry at least one of them or be ``{}``: with the
+      method unknown, ``{"task": {...}}`` is no ListTaskPushNotificationConfigsResponse in any
+      profile. Outside a union such an object stays open (a receiver ignores an unknown
+      capability flag).
+    """
     if isinstance(schema, list):
-        return [open_objects(item) for item in schema]
+        return [open_objects(item, branches, f"{_pointer}/{i}") for i, item in enumerate(schema)]
     if not isinstance(schema, dict):
         return schema
+    closed = _closed(schema)
+    keep_closed = closed and not any(key in schema for key in _MEMBER_SOURCES)  # {} only
     opened: dict[str, Any] = {}
     for key, value in schema.items():
-        if key in _CLOSING_KEYWORDS and value is False:
+        if key in _CLOSING_KEYWORDS and value is False and not keep_closed:
             continue
+        where = f"{_pointer}/{_escape(key)}"
         if key in _NAME_MAPS and isinstance(value, dict):
-            opened[key] = {name: open_objects(sub) for name, sub in value.items()}
+            opened[key] = {name: open_objects(sub, branches, f"{where}/{_escape(name)}")
+                           for name, sub in value.items()}
         elif key in ("enum", "const", "examples", "default"):
             opened[key] = value  # instance values, not schemas
         else:
-            opened[key] = open_objects(value)
+            opened[key] = open_objects(value, branches, where)
+    members = schema.get("properties")
+    if (closed and not keep_closed and _pointer in branches and isinstance(members, dict)
+            and members and not schema.get("required")
+            and not any(key in schema for key in _MEMBER_SOURCES - {"properties"})):
+        known = {"description": KNOWN_MEMBER_DESCRIPTION,
+                 "anyOf": [{"maxProperties": 0}, *({"required": [name]} for name in members)]}
+        opened["allOf"] = [*opened.get("allOf", ()), known]
     return opened
 
 
-_PROFILE_TRANSFORMS = {"strict": lambda contents: contents, "interop": open_objects}
+def _escape(token: str) -> str:
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def union_branches(files: Iterable[tuple[str, Any]]) -> dict[str, set[str]]:
+    """``{file uri: {JSON pointer, ...}}``: every subschema that is a branch of an ``anyOf`` or
+    ``oneOf``, inline or as the target of a branch's ``$ref`` (in any file of ``files``)."""
+    found: dict[str, set[str]] = {}
+
+    def walk(uri: str, node: Any, pointer: str) -> None:
+        if isinstance(node, list):
+            for i, item in enumerate(node):
+                walk(uri, item, f"{pointer}/{i}")
+            return
+        if not isinstance(node, dict):
+            return
+        for key, value in node.items():
+            where = f"{pointer}/{_escape(key)}"
+            if key in ("enum", "const", "examples", "default"):
+                continue
+            if key in ("anyOf", "oneOf") and isinstance(value, list):
+                for i, branch in enumerate(value):
+                    found.setdefault(uri, set()).add(f"{where}/{i}")
+                    ref = branch.get("$ref") if isinstance(branch, dict) else None
+                    if isinstance(ref, str):
+                        target, fragment = urldefrag(urljoin(uri, ref))
+                        found.setdefault(target, set()).add(fragment)
+            if key in _NAME_MAPS and isinstance(value, dict):
+                for name, sub in value.items():
+                    walk(uri, sub, f"{where}/{_escape(name)}")
+            else:
+                walk(uri, value, where)
+
+    for uri, contents in files:
+        walk(uri, contents, "")
+    return found
+
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,8 +240,11 @@ class SchemaStore:
 
     def resources(self, version: str, profile: str = DEFAULT_PROFILE) -> list[tuple[str, Any]]:
         """``(uri, contents)`` of every schema of ``version`` as ``profile`` sees it."""
-        transform = _PROFILE_TRANSFORMS[profile]
-        return [(f.uri, transform(f.contents)) for f in self.files.values() if f.version == version]
+        files = [(f.uri, f.contents) for f in self.files.values() if f.version == version]
+        if profile == "strict":
+            return files
+        branches = union_branches(files)
+        return [(uri, open_objects(contents, branches.get(uri, ()))) for uri, contents in files]
 
     def registry(self, version: str, profile: str = DEFAULT_PROFILE) -> Registry:
         """The registry of one version under one profile (built once).
@@ -224,7 +298,7 @@ class SchemaStore:
     def validator(self, ref: str, profile: str = DEFAULT_PROFILE) -> Validator:
         """A reusable validator for ``ref`` under ``profile`` with the store's engine; raises
         :class:`SchemaError`."""
-        if profile not in _PROFILE_TRANSFORMS:
+        if profile not in PROFILES:
             raise SchemaError(f"unknown profile {profile!r} (expected one of {PROFILES})")
         key = (ref, profile, self.engine)
         if key not in self._validators:
