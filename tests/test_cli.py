@@ -61,7 +61,11 @@ def test_run_errored_exit_3_and_nothing_collected_exit_4(write_json, tmp_path):
 def test_usage_errors_exit_2(tmp_path):
     assert invoke("run", str(tmp_path / "missing")).exit_code == 2
     assert invoke("run", "--format", "yaml").exit_code == 2
-    assert invoke("validate", str(tmp_path)).exit_code == 2  # no --schema
+    assert invoke("validate").exit_code == 2  # no FILE
+    # a --schema that names nothing (without --schema the schema is detected: tests/test_detect.py)
+    result = invoke("validate", "--schema", "agent_card.json", str(tmp_path))
+    assert result.exit_code == 2
+    assert "did you mean v0_3/agent_card.json, v1_0/agent_card.json?" in result.output
 
 
 def test_json_report_matches_its_schema(write_json):

@@ -88,9 +88,10 @@ def test_select_and_fail_fast(tmp_path):
 
 
 def test_profile_from_suite_and_override(tmp_path):
-    store = root_with(tmp_path, {"v9/obj.json": {"type": "object", "unevaluatedProperties": False}})
+    store = root_with(tmp_path, {"v9/obj.json": {"type": "object", "properties": {"a": {}},
+                                                 "required": ["a"], "unevaluatedProperties": False}})
     suite = {"schema": "v9/obj.json", "profile": "interop",
-             "tests": [{"description": "extra member", "valid": True, "data": {"x": 1}}]}
+             "tests": [{"description": "extra member", "valid": True, "data": {"a": 0, "x": 1}}]}
     assert run(tmp_path, store, suite)[0].outcome is Outcome.PASSED
     assert run(tmp_path, store, suite, profile="strict")[0].outcome is Outcome.FAILED
 

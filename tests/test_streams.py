@@ -146,7 +146,8 @@ def test_validate_jsonl_reports_file_line_and_rule(tmp_path):
                                        "--format", "json", str(path)])
     errors = json.loads(result.output)["results"][0]["errors"]
     assert errors == [{"path": "$", "schema_path": "", "keyword": "lifecycle-terminal",
-                       "message": errors[0]["message"], "line": 4, "rule": "lifecycle-terminal"}]
+                       "message": errors[0]["message"], "line": 4, "rule": "lifecycle-terminal",
+                       "severity": "spec", "reference": "A2A_REFERENCE §2, §9.6"}]
 
 
 def test_policy_reported_by_validate_for_cards(tmp_path):
@@ -159,6 +160,12 @@ def test_policy_reported_by_validate_for_cards(tmp_path):
     path = tmp_path / "card.json"
     path.write_text(json.dumps(bad))
     args = ["validate", "--schema", "v1_0/agent_card.json", str(path)]
+    # policy is its own dial: a warning by default (exit 0), a failure with --policy error
     result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0 and "WARNING" in result.output
+    assert "policy: interface URL" in result.output
+    result = CliRunner().invoke(main, [*args, "--policy", "error"])
     assert result.exit_code == 1 and "policy: interface URL" in result.output
-    assert CliRunner().invoke(main, [*args, "--profile", "interop"]).exit_code == 0
+    result = CliRunner().invoke(main, [*args, "--policy", "off"])
+    assert result.exit_code == 0 and "policy" not in result.output
+    assert CliRunner().invoke(main, [*args, "--profile", "interop", "--policy", "error"]).exit_code == 1

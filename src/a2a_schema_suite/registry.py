@@ -16,6 +16,7 @@ both are built from the same per-version, per-profile resources.
 
 from __future__ import annotations
 
+import difflib
 import functools
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
@@ -63,6 +64,10 @@ def bundled_cases() -> Path:
 
 class SchemaError(Exception):
     """A schema reference that cannot be turned into a validator (a value for *errored*)."""
+
+
+class SchemaNotFound(SchemaError):
+    """A reference that names no schema (a misspelt file or ``$defs`` entry); says what exists."""
 
 
 # Keywords whose value is a map from names to subschemas: their keys are names, not keywords.
@@ -288,12 +293,41 @@ class SchemaStore:
             if version in self.load_errors:
                 detail = "; ".join(str(e) for e in self.load_errors[version])
                 raise SchemaError(f"schema {ref!r}: version {version} failed to load: {detail}")
-            raise SchemaError(f"schema {ref!r} not found under {self.root}")
+            raise SchemaNotFound(f"schema {ref!r} not found under {self.root}{self.suggest(ref)}")
         if schema_file.version in self.load_errors:
             detail = "; ".join(str(e) for e in self.load_errors[schema_file.version])
             raise SchemaError(f"schema {ref!r}: version {schema_file.version} is broken: {detail}")
         uri = schema_file.uri + (f"#{fragment}" if fragment else "")
         return schema_file.version, uri
+
+    def suggest(self, ref: str) -> str:
+        """``"; did you mean v1_0/agent_card.json, v0_3/agent_card.json?"`` for a reference that
+        names nothing (the same file name in every version, or close spellings), or ``""``."""
+        base, fragment = urldefrag(ref)
+        if base.startswith(BASE_URI):
+            base = base[len(BASE_URI):]
+        files = sorted(self.files)
+        if fragment:
+            name = fragment.rstrip("/").rpartition("/")[2]
+            defs = [f"{relpath}#/$defs/{d}" for relpath in files
+                    for d in self.files[relpath].contents.get("$defs", {})]
+            version = base.split("/", 1)[0]
+            same = [d for d in defs if d.rpartition("/")[2] == name]
+            close = difflib.get_close_matches(name, sorted({d.rpartition("/")[2] for d in defs}),
+                                              n=3, cutoff=0.6)
+            found = same or [d for d in defs if d.rpartition("/")[2] in close]
+            found.sort(key=lambda d: (not d.startswith(version + "/"), d))
+        else:
+            file = base.rpartition("/")[2]
+            found = [f for f in files if f.rpartition("/")[2] == file]
+            if not found:
+                close = difflib.get_close_matches(file, sorted({f.rpartition("/")[2] for f in files}),
+                                                  n=3, cutoff=0.6)
+                found = [f for f in files if f.rpartition("/")[2] in close]
+            found = found or difflib.get_close_matches(base, files, n=3, cutoff=0.6)
+        if not found:
+            return "; a2a-schema-suite list shows the schemas"
+        return f"; did you mean {', '.join(found[:4])}?"
 
     def validator(self, ref: str, profile: str = DEFAULT_PROFILE) -> Validator:
         """A reusable validator for ``ref`` under ``profile`` with the store's engine; raises
@@ -306,10 +340,11 @@ class SchemaStore:
             registry = self.registry(version, profile)
             try:
                 resolved = registry.resolver().lookup(uri)
-            except Unresolvable as exc:
-                from a2a_schema_suite.results import unresolvable_message
-
-                raise SchemaError(f"schema {ref!r} cannot be resolved: {unresolvable_message(exc)}") from None
+            except Unresolvable:
+                fragment = urldefrag(uri)[1]
+                raise SchemaNotFound(f"schema {ref!r} cannot be resolved: {fragment!r} does not "
+                                     f"exist in {self.by_uri[urldefrag(uri)[0]].relpath}"
+                                     f"{self.suggest(ref)}") from None
             schema = resolved.contents
             if not isinstance(schema, (dict, bool)):
                 raise SchemaError(f"schema {ref!r} points at a {type(schema).__name__}, not a schema")

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 from jsonschema.exceptions import ValidationError, relevance
 from jsonschema.protocols import Validator
 
+from a2a_schema_suite import rules
+
 if TYPE_CHECKING:
     from a2a_schema_suite.roots import Roots
 
@@ -95,6 +97,12 @@ class ErrorDetail:
     context: tuple[ErrorDetail, ...] = ()  #: branch errors under ``oneOf``/``anyOf``
     line: int | None = None  #: line in the input file, where one is known
     rule: str | None = None  #: the rule id of a stream or policy finding (see ``rules.py``)
+    #: ``spec`` (the protocol says so) or ``policy`` (this project's baseline); None for a load error
+    severity: str | None = None
+    #: where the rule comes from: an A2A_REFERENCE section, the schema definition, a baseline
+    reference: str | None = None
+    #: a cross-version hint: "'completed' is the 0.3 spelling; 1.0 uses TASK_STATE_COMPLETED"
+    hint: str | None = None
 
     @classmethod
     def from_validation_error(cls, error: ValidationError) -> ErrorDetail:
@@ -107,6 +115,7 @@ class ErrorDetail:
             # best_match order: the branch error best_match would descend to comes first
             context=tuple(cls.from_validation_error(e)
                           for e in sorted(error.context or (), key=relevance)),
+            severity="spec",
         )
 
     @classmethod
@@ -115,7 +124,12 @@ class ErrorDetail:
         """A rule violation (not a schema error): the rule id stands where a keyword would."""
         json_path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
         return cls(path=json_path, pointer=_pointer(path), schema_path="", keyword=rule,
-                   message=message, line=line, rule=rule)
+                   message=message, line=line, rule=rule, severity=rules.severity(rule),
+                   reference=rules.reference(rule))
+
+    @property
+    def is_policy(self) -> bool:
+        return self.severity == "policy"
 
     def at_line(self, line: int) -> ErrorDetail:
         """The same error located at ``line`` of a stream (branch errors included)."""
@@ -139,6 +153,9 @@ class ErrorDetail:
             data["line"] = self.line
         if self.rule is not None:
             data["rule"] = self.rule
+        for name in ("severity", "reference", "hint"):
+            if (value := getattr(self, name)) is not None:
+                data[name] = value
         if self.context:
             data["context"] = [c.to_dict() for c in self.context]
         return data
@@ -169,6 +186,8 @@ class CaseResult:
     data: Any = field(default=None, repr=False, compare=False)
     #: seconds spent validating and judging this test (JUnit ``time``); not part of equality
     duration: float | None = field(default=None, repr=False, compare=False)
+    #: what ``validate`` without ``--schema`` detected, and why ("A2A 0.3 agent card: url, ...")
+    note: str | None = None
 
     @property
     def test_id(self) -> str:
@@ -184,6 +203,7 @@ class CaseResult:
             "outcome": self.outcome.value,
             "reason": self.reason,
             "errors": [e.to_dict() for e in self.errors],
+            **({"note": self.note} if self.note is not None else {}),
         }
 
 
@@ -211,7 +231,10 @@ class RunSummary:
             return ExitCode.ERRORED
         if self.count(Outcome.FAILED):
             return ExitCode.FAILED
-        if self.total - self.count(Outcome.SKIPPED) - self.count(Outcome.WARNING) == 0:
+        # a warning with a verdict (a document valid but for policy) ran; a lint warning did not
+        findings_only = sum(1 for r in self.results
+                            if r.outcome is Outcome.WARNING and r.actual_valid is None)
+        if self.total - self.count(Outcome.SKIPPED) - findings_only == 0:
             return ExitCode.NO_TESTS
         return ExitCode.OK
 
@@ -231,3 +254,22 @@ class RunSummary:
         if warnings := self.count(Outcome.WARNING):
             line += f", {warnings} warning" + ("s" if warnings != 1 else "")
         return line
+
+
+def split_policy(errors: Iterable[ErrorDetail], policy: str) -> tuple[tuple[ErrorDetail, ...],
+                                                                      tuple[ErrorDetail, ...]]:
+    """``(errors that decide the verdict, policy findings reported as warnings)`` under
+    ``--policy`` ``off`` (policy findings dropped), ``warn`` or ``error`` (they decide too)."""
+    errors = tuple(errors)
+    if policy == "error":
+        return errors, ()
+    spec = tuple(e for e in errors if not e.is_policy)
+    if policy == "off":
+        return spec, ()
+    return spec, tuple(e for e in errors if e.is_policy)
+
+
+def policy_reason(warnings: tuple[ErrorDetail, ...]) -> str:
+    ids = ", ".join(sorted({w.rule or w.keyword for w in warnings}))
+    return (f"valid; {len(warnings)} policy finding(s) ({ids}) reported as warnings "
+            "(--policy error fails on them)")

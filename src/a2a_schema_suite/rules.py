@@ -2,8 +2,11 @@
 
 Severity ``spec`` is a MUST of the specification (the reference section is cited); ``policy`` is
 this project's local baseline (inherited from the offline contract validator it grew from). Every
-policy message starts with ``policy:`` so local policy is never passed off as protocol text, and
-policy rules run only in the ``strict`` profile.
+policy message starts with ``policy:`` so local policy is never passed off as protocol text.
+
+Conformance and policy are separate dials: the verdict (valid / invalid, the exit code) is spec
+conformance; policy findings follow ``--policy off|warn|error`` (``POLICIES``; default ``warn``:
+reported as warnings, never a failure), in any profile.
 """
 
 from __future__ import annotations
@@ -12,6 +15,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 Severity = Literal["spec", "policy"]
+
+POLICIES = ("off", "warn", "error")
+DEFAULT_POLICY = "warn"
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,3 +64,15 @@ RULES: dict[str, Rule] = {rule.id: rule for rule in _RULES}
 def message(rule_id: str, text: str) -> str:
     """The message of a finding: policy findings always say so."""
     return f"policy: {text}" if RULES[rule_id].severity == "policy" else text
+
+
+def severity(rule_id: str | None) -> Severity | None:
+    """The severity of a rule id (None for an id that is not one of :data:`RULES`)."""
+    rule = RULES.get(rule_id) if rule_id else None
+    return rule.severity if rule else None
+
+
+def reference(rule_id: str | None) -> str | None:
+    """Where a rule comes from (a section of A2A_REFERENCE, or the baseline a policy comes from)."""
+    rule = RULES.get(rule_id) if rule_id else None
+    return rule.reference if rule else None

@@ -19,6 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import urldefrag
 
 from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
@@ -31,8 +32,11 @@ from a2a_schema_suite.results import (
     ErrorDetail,
     Outcome,
     collect_errors,
+    policy_reason,
+    split_policy,
     unresolvable_message,
 )
+from a2a_schema_suite.rules import DEFAULT_POLICY
 from a2a_schema_suite.streams import check_stream
 from a2a_schema_suite.suite import (
     CaseTest,
@@ -54,6 +58,7 @@ MAX_STREAM_FINDINGS = 1000
 @dataclass(frozen=True, slots=True)
 class RunOptions:
     profile: str | None = None  #: overrides every suite's own profile when set
+    policy: str | None = None  #: overrides every suite's own policy when set (off|warn|error)
     #: keep tests whose ``suite > description`` contains this, ignoring case (see :func:`selects`)
     select: str | None = None
     fail_fast: bool = False
@@ -73,15 +78,24 @@ def load_error_detail(error: LoadError) -> ErrorDetail:
 
 def _errored(suite: str, schema: str, description: str, expected: bool | None,
              reason: str, errors: tuple[ErrorDetail, ...] = (), *, line: int | None = None,
-             source: str | None = None, data: Any = None) -> CaseResult:
+             source: str | None = None, data: Any = None, note: str | None = None) -> CaseResult:
     return CaseResult(suite, schema, description, expected, None, Outcome.ERRORED, errors, reason,
-                      source=source, line=line, data=data)
+                      source=source, line=line, data=data, note=note)
 
 
 def judge(suite: Suite, description: str, expected_valid: bool,
-          expected_errors: tuple[Matcher, ...], errors: tuple[ErrorDetail, ...]) -> CaseResult:
-    """Compare the verdict with the expectation and, for invalid data, the pinned reasons."""
-    actual_valid = not errors
+          expected_errors: tuple[Matcher, ...], errors: tuple[ErrorDetail, ...],
+          policy: str = DEFAULT_POLICY) -> CaseResult:
+    """Compare the verdict with the expectation and, for invalid data, the pinned reasons.
+
+    The verdict is spec conformance; policy findings decide it only under ``policy="error"``
+    (under ``warn`` a valid document with policy findings is a *warning*, under ``off`` they are
+    dropped).
+    """
+    decisive, warnings = split_policy(errors, policy)
+    kept = {id(e) for e in (*decisive, *warnings)}
+    errors = tuple(e for e in errors if id(e) in kept)  # in the order they were found
+    actual_valid = not decisive
     outcome, reason = Outcome.PASSED, None
     if actual_valid != expected_valid:
         outcome = Outcome.FAILED
@@ -94,24 +108,26 @@ def judge(suite: Suite, description: str, expected_valid: bool,
             outcome = Outcome.FAILED
             reason = "invalid, but not for the expected reason: no error matches " + "; ".join(
                 f"{{{m}}}" for m in missing)
+    if outcome is Outcome.PASSED and actual_valid and warnings:
+        outcome, reason = Outcome.WARNING, policy_reason(warnings)
     return CaseResult(suite.name, suite.schema, description, expected_valid, actual_valid,
                       outcome, errors, reason)
 
 
 def document_errors(validator: Validator, schema: str, data: Any,
-                    profile: str) -> tuple[ErrorDetail, ...]:
-    """Schema errors of one document, then the policy findings (strict profile only)."""
+                    policy: str = DEFAULT_POLICY) -> tuple[ErrorDetail, ...]:
+    """Schema errors of one document, then the policy findings (unless ``policy`` is ``off``)."""
     errors = collect_errors(validator, data)
-    if profile == "strict":
+    if policy != "off":
         errors += tuple(policy_findings(schema, data))
     return errors
 
 
 def run_test(suite: Suite, test: CaseTest, validator: Validator,
-             profile: str = DEFAULT_PROFILE) -> CaseResult:
+             profile: str = DEFAULT_PROFILE, policy: str = DEFAULT_POLICY) -> CaseResult:
     """Validate one test's data and judge the verdict and, for invalid data, the reasons."""
     try:
-        errors = document_errors(validator, suite.schema, test.data, profile)
+        errors = document_errors(validator, suite.schema, test.data, policy)
     except Unresolvable as exc:
         return _errored(suite.name, suite.schema, test.description, test.valid,
                         f"schema reference cannot be resolved: {unresolvable_message(exc)}", line=test.line,
@@ -119,18 +135,19 @@ def run_test(suite: Suite, test: CaseTest, validator: Validator,
     except RecursionError:
         return _errored(suite.name, suite.schema, test.description, test.valid,
                         "schema recursion too deep while validating", line=test.line, data=test.data)
-    result = judge(suite, test.description, test.valid, test.expected_errors, errors)
+    result = judge(suite, test.description, test.valid, test.expected_errors, errors, policy)
     return dataclasses.replace(result, line=test.line, data=test.data)
 
 
-def stream_errors(path: Path, name: str, version: str, validator: Validator, profile: str,
+def stream_errors(path: Path, name: str, version: str, validator: Validator,
+                  policy: str = DEFAULT_POLICY,
                   limit: int | None = MAX_STREAM_FINDINGS) -> tuple[ErrorDetail, ...]:
     """The line and cross-line findings of one JSONL file (raises LoadFailure if unreadable).
 
     At most ``limit`` findings are kept; if there are more, a last ``truncated`` entry says how
     many were dropped.
     """
-    findings = check_stream(iter_jsonl(path, name), version, validator, policy=profile == "strict")
+    findings = check_stream(iter_jsonl(path, name), version, validator, policy=policy != "off")
     kept = tuple(itertools.islice(findings, limit))
     dropped = sum(1 for _ in findings)
     if not dropped:
@@ -142,12 +159,12 @@ def stream_errors(path: Path, name: str, version: str, validator: Validator, pro
 
 
 def run_stream(suite: Suite, case: StreamCase, store: SchemaStore, validator: Validator,
-               profile: str) -> CaseResult:
+               policy: str = DEFAULT_POLICY) -> CaseResult:
     version = store.resolve(suite.schema)[0]
     # errored or judged, the result names the entry's line (and the JSONL file its lines refer to)
     where = {"line": case.line, "source": _display(case.file)}
     try:
-        errors = stream_errors(case.file, case.file.name, version, validator, profile)
+        errors = stream_errors(case.file, case.file.name, version, validator, policy)
     except LoadFailure as exc:
         return _errored(suite.name, suite.schema, case.description, case.valid,
                         f"cannot read stream: {exc.error}", (load_error_detail(exc.error),), **where)
@@ -157,7 +174,7 @@ def run_stream(suite: Suite, case: StreamCase, store: SchemaStore, validator: Va
     except RecursionError:  # a recursive schema over data nested up to jsonio.MAX_DEPTH
         return _errored(suite.name, suite.schema, case.description, case.valid,
                         f"schema recursion too deep while validating {case.file.name}", **where)
-    result = judge(suite, case.description, case.valid, case.expected_errors, errors)
+    result = judge(suite, case.description, case.valid, case.expected_errors, errors, policy)
     return dataclasses.replace(result, **where)
 
 
@@ -197,6 +214,7 @@ def suite_results(item: Suite | SuiteProblem, store: SchemaStore,
     if not tests:
         return
     profile = options.profile or item.profile or DEFAULT_PROFILE
+    policy = options.policy or item.policy or DEFAULT_POLICY
     try:
         validator: Validator | None = store.validator(item.schema, profile)
         problem = None
@@ -209,9 +227,16 @@ def suite_results(item: Suite | SuiteProblem, store: SchemaStore,
             result = _errored(item.name, item.schema, test.description, test.valid,
                               problem or "no validator", line=test.line, source=source)
         elif isinstance(test, StreamCase):
-            result = run_stream(item, test, store, validator, profile)
+            line_schema = stream_line_schema(store, item.schema)
+            try:
+                line_validator = (validator if line_schema == item.schema
+                                  else store.validator(line_schema, profile))
+                result = run_stream(item, test, store, line_validator, policy)
+            except SchemaError as exc:
+                result = _errored(item.name, item.schema, test.description, test.valid, str(exc),
+                                  line=test.line, source=_display(test.file))
         else:
-            result = run_test(item, test, validator, profile)
+            result = run_test(item, test, validator, profile, policy)
         result = dataclasses.replace(result, duration=time.perf_counter() - started)
         yield result
         if options.fail_fast and result.outcome is not Outcome.PASSED:
@@ -247,56 +272,109 @@ def run_paths(inputs: Sequence[Path], store: SchemaStore, options: RunOptions = 
     yield from _until_first_failure(itertools.chain(orphan_results, suites), options.fail_fast)
 
 
-def validate_documents(files: Iterable[Path], schema: str, store: SchemaStore,
-                       profile: str = DEFAULT_PROFILE, jobs: int = 1) -> Iterator[CaseResult]:
+#: ``--schema auto`` (or no ``--schema``): detect each document's version and type
+AUTO = "auto"
+
+
+def stream_line_schema(store: SchemaStore, schema: str) -> str:
+    """The schema each line of a stream is checked against: a JSON-RPC envelope schema that
+    names its bare event (``v0_3/stream_response.json`` -> ``...#/$defs/StreamEvent``) checks
+    the event; the envelope itself is checked by the stream rules (``jsonrpc-envelope``), so a
+    stream of bare events and one of envelopes both validate line by line."""
+    base, fragment = urldefrag(schema)
+    if fragment:
+        return schema
+    try:
+        schema_file = store.by_uri.get(store.resolve(schema)[1])
+    except SchemaError:
+        return schema
+    if schema_file is not None and "StreamEvent" in schema_file.contents.get("$defs", {}):
+        return f"{base}#/$defs/StreamEvent"
+    return schema
+
+
+def verdict_result(name: str, schema: str, errors: tuple[ErrorDetail, ...], policy: str, *,
+                   data: Any = None, note: str | None = None) -> CaseResult:
+    """The result of one of the user's documents: spec errors fail it, policy findings under
+    ``warn`` make it a warning (exit 0), under ``off`` they are dropped."""
+    decisive, warnings = split_policy(errors, policy)
+    kept = {id(e) for e in (*decisive, *warnings)}
+    errors = tuple(e for e in errors if id(e) in kept)
+    if decisive:
+        outcome, reason = Outcome.FAILED, f"{len(decisive)} validation error(s)"
+        if decisive[-1].keyword == "truncated":
+            reason = f"more than {MAX_STREAM_FINDINGS} validation errors (the first are shown)"
+        if warnings:
+            reason += f" and {len(warnings)} policy finding(s) (warnings)"
+    elif warnings:
+        outcome, reason = Outcome.WARNING, policy_reason(warnings)
+    else:
+        outcome, reason = Outcome.PASSED, None
+    return CaseResult(name, schema, name, True, not decisive, outcome, errors, reason, source=name,
+                      data=data, note=note)
+
+
+def validate_file(path: Path, schema: str | None, store: SchemaStore,
+                  profile: str = DEFAULT_PROFILE, policy: str = DEFAULT_POLICY) -> CaseResult:
+    """Validate one of the user's files (``.jsonl``: a stream) against ``schema``, or against
+    the schema :mod:`a2a_schema_suite.detect` finds when ``schema`` is None or ``"auto"``."""
+    from a2a_schema_suite.detect import detect_path
+
+    name = path.as_posix()
+    note = None
+    data = None  # the loaded document, for reporters that show it (a stream is not kept)
+    try:
+        if schema in (None, AUTO):
+            detection = detect_path(path, name)
+            note = detection.explain()
+            if detection.schema is None:
+                return _errored(name, AUTO, name, True, f"cannot tell which schema to use: {note}",
+                                source=name, note=note)
+            schema = detection.schema
+        stream = path.suffix == ".jsonl"
+        try:
+            validator = store.validator(stream_line_schema(store, schema) if stream else schema,
+                                        profile)
+        except SchemaError as exc:
+            return _errored(name, schema, name, True, str(exc), note=note)
+        if stream:
+            version = store.resolve(schema)[0]
+            errors = stream_errors(path, name, version, validator, policy)
+        else:
+            data = load_path(path, name)
+            errors = document_errors(validator, schema, data, policy)
+    except LoadFailure as exc:
+        return _errored(name, schema or AUTO, name, True, f"cannot load document: {exc.error}",
+                        (load_error_detail(exc.error),), note=note)
+    except Unresolvable as exc:
+        return _errored(name, schema, name, True,
+                        f"schema reference cannot be resolved: {unresolvable_message(exc)}",
+                        data=data, note=note)
+    except RecursionError:  # a recursive schema over data nested up to jsonio.MAX_DEPTH
+        return _errored(name, schema, name, True,
+                        f"schema recursion too deep while validating {name}", data=data, note=note)
+    return verdict_result(name, schema, errors, policy, data=data, note=note)
+
+
+def validate_documents(files: Iterable[Path], schema: str | None, store: SchemaStore,
+                       profile: str = DEFAULT_PROFILE, jobs: int = 1,
+                       policy: str = DEFAULT_POLICY) -> Iterator[CaseResult]:
     """Validate the user's own documents (``.jsonl`` files are streams): valid -> passed.
 
-    With ``jobs > 1`` the files are validated in worker processes (each stream alone, other
+    ``schema`` None or ``"auto"``: each file's schema is detected from its shape. With
+    ``jobs > 1`` the files are validated in worker processes (each stream alone, other
     documents in chunks); the results come in the order of ``files``.
     """
     files = list(files)
     if jobs > 1 and len(files) > 1:
-        units = [(chunk, schema, profile) for chunk in _chunks(files, jobs)]
+        units = [(chunk, schema, profile, policy) for chunk in _chunks(files, jobs)]
         for results in _in_workers(_validate_chunk, units, store, jobs, _documents_lost):
             yield from results
         return
-    try:
-        validator: Validator | None = store.validator(schema, profile)
-        problem = None
-    except SchemaError as exc:
-        validator, problem = None, str(exc)
     for path in files:
         started = time.perf_counter()
-        name = path.as_posix()
-        if validator is None:
-            yield _errored(name, schema, name, True, problem or "no validator")
-            continue
-        data = None  # the loaded document, for reporters that show it (a stream is not kept)
-        try:
-            if path.suffix == ".jsonl":
-                version = store.resolve(schema)[0]
-                errors = stream_errors(path, name, version, validator, profile)
-            else:
-                data = load_path(path, name)
-                errors = document_errors(validator, schema, data, profile)
-        except LoadFailure as exc:
-            yield _errored(name, schema, name, True, f"cannot load document: {exc.error}",
-                           (load_error_detail(exc.error),))
-            continue
-        except Unresolvable as exc:
-            yield _errored(name, schema, name, True,
-                           f"schema reference cannot be resolved: {unresolvable_message(exc)}", data=data)
-            continue
-        except RecursionError:  # a recursive schema over data nested up to jsonio.MAX_DEPTH
-            yield _errored(name, schema, name, True,
-                           f"schema recursion too deep while validating {name}", data=data)
-            continue
-        outcome = Outcome.PASSED if not errors else Outcome.FAILED
-        reason = None if not errors else f"{len(errors)} validation error(s)"
-        if errors and errors[-1].keyword == "truncated":
-            reason = f"more than {MAX_STREAM_FINDINGS} validation errors (the first are shown)"
-        yield CaseResult(name, schema, name, True, not errors, outcome, errors, reason, source=name,
-                         data=data, duration=time.perf_counter() - started)
+        result = validate_file(path, schema, store, profile, policy)
+        yield dataclasses.replace(result, duration=time.perf_counter() - started)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -330,8 +408,9 @@ def _run_suite_file(path: Path, name: str, options: RunOptions
     return item, results
 
 
-def _validate_chunk(files: list[Path], schema: str, profile: str) -> list[CaseResult]:
-    return list(validate_documents(files, schema, _store(), profile))
+def _validate_chunk(files: list[Path], schema: str | None, profile: str,
+                    policy: str = DEFAULT_POLICY) -> list[CaseResult]:
+    return list(validate_documents(files, schema, _store(), profile, policy=policy))
 
 
 def _chunks(files: list[Path], jobs: int) -> list[list[Path]]:
@@ -355,8 +434,8 @@ def _suite_file_lost(unit: tuple[Path, str, RunOptions],
     return problem, [_errored(name, "", "<suite file>", None, f"worker process failed: {why}")]
 
 
-def _documents_lost(unit: tuple[list[Path], str, str], why: str) -> list[CaseResult]:
-    files, schema, _ = unit
+def _documents_lost(unit: tuple[list[Path], str | None, str, str], why: str) -> list[CaseResult]:
+    files, schema = unit[0], unit[1] or AUTO
     return [_errored(p.as_posix(), schema, p.as_posix(), True, f"worker process failed: {why}")
             for p in files]
 

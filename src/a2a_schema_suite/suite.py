@@ -89,6 +89,7 @@ class Suite:
     description: str | None
     tests: tuple[CaseTest, ...]
     streams: tuple[StreamCase, ...] = ()
+    policy: str | None = None  #: ``off`` | ``warn`` | ``error``; None: the run's default (warn)
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,6 +328,7 @@ def load_suite(path: Path, name: str) -> Suite | SuiteProblem:
         description=data.get("description"),
         tests=tests,
         streams=streams,
+        policy=data.get("policy"),
     )
 
 

@@ -11,6 +11,7 @@ from a2a_schema_suite.reporters import REPORTER_NAMES
 
 PROFILES = ("strict", "interop")  # registry.PROFILES, without importing the registry for --help
 ENGINES = ("jsonschema", "jsonschema-rs")  # engines.ENGINES, likewise
+POLICIES = ("off", "warn", "error")  # rules.POLICIES, likewise
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,11 @@ engine_option = click.option(
 jobs_option = click.option(
     "--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
     help="Worker processes; the results and their order are the same as with 1.")
+policy_option = click.option(
+    "--policy", type=click.Choice(POLICIES),
+    help="Policy rules (completed-has-artifact, https-interface, binding-uri: this project's "
+         "baseline, not the spec): off, warn (reported as warnings, exit 0; the default) or "
+         "error (they fail the document). The verdict is spec conformance otherwise.")
 profile_option = click.option(
     "--profile", type=click.Choice(PROFILES),
     help="strict: canonical sender output, closed objects. interop: the receiver's view, "

@@ -19,6 +19,7 @@ from a2a_schema_suite.commands._options import (
     format_option,
     load_store,
     output_option,
+    policy_option,
     profile_option,
     schemas_option,
 )
@@ -110,13 +111,14 @@ def _check_url(url: str) -> str:
                                          "the suite stubs that add them as cases. Needs --stream.")
 @schemas_option
 @profile_option
+@policy_option
 @format_option
 @output_option
 def command(url: str, send_text: str | None, stream: bool, binding: str,
             protocol_version: str | None, header_values: tuple[str, ...], timeout: float,
             max_bytes: int, max_events: int, fuzz: int, fuzz_rate: float, allow_cross_origin: bool,
-            record_path: Path | None, schemas: Path | None, profile: str | None, fmt: str,
-            output: Path | None) -> None:
+            record_path: Path | None, schemas: Path | None, profile: str | None,
+            policy: str | None, fmt: str, output: Path | None) -> None:
     """Check a live A2A agent against the schemas and the stream rules.
 
     Fetches URL/.well-known/agent-card.json (or URL itself when it ends in .json), validates the
@@ -153,7 +155,7 @@ def command(url: str, send_text: str | None, stream: bool, binding: str,
                            protocol_version=protocol_version, headers=headers, timeout=timeout,
                            max_bytes=max_bytes, max_events=max_events, fuzz=fuzz,
                            fuzz_rate=fuzz_rate, allow_cross_origin=allow_cross_origin,
-                           profile=profile or "strict")
+                           profile=profile or "strict", policy=policy or "warn")
     redactor = Redactor.for_headers(headers)
     from a2a_schema_suite.console import Progress
 
@@ -172,7 +174,8 @@ def command(url: str, send_text: str | None, stream: bool, binding: str,
             try:
                 card_file = write_recording(report.recording, record_path, redactor)
                 stubs = suite_stubs(report.recording, record_path, store, options.profile,
-                                    summary.results[0].suite.removeprefix("probe "))
+                                    summary.results[0].suite.removeprefix("probe "),
+                                    options.policy)
                 notes.append(f"record: wrote {record_path} ({len(report.recording.lines)} events) "
                              f"and {card_file}")
             except OSError as exc:

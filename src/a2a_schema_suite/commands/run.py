@@ -19,6 +19,7 @@ from a2a_schema_suite.commands._options import (
     jobs_option,
     load_store,
     output_option,
+    policy_option,
     profile_option,
     schemas_option,
     suite_files,
@@ -31,6 +32,7 @@ from a2a_schema_suite.commands._options import (
 @schemas_option
 @cases_option
 @profile_option
+@policy_option
 @click.option("-k", "select", metavar="TEXT",
               help="Only tests whose 'suite > description' contains TEXT, ignoring case; exit 4 "
                    "when none does.")
@@ -40,7 +42,7 @@ from a2a_schema_suite.commands._options import (
 @format_option
 @output_option
 def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, profile: str | None,
-            select: str | None,
+            policy: str | None, select: str | None,
             fail_fast: bool, jobs: int, engine: str, fmt: str, output: Path | None) -> None:
     """Run case suites (files or directories; default: the bundled cases).
 
@@ -55,7 +57,7 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, p
     roots = choose_roots(schemas, cases, paths)
     inputs = case_inputs(roots, paths)
     store = load_store(roots.schemas, engine)
-    options = RunOptions(profile=profile, select=select, fail_fast=fail_fast)
+    options = RunOptions(profile=profile, policy=policy, select=select, fail_fast=fail_fast)
     with Progress("run", "results") as progress:
         summary = RunSummary(list(progress.track(run_paths(inputs, store, options, jobs))), roots,
                              files=suite_files(inputs))

@@ -18,6 +18,7 @@ from a2a_schema_suite.commands._options import (
     jobs_option,
     load_store,
     output_option,
+    policy_option,
     profile_option,
     schemas_option,
 )
@@ -25,33 +26,60 @@ from a2a_schema_suite.commands._options import (
 
 @click.command("validate")
 @console_options
-@click.option("--schema", "schema_ref", required=True, metavar="REF", shell_complete=schema_refs,
+@click.option("--schema", "schema_ref", metavar="REF", shell_complete=schema_refs,
               help="Schema to validate against, e.g. v1_0/agent_card.json or "
-                   "v1_0/agent_card.json#/$defs/AgentSkill.")
+                   "v1_0/agent_card.json#/$defs/AgentSkill. Without it (or with 'auto') each "
+                   "file's version and type are detected from its shape, and said.")
 # readable=False: an unreadable file is an errored result like a missing one (exit 3, the other
 # files still validated), not a usage error that discards every result.
 @click.argument("files", nargs=-1, required=True, type=click.Path(readable=False, path_type=Path))
 @schemas_option
 @profile_option
+@policy_option
 @jobs_option
 @engine_option
 @format_option
 @output_option
-def command(schema_ref: str, files: tuple[Path, ...], schemas: Path | None, profile: str | None,
-            jobs: int, engine: str, fmt: str, output: Path | None) -> None:
-    """Validate your own JSON documents against one schema (.jsonl files are streams).
+def command(schema_ref: str | None, files: tuple[Path, ...], schemas: Path | None,
+            profile: str | None, policy: str | None, jobs: int, engine: str, fmt: str,
+            output: Path | None) -> None:
+    """Validate your own JSON documents (.jsonl files are streams).
+
+    Without --schema each file's A2A version and type are detected and said (a document that
+    cannot be told apart is errored, exit 3, with the candidates).
 
     \b
-    Example:
+    Examples:
+      a2a-schema-suite validate card.json
       a2a-schema-suite validate --schema v1_0/task.json task1.json task2.json
     """
     from a2a_schema_suite.console import Progress
     from a2a_schema_suite.results import RunSummary
-    from a2a_schema_suite.runner import validate_documents
+    from a2a_schema_suite.runner import AUTO, validate_documents
 
     roots = choose_roots(schemas, uses_cases=False)
     store = load_store(roots.schemas, engine)
+    auto = schema_ref in (None, AUTO)
+    if not auto:
+        _check_ref(store, schema_ref)
     with Progress("validate", "documents", total=len(files)) as progress:
-        summary = RunSummary(list(progress.track(
-            validate_documents(files, schema_ref, store, profile or "strict", jobs))), roots)
-    sys.exit(emit(summary, OutputOptions(fmt, output), list(files)))
+        results = list(progress.track(validate_documents(
+            files, None if auto else schema_ref, store, profile or "strict", jobs, policy or "warn")))
+    # What was detected goes with the text report, to stderr when stdout carries another format.
+    to_stderr = fmt != "text" and output is None
+    for result in results:
+        if result.note and result.actual_valid is not None:
+            click.echo(f"{result.suite}: {result.note} -> {result.schema}", err=to_stderr)
+    sys.exit(emit(RunSummary(results, roots), OutputOptions(fmt, output), list(files)))
+
+
+def _check_ref(store, ref: str) -> None:
+    """A --schema that names no schema is a usage error with suggestions (nothing is validated)."""
+    from a2a_schema_suite.registry import SchemaError, SchemaNotFound
+
+    try:
+        store.validator(ref)
+    except SchemaNotFound as exc:
+        raise click.BadParameter(str(exc), param_hint="--schema") from None
+    except SchemaError:  # a broken schema: each file is errored with the reason (exit 3)
+        return

@@ -21,7 +21,7 @@ from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.probe.redact import Redactor
 from a2a_schema_suite.probe.steps import Recording, quoted_names
 from a2a_schema_suite.registry import SchemaStore
-from a2a_schema_suite.results import ErrorDetail, collect_errors
+from a2a_schema_suite.results import ErrorDetail, collect_errors, split_policy
 from a2a_schema_suite.streams import check_stream
 
 
@@ -84,15 +84,13 @@ def _matchers(errors: list[ErrorDetail], *, stream: bool) -> list[dict[str, Any]
     return found
 
 
-def _errors(validator: Any, schema: str, data: Any, profile: str) -> list[ErrorDetail]:
-    errors = list(collect_errors(validator, data))
-    if profile == "strict":
-        errors += policy_findings(schema, data)
-    return errors
+def _errors(validator: Any, schema: str, data: Any, policy: str) -> list[ErrorDetail]:
+    """The findings that decide a stub's verdict under ``policy`` (see :func:`_under_policy`)."""
+    return _under_policy([*collect_errors(validator, data), *policy_findings(schema, data)], policy)
 
 
 def _invalid_variant(data: Any, validator: Any, schema: str,
-                     profile: str) -> tuple[str, Any, list[ErrorDetail]] | None:
+                     policy: str) -> tuple[str, Any, list[ErrorDetail]] | None:
     """The recorded ``data`` with one member dropped so that the schema rejects it (breadth
     first: top-level members first), as ``(JSON path, variant, errors)``; None if no drop does."""
     pending: list[tuple[tuple[str, ...], Any]] = [((), data)]
@@ -106,7 +104,7 @@ def _invalid_variant(data: Any, validator: Any, schema: str,
             for part in path:
                 parent = parent[part]
             del parent[key]
-            errors = _errors(validator, schema, variant, profile)
+            errors = _errors(validator, schema, variant, policy)
             if errors:
                 return "$" + "".join(f".{p}" for p in (*path, key)), variant, errors
             pending.append(((*path, key), value[key]))
@@ -114,13 +112,13 @@ def _invalid_variant(data: Any, validator: Any, schema: str,
 
 
 def _complement(entries: list[dict[str, Any]], payloads: list[Any], validator: Any, schema: str,
-                profile: str, what: str) -> list[dict[str, Any]]:
+                policy: str, what: str) -> list[dict[str, Any]]:
     """A test of the opposite verdict, so that the stub has a valid and an invalid case (``check
     --strict``): the recorded document with a member dropped (when it is valid), or the first
     recorded payload that is valid on its own (when the recording is not)."""
     if all(e["valid"] for e in entries):
         for payload in payloads[:1]:
-            found = _invalid_variant(payload, validator, schema, profile)
+            found = _invalid_variant(payload, validator, schema, policy)
             if found is not None:
                 path, variant, errors = found
                 return [{"description": f"{what} without {path} (derived from the recording)",
@@ -128,7 +126,7 @@ def _complement(entries: list[dict[str, Any]], payloads: list[Any], validator: A
                          "expectedErrors": _matchers(errors, stream=False)}]
     elif not any(e["valid"] for e in entries):
         for number, payload in enumerate(payloads, 1):
-            if not _errors(validator, schema, payload, profile):
+            if not _errors(validator, schema, payload, policy):
                 label = what if len(payloads) == 1 else f"{what} #{number}"
                 return [{"description": f"{label} on its own (valid)", "valid": True, "data": payload}]
     return []
@@ -145,19 +143,25 @@ def _payloads(path: Path) -> list[Any]:
     return found
 
 
+def _under_policy(errors: Any, policy: str) -> list[Any]:
+    """The findings a stub pins: spec errors, and policy findings only under ``--policy error``
+    (a stub says what ``run`` will say; under ``warn`` policy findings are no verdict)."""
+    return list(split_policy(errors, policy)[0])
+
+
 def _stub_name(path: Path, suffix: str = "") -> str:
     stem = path.name[: -len(".jsonl")]
     return f"cases/streams/{stem if stem.startswith('probe') else 'probe_' + stem}{suffix}.json"
 
 
 def suite_stubs(recording: Recording, path: Path, store: SchemaStore, profile: str,
-                source: str) -> list[tuple[str, dict[str, Any]]]:
+                source: str, policy: str = "warn") -> list[tuple[str, dict[str, Any]]]:
     """``(suggested suite file name, suite)`` for the stream and for the card, from the files
     as written (so they say what ``run`` will say)."""
     version = recording.version_dir
     validator = store.validator(recording.line_schema, profile)
-    stream_errors = list(check_stream(iter_jsonl(path, path.name), version, validator,
-                                      policy=profile == "strict"))
+    stream_errors = _under_policy(check_stream(iter_jsonl(path, path.name), version, validator,
+                                               policy=policy != "off"), policy)
     entry: dict[str, Any] = {"description": f"{recording.label} stream recorded from {source}",
                              "file": f"{version}/{path.name}", "valid": not stream_errors}
     if stream_errors:
@@ -165,9 +169,11 @@ def suite_stubs(recording: Recording, path: Path, store: SchemaStore, profile: s
     stream_suite: dict[str, Any] = {"schema": recording.line_schema}
     if profile != "strict":
         stream_suite["profile"] = profile
+    if any(e.is_policy for e in stream_errors):
+        stream_suite["policy"] = "error"  # the stub pins policy findings: they must decide
     stream_suite["description"] = (f"Streams recorded with a2a-schema-suite probe from {source}")
     stream_suite["streams"] = [entry]
-    extra = _complement([entry], _payloads(path), validator, recording.line_schema, profile,
+    extra = _complement([entry], _payloads(path), validator, recording.line_schema, policy,
                         f"recorded event from {source}")
     if extra:
         stream_suite["tests"] = extra
@@ -176,9 +182,9 @@ def suite_stubs(recording: Recording, path: Path, store: SchemaStore, profile: s
     if recording.card_schema:
         card = load_path(card_path_for(path))
         card_validator = store.validator(recording.card_schema, recording.card_profile)
-        card_errors = list(collect_errors(card_validator, card))
-        if recording.card_profile == "strict":
-            card_errors += policy_findings(recording.card_schema, card)
+        card_errors = _under_policy(
+            [*collect_errors(card_validator, card), *policy_findings(recording.card_schema, card)],
+            policy)
         test: dict[str, Any] = {"description": f"agent card recorded from {source}",
                                 "valid": not card_errors, "data": card}
         if card_errors:
@@ -186,8 +192,10 @@ def suite_stubs(recording: Recording, path: Path, store: SchemaStore, profile: s
         card_suite: dict[str, Any] = {"schema": recording.card_schema}
         if recording.card_profile != "strict":
             card_suite["profile"] = recording.card_profile
+        if any(e.is_policy for e in card_errors):
+            card_suite["policy"] = "error"
         card_suite["description"] = f"Agent card recorded with a2a-schema-suite probe from {source}"
         card_suite["tests"] = [test, *_complement([test], [card], card_validator, recording.card_schema,
-                                                  recording.card_profile, f"agent card from {source}")]
+                                                  policy, f"agent card from {source}")]
         stubs.append((_stub_name(path, "_card"), card_suite))
     return stubs

@@ -43,7 +43,14 @@ from a2a_schema_suite.probe.level import (
     conformance_level,
 )
 from a2a_schema_suite.registry import SchemaError, SchemaStore
-from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, collect_errors
+from a2a_schema_suite.results import (
+    CaseResult,
+    ErrorDetail,
+    Outcome,
+    collect_errors,
+    policy_reason,
+    split_policy,
+)
 from a2a_schema_suite.streams import TERMINAL, check_stream, normalise_state, to_event
 
 DEFAULT_TEXT = "Hello from the a2a-schema-suite probe."
@@ -69,6 +76,7 @@ class ProbeOptions:
     fuzz_rate: float = 5.0  #: malformed requests per second
     allow_cross_origin: bool = False
     profile: str = "strict"
+    policy: str = "warn"  #: off | warn | error: what the policy rules do (see rules.py)
 
 
 @dataclass
@@ -113,6 +121,7 @@ class Prober:
         self.options = options
         self.store = store
         self.profile = options.profile
+        self.policy = options.policy
         self.origin = origin_of(options.url)
         self.suite = f"probe {display_origin(options.url)}"
         self.client = client or ProbeClient(
@@ -130,12 +139,17 @@ class Prober:
     def _add(self, area: str, description: str, schema: str, errors: tuple[ErrorDetail, ...] = (),
              *, hint: str | None = None, outcome: Outcome | None = None, reason: str | None = None,
              data: Any = None, source: str | None = None) -> CaseResult:
-        errors = tuple(errors)
+        decisive, warnings = split_policy(errors, self.policy)
+        kept = {id(e) for e in (*decisive, *warnings)}
+        errors = tuple(e for e in errors if id(e) in kept)
         if outcome is None:
-            outcome = Outcome.FAILED if errors else Outcome.PASSED
-        if reason is None and errors and outcome is not Outcome.PASSED:
-            reason = reason_for(errors, hint)
-        verdict = None if outcome in (Outcome.ERRORED, Outcome.SKIPPED) else not errors
+            outcome = (Outcome.FAILED if decisive else Outcome.WARNING if warnings
+                       else Outcome.PASSED)
+        if reason is None and outcome is Outcome.WARNING and not decisive:
+            reason = policy_reason(warnings)
+        if reason is None and decisive and outcome is not Outcome.PASSED:
+            reason = reason_for(decisive, hint)
+        verdict = None if outcome in (Outcome.ERRORED, Outcome.SKIPPED) else not decisive
         result = CaseResult(self.suite, schema, description, True, verdict, outcome, errors,
                             reason, source, data=data)
         self.checks.append(Check(area, result))
@@ -166,7 +180,7 @@ class Prober:
             errors = collect_errors(validator, document)
         except RecursionError:
             raise _Errored(f"{ref}: the document nests too deeply to validate") from None
-        if self.profile == "strict":
+        if self.policy != "off":
             errors += tuple(policy_findings(ref, document))
         return errors
 
@@ -299,16 +313,18 @@ class Prober:
         if self.profile == "interop":
             self._add(CARD, "card: v1_0 interop", ref, errors, data=card)
             return
-        if not errors:
-            self._add(CARD, "card: v1_0 strict", ref, data=card)
+        spec_errors = [e for e in errors if not e.is_policy]
+        if not spec_errors:  # policy findings alone: the --policy dial decides
+            self._add(CARD, "card: v1_0 strict", ref, errors, data=card)
             return
         try:
             interop_errors = collect_errors(self.store.validator(ref, "interop"), card)
         except SchemaError as exc:
             raise _Errored(str(exc)) from None
-        closed_only = all(e.keyword == "unevaluatedProperties" for e in errors)
+        closed_only = bool(spec_errors) and all(e.keyword == "unevaluatedProperties"
+                                                for e in spec_errors)
         if shape.kind == cards.SHAPE_HYBRID and closed_only and not interop_errors:
-            extra = sorted({m for e in errors for m in quoted_names(e.message)})
+            extra = sorted({m for e in spec_errors for m in quoted_names(e.message)})
             self._add(CARD, "card: v1_0 strict", ref, errors, outcome=Outcome.WARNING, data=card,
                       reason=f"hybrid card: {len(extra)} member(s) outside the canonical 1.0 card "
                              f"({', '.join(extra[:6])}{', ...' if len(extra) > 6 else ''}) for 0.3 "
@@ -525,7 +541,7 @@ class Prober:
                 if parsed.state is not None:
                     states.append(parsed.state)
         findings.extend(check_stream(triples, binding.version_dir, validator,
-                                     policy=self.profile == "strict"))
+                                     policy=self.policy != "off"))
         last_line = len(reply.events) or 1
         if reply.problem:
             findings.append(ErrorDetail.finding("stream-end", reply.problem, line=last_line))
