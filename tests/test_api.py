@@ -131,3 +131,92 @@ def test_schemas_and_validators_agree_with_the_cases():
     for case in suite.iter_cases("v1_0", "task.json#/$defs/TaskStatus"):
         errors = list(suite.validator_for(case.schema, case.profile).iter_errors(case.data))
         assert (not errors) is case.valid, case.id
+
+
+# -- validate_document / validate_stream: the CLI's verdicts as functions (issue 12, item 6) -----
+
+def _cli_result(path, *args: str) -> dict:
+    from click.testing import CliRunner
+
+    from a2a_schema_suite.cli import main
+
+    done = CliRunner().invoke(main, ["validate", "--format", "json", *args, str(path)],
+                              catch_exceptions=False)
+    (result,) = json.loads(done.stdout)["results"]
+    return result
+
+
+def _same(api_result, cli_result: dict) -> None:
+    mine = api_result.to_dict()
+    for key in ("suite", "description"):  # the CLI names the file, the API the value
+        mine.pop(key), cli_result.pop(key)
+    cli_result.pop("source", None)
+    assert mine == cli_result
+
+
+def _documents():
+    card = next(iter(suite.iter_cases(version="v1_0", schema="agent_card.json", valid=True))).data
+    http = json.loads(json.dumps(card))
+    http["supportedInterfaces"][0]["url"] = "http://agent.example.com/a2a"
+    hybrid = {**card, "url": "https://agent.example.com/a2a", "preferredTransport": "JSONRPC"}
+    task03 = next(iter(suite.iter_cases(version="v0_3", schema="task.json", valid=True))).data
+    bad = {"id": "t", "status": {"state": "completed"}, "kind": "task"}
+    return [("card", card, "v1_0/agent_card.json"), ("http card", http, "v1_0/agent_card.json"),
+            ("hybrid card", hybrid, "v1_0/agent_card.json"), ("0.3 task", task03, "auto"),
+            ("0.3 task as 1.0", task03, "v1_0/task.json"), ("mixed task", bad, "v1_0/task.json"),
+            ("unknown", {"foo": 1}, "auto")]
+
+
+@pytest.mark.parametrize("policy", ["off", "warn", "error"])
+@pytest.mark.parametrize("profile", ["strict", "interop"])
+def test_validate_document_gives_the_cli_result(tmp_path, profile, policy):
+    for _label, data, schema in _documents():
+        path = tmp_path / "doc.json"
+        path.write_text(json.dumps(data))
+        api = suite.validate_document(data, schema, profile=profile, policy=policy)
+        cli = _cli_result(path, "--schema", schema, "--profile", profile, "--policy", policy)
+        _same(api, cli)
+
+
+@pytest.mark.parametrize("policy", ["warn", "error"])
+def test_validate_stream_gives_the_cli_result(policy):
+    for stream in suite.iter_streams():
+        api = suite.validate_stream(stream.path, stream.schema, profile=stream.profile,
+                                    policy=policy)
+        cli = _cli_result(stream.path, "--schema", stream.schema, "--profile", stream.profile,
+                          "--policy", policy)
+        _same(api, cli)
+
+
+def test_validate_stream_takes_events_and_json_texts():
+    path = CASES / "streams" / "v1_0" / "terminal_regression.jsonl"
+    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    from_path = suite.validate_stream(path)
+    from_values = suite.validate_stream([json.loads(line) for line in lines])
+    from_texts = suite.validate_stream(lines)
+    assert from_path.note == from_values.note == from_texts.note
+    rules = [(e.line, e.rule) for e in from_path.errors]
+    assert rules == [(e.line, e.rule) for e in from_values.errors] == [
+        (e.line, e.rule) for e in from_texts.errors] == [(7, "lifecycle-terminal")]
+    broken = suite.validate_stream([lines[0], '{"a": 1, "a": 2}'])
+    assert [e.rule for e in broken.errors] == ["json-line"]
+
+
+def test_validate_functions_refuse_bad_arguments_with_value_error():
+    with pytest.raises(ValueError, match=r"did you mean v0_3/task\.json, v1_0/task\.json"):
+        suite.validate_document({}, "task.json")
+    with pytest.raises(ValueError, match="unknown policy"):
+        suite.validate_document({}, "v1_0/task.json", policy="loud")
+    with pytest.raises(ValueError, match="unknown profile"):
+        suite.validate_stream([], "v1_0/task.json", profile="lenient")
+    with pytest.raises(ValueError, match="cannot read stream"):
+        suite.validate_stream("/no/such/file.jsonl", "v1_0/stream_response.json")
+
+
+def test_validator_for_still_gives_schema_errors_only():
+    card = next(iter(suite.iter_cases(version="v1_0", schema="agent_card.json", valid=True))).data
+    card = json.loads(json.dumps(card))
+    card["supportedInterfaces"][0]["url"] = "http://agent.example.com/a2a"
+    assert list(suite.validator_for("v1_0/agent_card.json").iter_errors(card)) == []
+    result = suite.validate_document(card, "v1_0/agent_card.json", policy="error")
+    assert [e.rule for e in result.errors] == ["https-interface"]

@@ -3,7 +3,8 @@
 The public Python API (:mod:`a2a_schema_suite.api`) is importable from here and loaded on first
 use, so ``import a2a_schema_suite`` (and the CLI's ``--help``) stays cheap:
 :func:`iter_cases`, :func:`iter_streams`, :class:`GoldenCase`, :class:`GoldenStream`,
-:func:`schema_path`, :func:`load_schema`, :func:`validator_for`.
+:func:`schema_path`, :func:`load_schema`, :func:`validator_for`, and the CLI's verdicts as
+functions: :func:`validate_document`, :func:`validate_stream`, :func:`detect`.
 """
 
 from __future__ import annotations
@@ -20,18 +21,22 @@ if TYPE_CHECKING:
     from a2a_schema_suite.api import (
         GoldenCase,
         GoldenStream,
+        detect,
         iter_cases,
         iter_streams,
         load_schema,
         schema_path,
+        validate_document,
+        validate_stream,
         validator_for,
     )
 
-_API = frozenset({"GoldenCase", "GoldenStream", "iter_cases", "iter_streams", "load_schema",
-                  "schema_path", "validator_for"})
+_API = frozenset({"GoldenCase", "GoldenStream", "detect", "iter_cases", "iter_streams",
+                  "load_schema", "schema_path", "validate_document", "validate_stream",
+                  "validator_for"})
 
-__all__ = ["GoldenCase", "GoldenStream", "__version__", "iter_cases", "iter_streams", "load_schema",
-           "schema_path", "validator_for"]
+__all__ = ["GoldenCase", "GoldenStream", "__version__", "detect", "iter_cases", "iter_streams",
+           "load_schema", "schema_path", "validate_document", "validate_stream", "validator_for"]
 
 
 def __getattr__(name: str) -> Any:

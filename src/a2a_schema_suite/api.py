@@ -26,8 +26,8 @@ from urllib.parse import urldefrag
 
 from a2a_schema_suite.registry import BASE_URI, DEFAULT_PROFILE, bundled_cases, bundled_schemas
 
-__all__ = ["GoldenCase", "GoldenStream", "iter_cases", "iter_streams", "load_schema", "schema_path",
-           "validator_for"]
+__all__ = ["GoldenCase", "GoldenStream", "detect", "iter_cases", "iter_streams", "load_schema",
+           "schema_path", "validate_document", "validate_stream", "validator_for"]
 
 
 @dataclass(frozen=True)
@@ -201,16 +201,118 @@ def load_schema(ref: str, *, schemas_dir: str | Path | None = None) -> dict[str,
 
 
 @functools.lru_cache(maxsize=4)
-def _store(root: Path) -> Any:
+def _store(root: Path, engine: str = "jsonschema") -> Any:
     from a2a_schema_suite.registry import SchemaStore
 
-    return SchemaStore.load(root)
+    return SchemaStore.load(root, engine)
+
+
+def _api_store(schemas_dir: str | Path | None, engine: str) -> Any:
+    from a2a_schema_suite.engines import EngineUnavailable
+    from a2a_schema_suite.registry import SchemaError
+
+    root = (Path(schemas_dir) if schemas_dir else bundled_schemas()).resolve()
+    try:
+        return _store(root, engine)
+    except (SchemaError, EngineUnavailable) as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _check_choices(profile: str, policy: str) -> None:
+    from a2a_schema_suite.registry import PROFILES
+    from a2a_schema_suite.rules import POLICIES
+
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r} (expected one of {', '.join(PROFILES)})")
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r} (expected one of {', '.join(POLICIES)})")
+
+
+def validate_document(data: Any, schema: str = "auto", *, profile: str = DEFAULT_PROFILE,
+                      policy: str = "warn", schemas_dir: str | Path | None = None,
+                      engine: str = "jsonschema", name: str = "<document>") -> Any:
+    """Validate one JSON document (a parsed value) as ``a2a-schema-suite validate`` does.
+
+    Returns the :class:`~a2a_schema_suite.results.CaseResult` the CLI reports: ``actual_valid``
+    is the spec verdict, ``outcome`` is ``passed``, ``failed``, ``warning`` (valid, with policy
+    findings under ``policy="warn"``) or ``errored`` (``schema="auto"`` could not tell the type),
+    and ``errors`` are the same :class:`~a2a_schema_suite.results.ErrorDetail` records, with the
+    same keywords, rule ids, messages and hints. ``schema="auto"`` detects the version and type
+    (``result.note`` says what and why). Raises :class:`ValueError` for an unknown schema (with
+    suggestions), profile, policy or engine.
+    """
+    from a2a_schema_suite.registry import SchemaError
+    from a2a_schema_suite.runner import document_result
+
+    _check_choices(profile, policy)
+    store = _api_store(schemas_dir, engine)
+    try:
+        return document_result(data, _relative(schema), store, profile, policy, name)
+    except SchemaError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def validate_stream(events_or_path: Any, schema: str = "auto", *, profile: str = DEFAULT_PROFILE,
+                    policy: str = "warn", schemas_dir: str | Path | None = None,
+                    engine: str = "jsonschema", name: str | None = None) -> Any:
+    """Validate a stream as ``a2a-schema-suite validate FILE.jsonl`` does: each event against the
+    line schema and the stream rules across events (``lifecycle-terminal``, ...).
+
+    ``events_or_path``: a path to a JSONL file, or the events in order: parsed values (bare
+    events or JSON-RPC envelopes), or JSON texts (``str``/``bytes``, parsed strictly: a bad one is
+    a ``json-line`` finding). Returns the CLI's :class:`~a2a_schema_suite.results.CaseResult`;
+    findings carry ``line`` (1-based position of the event) and ``rule``. Raises
+    :class:`ValueError` as :func:`validate_document` does; an unreadable file raises
+    :class:`ValueError` too.
+    """
+    from a2a_schema_suite.detection import detect_stream
+    from a2a_schema_suite.jsonio import LoadFailure, iter_jsonl, loads
+    from a2a_schema_suite.registry import SchemaError
+    from a2a_schema_suite.runner import AUTO, stream_result
+
+    _check_choices(profile, policy)
+    store = _api_store(schemas_dir, engine)
+    schema = _relative(schema)
+    if isinstance(events_or_path, (str, Path)):
+        path = Path(events_or_path)
+        label = name or path.as_posix()
+        try:
+            lines = list(iter_jsonl(path, label))
+        except LoadFailure as exc:
+            raise ValueError(f"cannot read stream: {exc.error}") from None
+    else:
+        label = name or "<stream>"
+        lines = []
+        for number, event in enumerate(events_or_path, start=1):
+            if isinstance(event, (str, bytes)):
+                try:
+                    lines.append((number, loads(event, label, first_line=number), None))
+                except LoadFailure as exc:
+                    lines.append((number, None, exc.error))
+            else:
+                lines.append((number, event, None))
+    note = None
+    if schema in ("", AUTO):
+        detection = detect_stream(value for _, value, error in lines if error is None)
+        note = detection.explain()
+        if detection.schema is None:
+            from a2a_schema_suite.runner import _errored
+
+            return _errored(label, AUTO, label, True, f"cannot tell which schema to use: {note}",
+                            note=note)
+        schema = detection.schema
+    try:
+        return stream_result(lines, schema, store, profile, policy, label, note)
+    except SchemaError as exc:
+        raise ValueError(str(exc)) from None
 
 
 def validator_for(ref: str, profile: str = DEFAULT_PROFILE, *, schemas_dir: str | Path | None = None) -> Any:
     """A ``jsonschema`` validator for ``ref`` (fragment allowed) that resolves every ``$ref`` offline.
 
-    ``validator_for("v1_0/task.json").iter_errors(document)`` lists what is wrong with a document.
+    ``validator_for("v1_0/task.json").iter_errors(document)`` lists the *schema* errors of a
+    document. It applies neither the policy rules nor the stream rules: for the CLI's verdict,
+    errors and rule ids use :func:`validate_document` and :func:`validate_stream`.
     Raises :class:`ValueError` for an unknown schema or profile.
     """
     from a2a_schema_suite.registry import SchemaError
@@ -220,3 +322,12 @@ def validator_for(ref: str, profile: str = DEFAULT_PROFILE, *, schemas_dir: str 
         return _store(root).validator(_relative(ref), profile)
     except SchemaError as exc:
         raise ValueError(str(exc)) from None
+
+
+def detect(data: Any) -> Any:
+    """The A2A version and type of a document from its shape (:mod:`a2a_schema_suite.detection`):
+    ``detect(card).schema`` is e.g. ``"v0_3/agent_card.json"`` (None when unknown or ambiguous,
+    then ``candidates`` lists the schemas it could be), ``detect(card).explain()`` says why."""
+    from a2a_schema_suite.detection import detect as detect_shape
+
+    return detect_shape(data)

@@ -318,13 +318,15 @@ class SchemaStore:
             found = same or [d for d in defs if d.rpartition("/")[2] in close]
             found.sort(key=lambda d: (not d.startswith(version + "/"), d))
         else:
-            file = base.rpartition("/")[2]
-            found = [f for f in files if f.rpartition("/")[2] == file]
+            file, version = base.rpartition("/")[2], base.split("/", 1)[0]
+            found = sorted((f for f in files if f.rpartition("/")[2] == file),
+                           key=lambda f: (not f.startswith(version + "/"), f))
             if not found:
                 close = difflib.get_close_matches(file, sorted({f.rpartition("/")[2] for f in files}),
                                                   n=3, cutoff=0.6)
                 found = [f for f in files if f.rpartition("/")[2] in close]
             found = found or difflib.get_close_matches(base, files, n=3, cutoff=0.6)
+            found.sort(key=lambda f: (not f.startswith(version + "/"), f))
         if not found:
             return "; a2a-schema-suite list shows the schemas"
         return f"; did you mean {', '.join(found[:4])}?"

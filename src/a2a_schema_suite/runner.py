@@ -147,7 +147,14 @@ def stream_errors(path: Path, name: str, version: str, validator: Validator,
     At most ``limit`` findings are kept; if there are more, a last ``truncated`` entry says how
     many were dropped.
     """
-    findings = check_stream(iter_jsonl(path, name), version, validator, policy=policy != "off")
+    return stream_line_errors(iter_jsonl(path, name), version, validator, policy, limit)
+
+
+def stream_line_errors(lines: Iterable[tuple[int, Any, LoadError | None]], version: str,
+                       validator: Validator, policy: str = DEFAULT_POLICY,
+                       limit: int | None = MAX_STREAM_FINDINGS) -> tuple[ErrorDetail, ...]:
+    """:func:`stream_errors` for ``(line number, value, load error)`` triples."""
+    findings = check_stream(lines, version, validator, policy=policy != "off")
     kept = tuple(itertools.islice(findings, limit))
     dropped = sum(1 for _ in findings)
     if not dropped:
@@ -314,11 +321,51 @@ def verdict_result(name: str, schema: str, errors: tuple[ErrorDetail, ...], poli
                       data=data, note=note)
 
 
+def document_result(data: Any, schema: str | None, store: SchemaStore,
+                    profile: str = DEFAULT_PROFILE, policy: str = DEFAULT_POLICY,
+                    name: str = "<document>") -> CaseResult:
+    """One document given as a value (what the Python API's ``validate_document`` returns);
+    raises :class:`SchemaError` for a schema that cannot be used."""
+    from a2a_schema_suite.detection import detect
+
+    note = None
+    if schema in (None, AUTO):
+        detection = detect(data)
+        note = detection.explain()
+        if detection.schema is None:
+            return _errored(name, AUTO, name, True, f"cannot tell which schema to use: {note}",
+                            data=data, note=note)
+        schema = detection.schema
+    validator = store.validator(schema, profile)
+    try:
+        errors = document_errors(validator, schema, data, policy)
+    except RecursionError:
+        return _errored(name, schema, name, True,
+                        f"schema recursion too deep while validating {name}", data=data, note=note)
+    return verdict_result(name, schema, errors, policy, data=data, note=note)
+
+
+def stream_result(lines: Iterable[tuple[int, Any, LoadError | None]], schema: str,
+                  store: SchemaStore, profile: str = DEFAULT_PROFILE,
+                  policy: str = DEFAULT_POLICY, name: str = "<stream>",
+                  note: str | None = None) -> CaseResult:
+    """A stream given as ``(line, value, load error)`` triples (what ``validate_stream``
+    returns); raises :class:`SchemaError` for a schema that cannot be used."""
+    validator = store.validator(stream_line_schema(store, schema), profile)
+    version = store.resolve(schema)[0]
+    try:
+        errors = stream_line_errors(lines, version, validator, policy)
+    except RecursionError:
+        return _errored(name, schema, name, True,
+                        f"schema recursion too deep while validating {name}", note=note)
+    return verdict_result(name, schema, errors, policy, note=note)
+
+
 def validate_file(path: Path, schema: str | None, store: SchemaStore,
                   profile: str = DEFAULT_PROFILE, policy: str = DEFAULT_POLICY) -> CaseResult:
     """Validate one of the user's files (``.jsonl``: a stream) against ``schema``, or against
-    the schema :mod:`a2a_schema_suite.detect` finds when ``schema`` is None or ``"auto"``."""
-    from a2a_schema_suite.detect import detect_path
+    the schema :mod:`a2a_schema_suite.detection` finds when ``schema`` is None or ``"auto"``."""
+    from a2a_schema_suite.detection import detect_path
 
     name = path.as_posix()
     note = None

@@ -42,8 +42,8 @@ from a2a_schema_suite.commands._options import (
 @format_option
 @output_option
 def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, profile: str | None,
-            policy: str | None, select: str | None,
-            fail_fast: bool, jobs: int, engine: str, fmt: str, output: Path | None) -> None:
+            policy: str | None, select: str | None, fail_fast: bool, jobs: int, engine: str,
+            fmt: str, output: Path | None) -> None:
     """Run case suites (files or directories; default: the bundled cases).
 
     \b

@@ -180,12 +180,13 @@ def _jsonrpc(data: dict[str, Any]) -> Detection:
         details = error.get("data")
         typed = isinstance(details, list) and details and all(
             isinstance(d, dict) and "@type" in d for d in details)
-        if typed or error.get("code") in (-32008, -32009):
+        if error.get("code") in (-32008, -32009):
             return Detection(f"{V1}/jsonrpc_response.json", "A2A 1.0 JSON-RPC error response",
-                             ("error.data is a list of @type details" if typed
-                              else f"error code {error.get('code')}",))
+                             (f"error code {error.get('code')} (new in 1.0)",))
         return Detection(None, "JSON-RPC error response of unknown version",
-                         ("the error looks the same in 1.0 and 0.3",),
+                         ("the error looks the same in 1.0 and 0.3"
+                          + (" (1.0 requires @type details in data, 0.3 allows them)"
+                             if typed else ""),),
                          (f"{V1}/jsonrpc_response.json", f"{V03}/jsonrpc_response.json"))
     return Detection(None, "JSON-RPC message without method, result or error", ("jsonrpc",),
                      (f"{V1}/jsonrpc_request.json", f"{V1}/jsonrpc_response.json",
@@ -218,9 +219,19 @@ def detect(data: Any) -> Detection:
     version, markers = _version_of(data)
     kind = data.get("kind")
     if isinstance(kind, str) and kind in _KINDS_V03:
-        return Detection(f"{V03}/{_KINDS_V03[kind]}",
-                         f"A2A 0.3 {_label_of(_KINDS_V03[kind])}",
-                         tuple([f"kind {kind}", *_reasons(markers, V03)[1:]]))
+        file = _KINDS_V03[kind]
+        if version == V03:
+            return Detection(f"{V03}/{file}", f"A2A 0.3 {_label_of(file)}",
+                             tuple(_reasons(markers, V03)))
+        if version is None:  # a 0.3 kind beside as many 1.0 spellings
+            return _typed(None, file, _label_of(file), [], markers)
+    if "code" in data and "message" in data:
+        return Detection(None, "a JSON-RPC error object, not a whole response", ("code", "message"),
+                         (f"{V1}/jsonrpc_response.json#/$defs/JSONRPCError",
+                          f"{V03}/jsonrpc_response.json#/$defs/JSONRPCError"))
+    if "state" in data and not ({"id", "taskId"} & set(data)):
+        return _typed(version, "task.json#/$defs/TaskStatus", "task status", ["state"], markers,
+                      (f"{V1}/task.json#/$defs/TaskStatus", f"{V03}/task.json#/$defs/TaskStatus"))
     wrappers = [w for w in _WRAPPERS_V1 if w in data]
     if wrappers == ["message"] and isinstance(data["message"], dict) and (
             {"configuration", "metadata", "tenant"} & set(data)
@@ -263,6 +274,10 @@ def detect(data: Any) -> Detection:
                              ("message", *inner.because))
     if "tasks" in data and isinstance(data["tasks"], list):
         return Detection(f"{V1}/list_tasks_response.json", "A2A 1.0 ListTasksResponse", ("tasks",))
+    if "taskId" in data and ({"pageSize", "pageToken"} & set(data)):
+        return Detection(
+            f"{V1}/push_notification_config.json#/$defs/ListTaskPushNotificationConfigsRequest",
+            "A2A 1.0 ListTaskPushNotificationConfigsRequest", ("taskId", "pageSize/pageToken"))
     if {"pageSize", "pageToken", "statusTimestampAfter", "includeArtifacts"} & set(data):
         return Detection(f"{V1}/list_tasks_request.json", "A2A 1.0 ListTasksRequest",
                          tuple(sorted({"pageSize", "pageToken", "statusTimestampAfter",

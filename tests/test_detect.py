@@ -1,0 +1,147 @@
+"""Auto-detection (issue 12, item 4): ``validate FILE`` without ``--schema`` says what it chose.
+
+Through the CLI as a subprocess, as the pre-commit hook calls it (``a2a-schema-suite validate
+FILE``), and on every bundled case: a detected schema never rejects a valid case.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import a2a_schema_suite as suite
+from a2a_schema_suite.detection import Detection, detect, detect_path, detect_stream
+from conftest import CASES
+
+CARD_03 = {"name": "Travel", "description": "Books trips", "url": "https://agent.example.com/a2a",
+           "version": "1.0.0", "protocolVersion": "0.3.0", "preferredTransport": "JSONRPC",
+           "capabilities": {"streaming": True}, "defaultInputModes": ["text/plain"],
+           "defaultOutputModes": ["text/plain"],
+           "skills": [{"id": "book", "name": "Book", "description": "Books", "tags": ["travel"]}]}
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "a2a_schema_suite", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def write(tmp_path: Path, name: str, value) -> str:
+    path = tmp_path / name
+    path.write_text(value if isinstance(value, str) else json.dumps(value))
+    return str(path)
+
+
+def test_detects_and_says_why(tmp_path):
+    card = write(tmp_path, "card.json", CARD_03)
+    for args in (["validate", card], ["validate", "--schema", "auto", card]):
+        done = cli(*args)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert (f"{card}: A2A 0.3 agent card: url, preferredTransport, protocolVersion 0.3.0 -> "
+                "v0_3/agent_card.json") in done.stdout
+
+
+def test_detected_1_0_task_is_validated(tmp_path):
+    task = write(tmp_path, "task.json", {"id": "t1", "contextId": "c1",
+                                         "status": {"state": "TASK_STATE_WORKING"},
+                                         "artifacts": [{"artifactId": "a", "parts": [{"text": 1}]}]})
+    done = cli("validate", task)
+    assert done.returncode == 1
+    assert "A2A 1.0 task: id, status, state TASK_STATE_WORKING" in done.stdout
+    assert "$.artifacts[0].parts[0].text" in done.stdout
+
+
+@pytest.mark.parametrize(("document", "words"), [
+    ({"foo": 1}, "not a recognised A2A object: members foo"),
+    ({"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "Task not found"}},
+     "candidates: v1_0/jsonrpc_response.json, v0_3/jsonrpc_response.json"),
+    ([1, 2], "a JSON list, not an A2A object"),
+])
+def test_unknown_or_ambiguous_is_errored_with_candidates(tmp_path, document, words):
+    path = write(tmp_path, "doc.json", document)
+    done = cli("validate", path)
+    assert done.returncode == 3, done.stdout
+    assert "cannot tell which schema to use" in done.stdout and words in done.stdout
+    assert "--schema" in done.stdout
+
+
+def test_json_report_carries_the_note_and_stdout_stays_json(tmp_path):
+    card = write(tmp_path, "card.json", CARD_03)
+    done = cli("validate", "--format", "json", card)
+    result = json.loads(done.stdout)["results"][0]
+    assert result["schema"] == "v0_3/agent_card.json"
+    assert result["note"].startswith("A2A 0.3 agent card")
+    assert "A2A 0.3 agent card" in done.stderr
+
+
+@pytest.mark.parametrize(("sample", "schema", "code", "words"), [
+    ("v1_0/terminal_regression.jsonl", "v1_0/stream_response.json", 1, "lifecycle-terminal"),
+    ("v1_0/happy_path_chunked_jsonrpc.jsonl", "v1_0/stream_response.json", 0,
+     "(JSON-RPC envelopes)"),
+    ("v0_3/happy_path_bare.jsonl", "v0_3/stream_response.json#/$defs/StreamEvent", 0,
+     "A2A 0.3 stream of events"),
+    ("v0_3/happy_path_jsonrpc.jsonl", "v0_3/stream_response.json#/$defs/StreamEvent", 0,
+     "A2A 0.3 stream of events (JSON-RPC envelopes)"),
+    ("v1_0/snapshots_good.jsonl", "v1_0/task.json", 0, "A2A 1.0 stream of task snapshots"),
+])
+def test_streams_are_detected(sample, schema, code, words):
+    done = cli("validate", str(CASES / "streams" / sample))
+    assert done.returncode == code, done.stdout
+    assert words in done.stdout and f"-> {schema}" in done.stdout
+
+
+@pytest.mark.parametrize("sample", ["happy_path_bare.jsonl", "happy_path_jsonrpc.jsonl",
+                                    "sdk_recorded_jsonrpc.jsonl"])
+def test_v0_3_stream_response_validates_each_line_as_what_it_is(sample):
+    """v0_3/stream_response.json is the JSON-RPC envelope; given a stream, bare events and
+    envelopes both validate (before: every valid line failed)."""
+    done = cli("validate", "--schema", "v0_3/stream_response.json",
+               str(CASES / "streams" / "v0_3" / sample))
+    assert done.returncode == 0, done.stdout
+    bad = cli("validate", "--schema", "v0_3/stream_response.json",
+              str(CASES / "streams" / "v0_3" / "terminal_regression.jsonl"))
+    assert bad.returncode == 1 and "lifecycle-terminal" in bad.stdout
+
+
+def test_wrong_schema_ref_suggests(tmp_path):
+    card = write(tmp_path, "card.json", CARD_03)
+    done = cli("validate", "--schema", "v1_0/agent-card.json", card)
+    assert done.returncode == 2
+    assert "did you mean v1_0/agent_card.json" in done.stderr
+    done = cli("validate", "--schema", "v1_0/task.json#/$defs/AgentSkill", card)
+    assert done.returncode == 2
+    assert "did you mean v1_0/agent_card.json#/$defs/AgentSkill" in done.stderr
+
+
+def test_detection_never_rejects_a_valid_bundled_case():
+    from a2a_schema_suite.registry import SchemaStore
+
+    store = SchemaStore.load()
+    detected = 0
+    for case in suite.iter_cases():
+        found = detect(case.data)
+        if found.schema is None:
+            assert found.explain(), case.id
+            continue
+        detected += 1
+        if case.valid:
+            assert store.validator(found.schema, case.profile).is_valid(case.data), (
+                case.id, found.schema)
+    assert detected > 1000
+
+
+def test_detection_of_every_bundled_stream():
+    for stream in suite.iter_streams():
+        found = detect_path(stream.path)
+        assert found.schema == stream.schema, (stream.id, found.explain())
+
+
+def test_the_public_function():
+    found = suite.detect(CARD_03)
+    assert isinstance(found, Detection) and found.schema == "v0_3/agent_card.json"
+    assert detect_stream([]).schema is None
+    assert detect({"kind": "task", "id": "t", "status": {"state": "TASK_STATE_WORKING"}}
+                  ).candidates == ("v1_0/task.json", "v0_3/task.json")

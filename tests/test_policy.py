@@ -1,0 +1,124 @@
+"""Conformance and policy are separate dials (issue 12, item 1).
+
+The verdict of run, validate and probe is spec conformance; the policy rules follow ``--policy``
+(``off``, ``warn`` by default, ``error``) or a suite's ``"policy"``, in every profile. Every
+finding says whether it is ``spec`` (with its reference) or ``policy``; the rule ids are stable.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from a2a_schema_suite.results import ErrorDetail, Outcome, RunSummary, split_policy
+from a2a_schema_suite.rules import POLICIES, RULES
+from conftest import CASES
+
+STREAM = CASES / "streams" / "v1_0" / "completed_without_artifact.jsonl"
+
+
+def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "a2a_schema_suite", *args], capture_output=True,
+                          text=True, timeout=120, cwd=cwd)
+
+
+def http_card(tmp_path: Path) -> Path:
+    suite = json.loads((CASES / "v1_0" / "agent_card.json").read_text())
+    card = next(t["data"] for t in suite["tests"] if t["valid"])
+    card["supportedInterfaces"][0]["url"] = "http://agent.example.com/a2a"
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(card))
+    return path
+
+
+def test_rule_ids_are_stable_and_each_has_a_severity_and_reference():
+    assert {r.id for r in RULES.values() if r.severity == "policy"} == {
+        "completed-has-artifact", "https-interface", "binding-uri"}
+    assert {r.id for r in RULES.values() if r.severity == "spec"} == {
+        "json-line", "jsonrpc-envelope", "jsonrpc-id", "jsonrpc-error", "stream-ids",
+        "stream-order", "lifecycle-terminal", "artifact-append", "artifact-last-chunk",
+        "final-flag"}
+    assert all(r.reference for r in RULES.values())
+    assert POLICIES == ("off", "warn", "error")
+
+
+def test_findings_say_spec_or_policy():
+    spec = ErrorDetail.finding("lifecycle-terminal", "x", line=3)
+    policy = ErrorDetail.finding("https-interface", "policy: x")
+    assert (spec.severity, spec.reference) == ("spec", "A2A_REFERENCE §2, §9.6")
+    assert (policy.severity, policy.is_policy) == ("policy", True)
+    assert spec.to_dict()["severity"] == "spec" and policy.to_dict()["severity"] == "policy"
+    assert split_policy([spec, policy], "warn") == ((spec,), (policy,))
+    assert split_policy([spec, policy], "error") == ((spec, policy), ())
+    assert split_policy([spec, policy], "off") == ((spec,), ())
+
+
+@pytest.mark.parametrize("profile", ["strict", "interop"])
+def test_validate_card_policy_dial(tmp_path, profile):
+    card = str(http_card(tmp_path))
+    args = ["validate", "--schema", "v1_0/agent_card.json", "--profile", profile, card]
+    warn = cli(*args)
+    assert warn.returncode == 0, warn.stdout
+    assert "WARNING" in warn.stdout and "https-interface" in warn.stdout
+    assert "0 passed, 0 failed, 0 errored, 1 warning" in warn.stdout
+    error = cli(*args, "--policy", "error")
+    assert error.returncode == 1 and "policy: interface URL" in error.stdout
+    off = cli(*args, "--policy", "off")
+    assert off.returncode == 0 and "1 passed" in off.stdout and "policy" not in off.stdout
+
+
+def test_validate_stream_policy_dial_json_says_severity(tmp_path):
+    warn = cli("validate", "--schema", "v1_0/stream_response.json", "--format", "json", str(STREAM))
+    assert warn.returncode == 0, warn.stdout
+    (result,) = json.loads(warn.stdout)["results"]
+    assert result["outcome"] == "warning" and result["actual_valid"] is True
+    (finding,) = result["errors"]
+    assert finding["rule"] == "completed-has-artifact" and finding["severity"] == "policy"
+    assert finding["reference"] == "contract-validator baseline"
+    error = cli("validate", "--schema", "v1_0/stream_response.json", "--policy", "error",
+                str(STREAM))
+    assert error.returncode == 1 and "completed-has-artifact" in error.stdout
+
+
+def test_suite_policy_decides_and_the_cli_overrides(tmp_path):
+    suite = {"schema": "v1_0/stream_response.json",
+             "streams": [{"description": "completed without artifact", "file": str(STREAM),
+                          "valid": False, "expectedErrors": [{"rule": "completed-has-artifact"}]}]}
+    path = tmp_path / "suite.json"
+    path.write_text(json.dumps(suite))
+    # without "policy" (warn) the stream is valid: the valid: false test fails
+    assert cli("run", str(path)).returncode == 1
+    path.write_text(json.dumps({**suite, "policy": "error"}))
+    assert cli("run", str(path)).returncode == 0
+    assert cli("run", str(path), "--profile", "interop").returncode == 0  # profile is another dial
+    assert cli("run", str(path), "--policy", "off").returncode == 1
+    path.write_text(json.dumps({**suite, "policy": "sometimes"}))
+    assert cli("run", str(path)).returncode == 3  # not a valid suite
+
+
+def test_a_valid_document_with_policy_warnings_is_a_run_not_nothing():
+    result_warning = ErrorDetail.finding("https-interface", "policy: x")
+    from a2a_schema_suite.results import CaseResult
+
+    summary = RunSummary([CaseResult("d", "s", "d", True, True, Outcome.WARNING,
+                                     (result_warning,), "valid; 1 policy finding")])
+    assert int(summary.exit_code) == 0
+    lint_only = RunSummary([CaseResult("d", "s", "check: x", None, None, Outcome.WARNING)])
+    assert int(lint_only.exit_code) == 4
+
+
+def test_bundled_suites_that_pin_policy_findings_say_error():
+    pinned = set()
+    for path in CASES.rglob("*.json"):
+        data = json.loads(path.read_text())
+        entries = [*data.get("tests", ()), *data.get("streams", ())]
+        rules = {m.get("rule") or m.get("keyword") for e in entries for m in e.get("expectedErrors", ())}
+        if rules & {"completed-has-artifact", "https-interface", "binding-uri"}:
+            pinned.add(path.relative_to(CASES).as_posix())
+            assert data.get("policy") == "error", path
+    assert pinned == {"contract/valid_v1_contract_card.json", "streams/v1_0.json",
+                      "streams/v1_0_task_snapshots.json"}
