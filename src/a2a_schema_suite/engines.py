@@ -249,10 +249,19 @@ class RustValidator:
             for branch in kind.context:
                 context.extend(self._convert(child, path, schema_path) for child in branch)
         message = self._message(keyword, kind, error)
-        return ValidationError(
+        # The keyword's value and the subschema it sits in, as the same objects python-jsonschema
+        # hands back (explain.py names definitions by them).
+        location = error.absolute_keyword_location or ""
+        try:
+            value, schema = self._lookup(location), self._lookup(location.rpartition("/")[0])
+        except Exception:  # a location the registry cannot look up: no words, same verdict
+            value, schema = None, None
+        converted = ValidationError(
             message, validator=keyword, path=_relative(path, parent_path),
             schema_path=_relative(schema_path, parent_schema_path), context=context,
-            instance=error.instance)
+            instance=error.instance, validator_value=value, schema=schema,
+            type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER)
+        return converted
 
     def _message(self, keyword: str, kind: Any, error: Any) -> str:
         """The message python-jsonschema gives for the same failure (its wording is the one the

@@ -40,6 +40,7 @@ from referencing import Registry
 from referencing.exceptions import Unresolvable
 
 from a2a_schema_suite import engines
+from a2a_schema_suite.migration import SPELLINGS, SPELLINGS_0_3_TO_1_0  # noqa: F401
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
 from a2a_schema_suite.results import unresolvable_message
 from a2a_schema_suite.runner import selects
@@ -602,36 +603,7 @@ def op_unknown(doc: Any, ctx: Context) -> Iterator[Mutation]:
                            f"added unknown member `{UNKNOWN_MEMBER}`", target=parts)
 
 
-#: The same value in A2A 0.3 and 1.0 spelling (A2A_REFERENCE §12: states, roles, method names,
-#: the card's protocol version).
-SPELLINGS_0_3_TO_1_0: dict[str, str] = {
-    "submitted": "TASK_STATE_SUBMITTED",
-    "working": "TASK_STATE_WORKING",
-    "input-required": "TASK_STATE_INPUT_REQUIRED",
-    "completed": "TASK_STATE_COMPLETED",
-    "canceled": "TASK_STATE_CANCELED",
-    "failed": "TASK_STATE_FAILED",
-    "rejected": "TASK_STATE_REJECTED",
-    "auth-required": "TASK_STATE_AUTH_REQUIRED",
-    "unknown": "TASK_STATE_UNSPECIFIED",
-    "user": "ROLE_USER",
-    "agent": "ROLE_AGENT",
-    "message/send": "SendMessage",
-    "message/stream": "SendStreamingMessage",
-    "tasks/get": "GetTask",
-    "tasks/cancel": "CancelTask",
-    "tasks/resubscribe": "SubscribeToTask",
-    "tasks/pushNotificationConfig/set": "CreateTaskPushNotificationConfig",
-    "tasks/pushNotificationConfig/get": "GetTaskPushNotificationConfig",
-    "tasks/pushNotificationConfig/list": "ListTaskPushNotificationConfigs",
-    "tasks/pushNotificationConfig/delete": "DeleteTaskPushNotificationConfig",
-    "agent/getAuthenticatedExtendedCard": "GetExtendedAgentCard",
-    "0.3.0": "1.0",
-}
-SPELLINGS: dict[str, tuple[str, str]] = {
-    **{old: (new, "1.0") for old, new in SPELLINGS_0_3_TO_1_0.items()},
-    **{new: (old, "0.3") for old, new in SPELLINGS_0_3_TO_1_0.items()},
-}
+# The same value in 0.3 and 1.0 spelling: the one migration table (A2A_REFERENCE §12).
 #: values too generic to swap in a free string (an agent's own "version": "1.0"): swapped only
 #: where the schema constrains the value (enum, const or pattern)
 _NEEDS_CONSTRAINT = frozenset({"0.3.0", "1.0"})

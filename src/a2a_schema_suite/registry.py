@@ -30,7 +30,7 @@ from referencing import Registry
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
-from a2a_schema_suite import engines
+from a2a_schema_suite import engines, explain
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, load_path
 from a2a_schema_suite.regexlint import catastrophic_patterns
 
@@ -261,8 +261,10 @@ class SchemaStore:
         """
         key = (version, profile)
         if key not in self._registries:
-            resources = [(uri, DRAFT202012.create_resource(contents))
-                         for uri, contents in self.resources(version, profile)]
+            loaded = self.resources(version, profile)
+            # where each subschema sits, so that error messages can name their definition
+            explain.index((self.by_uri[uri].relpath, contents) for uri, contents in loaded)
+            resources = [(uri, DRAFT202012.create_resource(contents)) for uri, contents in loaded]
             self._registries[key] = Registry().with_resources(resources)
         return self._registries[key]
 

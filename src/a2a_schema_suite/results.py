@@ -162,10 +162,13 @@ class ErrorDetail:
 
 
 def collect_errors(validator: Validator, instance: Any) -> tuple[ErrorDetail, ...]:
-    """All validation errors of ``instance``, most relevant first (jsonschema's best match)."""
+    """All validation errors of ``instance``, most relevant first (jsonschema's best match),
+    with messages that teach (:mod:`a2a_schema_suite.explain`)."""
+    from a2a_schema_suite import explain
+
     errors: list[ValidationError] = list(validator.iter_errors(instance))
     errors.sort(key=relevance, reverse=True)
-    return tuple(ErrorDetail.from_validation_error(e) for e in errors)
+    return tuple(explain.details(errors))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,268 @@
+"""Error messages that name the real mistake, in words, from the schemas themselves.
+
+:func:`detail` turns a :class:`jsonschema.ValidationError` (either engine) into an
+:class:`~a2a_schema_suite.results.ErrorDetail` whose message teaches:
+
+- ``oneOf``/``anyOf`` that matched nothing leads with the closest branch and its real cause
+  (``closest: Task: 'status' is a required property at $.result``), never an echo of the
+  document; a "exactly one member" ``oneOf`` (Part, StreamResponse, SendMessageResponse) names
+  the members present (``a Part carries exactly one of text, raw, url, data; this one has text
+  and data``);
+- ``format`` and ``pattern`` say what is expected in words: the ``title`` (else the first sentence
+  of the ``description``) of the definition the keyword sits in (``Timestamp``, ``AbsoluteUri``),
+  never the regular expression (it stays reachable through the error's ``schema_path``);
+- a cross-version hint from the one migration table (:mod:`a2a_schema_suite.migration`) when
+  the error is a 0.3 shape in a 1.0 document or the reverse;
+- ``reference``: the definition (``v1_0/common.json#/$defs/Timestamp``) and the A2A_REFERENCE
+  sections its description cites.
+
+Definitions are found by identity: :func:`index` records where every subschema of a registry
+sits (the validators of both engines hand back those same objects), so the words follow the
+schemas, whatever their patterns say.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from jsonschema.exceptions import ValidationError, best_match, relevance
+
+from a2a_schema_suite import migration
+from a2a_schema_suite.results import ErrorDetail, _pointer, shorten
+
+#: id(subschema) -> (subschema, relpath, JSON pointer tokens); the subschema is kept so an id is
+#: never reused while its entry exists
+_INDEX: dict[int, tuple[Any, str, tuple[str, ...]]] = {}
+#: relpath -> the file's contents (for titles of ``$ref`` targets)
+_FILES: dict[str, Any] = {}
+_SECTIONS = re.compile(r"§\s?\d+(?:\.\d+)*(?: D\d+)?")
+_SHORT_REPR = 40
+
+
+def index(files: Iterable[tuple[str, Any]]) -> None:
+    """Record where each subschema of ``(relpath, contents)`` sits (called per registry)."""
+    for relpath, contents in files:
+        _FILES.setdefault(relpath, contents)
+        stack: list[tuple[Any, tuple[str, ...]]] = [(contents, ())]
+        while stack:
+            node, tokens = stack.pop()
+            if isinstance(node, dict):
+                _INDEX[id(node)] = (node, relpath, tokens)
+                for key, value in node.items():
+                    if key not in ("enum", "const", "examples", "default"):
+                        stack.append((value, (*tokens, key)))
+            elif isinstance(node, list):
+                stack.extend((item, (*tokens, str(i))) for i, item in enumerate(node))
+
+
+def locate(schema: Any) -> tuple[str, tuple[str, ...]] | None:
+    found = _INDEX.get(id(schema))
+    if found is None or found[0] is not schema:
+        return None
+    return found[1], found[2]
+
+
+def _definition(schema: Any) -> tuple[str | None, str | None, Any]:
+    """``(name, relpath, definition)`` of the innermost ``$defs`` entry (or file root) around
+    ``schema``: the name is the ``$defs`` key, or the file's title for its root."""
+    where = locate(schema)
+    if where is None:
+        return None, None, None
+    relpath, tokens = where
+    node: Any = _FILES.get(relpath)
+    name = node.get("title") if isinstance(node, dict) else None
+    definition = node
+    for i, token in enumerate(tokens):
+        if not isinstance(node, (dict, list)):
+            break
+        node = node[int(token)] if isinstance(node, list) else node.get(token)
+        if i >= 1 and tokens[i - 1] == "$defs":
+            name, definition = token, node
+    return name, relpath, definition
+
+
+def reference(schema: Any) -> str | None:
+    """``v1_0/common.json#/$defs/Timestamp (§1, §13 D27)``: where a schema error comes from."""
+    name, relpath, definition = _definition(schema)
+    if relpath is None:
+        return None
+    where = relpath
+    tokens = locate(schema)[1]  # type: ignore[index]
+    if "$defs" in tokens:
+        i = len(tokens) - 1 - tokens[::-1].index("$defs")
+        where += "#" + _pointer(tokens[: i + 2])
+    text = definition.get("description", "") if isinstance(definition, dict) else ""
+    sections = list(dict.fromkeys(_SECTIONS.findall(text)))
+    return where + (f" ({', '.join(sections)})" if sections else "")
+
+
+def words(schema: Any) -> tuple[str | None, str | None]:
+    """``(name, what is expected)`` for a format or pattern: the definition's ``title``, else the
+    first sentence of its ``description`` (the keyword's own subschema first)."""
+    name, _, definition = _definition(schema)
+    for node in (schema, definition):
+        if not isinstance(node, dict):
+            continue
+        if isinstance(node.get("title"), str):
+            return name, node["title"]
+        if isinstance(node.get("description"), str):
+            return name, _first_sentence(node["description"])
+    return name, None
+
+
+def _first_sentence(text: str) -> str:
+    sentence = re.split(r"(?<=[a-z0-9)])\. ", text, maxsplit=1)[0].rstrip(".")
+    return shorten(sentence, 160)
+
+
+def _show(value: Any) -> str:
+    """A value as a message may quote it: short scalars whole, containers never."""
+    if isinstance(value, dict):
+        return "the object"
+    if isinstance(value, list):
+        return "the array"
+    text = repr(value)
+    return text if len(text) <= _SHORT_REPR else f"{text[:_SHORT_REPR - 3]}..."
+
+
+def _branch_label(error: ValidationError, index: int) -> str:
+    branches = error.validator_value if isinstance(error.validator_value, list) else []
+    branch = branches[index] if index < len(branches) else None
+    if isinstance(branch, dict):
+        ref = branch.get("$ref")
+        if isinstance(ref, str):
+            base, _, fragment = ref.partition("#")
+            if fragment:
+                return fragment.rpartition("/")[2]
+            _, relpath, _ = _definition(error.schema)
+            folder = relpath.rpartition("/")[0] if relpath else ""
+            target = _FILES.get(f"{folder}/{base}" if folder else base)
+            if isinstance(target, dict) and isinstance(target.get("title"), str):
+                return target["title"]
+            return base
+        if isinstance(branch.get("title"), str):
+            return branch["title"]
+        if list(branch) == ["required"] and isinstance(branch["required"], list):
+            return "with " + ", ".join(branch["required"])
+        if isinstance(branch.get("type"), str) and len(branch) == 1:
+            return branch["type"]
+    return f"branch {index + 1}"
+
+
+def _exactly_one(error: ValidationError) -> list[str] | None:
+    """The member names of a oneOf whose every branch is ``{"required": [name]}``."""
+    branches = error.validator_value
+    if not isinstance(branches, list) or not branches:
+        return None
+    names = []
+    for branch in branches:
+        if not (isinstance(branch, dict) and list(branch) == ["required"]
+                and isinstance(branch["required"], list) and len(branch["required"]) == 1):
+            return None
+        names.append(branch["required"][0])
+    return names
+
+
+def _article(name: str) -> str:
+    return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _top_branch(error: ValidationError, best: ValidationError) -> int | None:
+    node: ValidationError | None = best
+    while node is not None and node.parent is not error:
+        node = node.parent
+    if node is None or not node.relative_schema_path:
+        return None
+    first = node.relative_schema_path[0]
+    return first if isinstance(first, int) else None
+
+
+def _teach(error: ValidationError) -> tuple[str, str | None]:
+    """``(message, hint)`` for one error."""
+    keyword, instance, message = error.validator, error.instance, error.message
+    if keyword in ("oneOf", "anyOf"):
+        return _teach_union(error)
+    if keyword in ("enum", "const"):
+        return message, migration.spelling_hint(instance, error.validator_value)
+    if keyword in ("unevaluatedProperties", "additionalProperties") and isinstance(instance, dict):
+        names = [name for name in instance if f"{name!r}" in message]
+        hints = [h for name in names if (h := migration.member_hint(name))]
+        return message, "; ".join(hints) or None
+    if keyword == "required" and isinstance(instance, dict):
+        required = error.validator_value if isinstance(error.validator_value, list) else []
+        missing = [name for name in required if name not in instance]
+        hints = [h for name in missing if (h := migration.missing_hint(name, list(instance)))]
+        return message, "; ".join(dict.fromkeys(hints)) or None
+    if keyword in ("format", "pattern"):
+        name, expected = words(error.schema)
+        label = f" ({name})" if name else ""
+        if keyword == "format":
+            text = f"{_show(instance)} is not a {error.validator_value!r}"
+            return (f"{text}: expected {expected}{label}" if expected else text + label), None
+        if expected and expected.split(" ", 1)[0] in ("a", "an", "the"):
+            return f"{_show(instance)} is not {expected}{label}", None
+        if expected:
+            return f"{_show(instance)} does not match: expected {expected}{label}", None
+        return message, None  # the schema has no words for it: the pattern is all there is
+    return message, None
+
+
+def _teach_union(error: ValidationError) -> tuple[str, str | None]:
+    instance = error.instance
+    name, _, _ = _definition(error.schema)
+    members = _exactly_one(error) if error.validator == "oneOf" else None
+    if members is not None and isinstance(instance, dict):
+        present = [m for m in members if m in instance]
+        what = _article(name) if name else "it"
+        has = (f"this one has {_and(present)}" if present else
+               "this one has none of them" + (f" (its members: {', '.join(map(str, instance))})"
+                                               if instance else " (it is empty)"))
+        detail = (f"it is valid under each of {len(present)} of them" if len(present) > 1 else
+                  "it is not valid under any of the given schemas")
+        has += ", so"
+        hint = None
+        if not present:
+            hint = "; ".join(h for m in instance if (h := migration.member_hint(str(m)))) or None
+        return f"{what} carries exactly one of {', '.join(members)}; {has} {detail}", hint
+    subject = _show(instance)
+    if not error.context:  # valid under several branches of a oneOf: name them, not the document
+        _, _, branches = error.message.partition(" is valid under each of ")
+        return f"{subject} is valid under each of {branches or 'several alternatives'}", None
+    best = best_match(error.context, key=relevance)
+    if best is None:
+        return error.message, None
+    index = _top_branch(error, best)
+    label = _branch_label(error, index) if index is not None else "the closest alternative"
+    cause, hint = _teach(best)
+    where = f" at {best.json_path}" if best.json_path != error.json_path else ""
+    return (f"{subject} is not valid under any of the given schemas; closest: {label}: "
+            f"{cause}{where}"), hint
+
+
+def detail(error: ValidationError) -> ErrorDetail:
+    """The :class:`ErrorDetail` of ``error`` (branch errors too), with a message that teaches."""
+    message, hint = _teach(error)
+    if hint:
+        message = f"{message}; hint: {hint}"
+    return ErrorDetail(
+        path=error.json_path,
+        pointer=_pointer(error.absolute_path),
+        schema_path=_pointer(error.absolute_schema_path),
+        keyword=str(error.validator),
+        message=shorten(message),
+        context=tuple(detail(e) for e in sorted(error.context or (), key=relevance)),
+        severity="spec",
+        reference=reference(error.schema),
+        hint=hint,
+    )
+
+
+def details(errors: Iterable[ValidationError]) -> Iterator[ErrorDetail]:
+    for error in errors:
+        yield detail(error)
