@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from a2a_schema_suite.results import Outcome
-from a2a_schema_suite.runner import run_stream, run_test
+from a2a_schema_suite.runner import run_stream, run_test, stream_line_schema
 from a2a_schema_suite.suite import StreamCase, Suite, SuiteProblem, load_suites, orphan_streams
 from conftest import CASES
 
@@ -41,11 +41,12 @@ def test_every_stream_sample_is_referenced():
 def test_case(store, suite, test):
     assert not isinstance(suite, SuiteProblem), "; ".join(str(e) for e in suite.errors)
     assert isinstance(suite, Suite)
-    profile = suite.profile or "strict"
-    validator = store.validator(suite.schema, profile)
+    profile, policy = suite.profile or "strict", suite.policy or "warn"
     if isinstance(test, StreamCase):
-        result = run_stream(suite, test, store, validator, profile)
+        validator = store.validator(stream_line_schema(store, suite.schema), profile)
+        result = run_stream(suite, test, store, validator, policy)
     else:
-        result = run_test(suite, test, validator, profile)
+        validator = store.validator(suite.schema, profile)
+        result = run_test(suite, test, validator, profile, policy)
     details = "\n".join(f"{e.path} [{e.keyword}] {e.message}" for e in result.errors)
     assert result.outcome is Outcome.PASSED, f"{result.reason}\n{details}"

@@ -172,8 +172,8 @@ def test_text_groups_failures_by_suite_with_every_error_field(project):
     # JSON path, keyword, message and schema path of an error
     # a oneOf failure names the members, never echoes the document (issue 12)
     assert ("- $ [oneOf] a Part carries exactly one of text, raw, url, data; this one has none of "
-            "them (it is empty), so it is not valid under any of the given schemas (schema /oneOf)"
-            ) in mixed
+            "them (it is empty), so it is not valid under any of the given schemas (schema /oneOf; "
+            "spec: v1_0/part.json (§2, ") in mixed
     assert ("invalid, but not for the expected reason: no error matches "
             "{keyword='enum', message='```'}") in mixed
     assert "- $.text [type] 5 is not of type 'string' (schema " in mixed

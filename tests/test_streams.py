@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -107,8 +108,10 @@ def test_normalisation_across_versions():
 
 
 def test_every_rule_is_documented():
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     for rule in RULES.values():
-        assert rule.severity in ("spec", "policy") and rule.rationale and rule.reference
+        assert rule.severity in ("spec", "policy", "advice") and rule.rationale and rule.reference
+        assert f"| `{rule.id}` | {rule.severity} |" in readme, rule.id
 
 
 @pytest.mark.parametrize(("host", "loopback"), [

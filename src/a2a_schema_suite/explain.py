@@ -23,6 +23,7 @@ schemas, whatever their patterns say.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -85,7 +86,7 @@ def _definition(schema: Any) -> tuple[str | None, str | None, Any]:
 
 def reference(schema: Any) -> str | None:
     """``v1_0/common.json#/$defs/Timestamp (§1, §13 D27)``: where a schema error comes from."""
-    name, relpath, definition = _definition(schema)
+    _, relpath, definition = _definition(schema)
     if relpath is None:
         return None
     where = relpath
@@ -213,6 +214,28 @@ def _teach(error: ValidationError) -> tuple[str, str | None]:
     return message, None
 
 
+def _closest(error: ValidationError) -> ValidationError | None:
+    """The real cause in the branch the document came closest to: the branch whose errors reach
+    deepest into the document (it got furthest), then the one with the fewest errors; within it,
+    jsonschema's best match."""
+    branches: dict[Any, list[ValidationError]] = {}
+    for child in error.context or ():
+        key = child.relative_schema_path[0] if child.relative_schema_path else None
+        branches.setdefault(key, []).append(child)
+    if not branches:
+        return None
+
+    def depth(e: ValidationError) -> int:
+        return max([len(e.absolute_path), *(depth(c) for c in e.context or ())])
+
+    def score(item: tuple[Any, list[ValidationError]]) -> tuple[int, int]:
+        _, errors = item
+        return (max(depth(e) for e in errors), -len(errors))
+
+    _, errors = max(branches.items(), key=score)
+    return best_match(errors, key=relevance)
+
+
 def _teach_union(error: ValidationError) -> tuple[str, str | None]:
     instance = error.instance
     name, _, _ = _definition(error.schema)
@@ -234,7 +257,7 @@ def _teach_union(error: ValidationError) -> tuple[str, str | None]:
     if not error.context:  # valid under several branches of a oneOf: name them, not the document
         _, _, branches = error.message.partition(" is valid under each of ")
         return f"{subject} is valid under each of {branches or 'several alternatives'}", None
-    best = best_match(error.context, key=relevance)
+    best = _closest(error)
     if best is None:
         return error.message, None
     index = _top_branch(error, best)
@@ -245,10 +268,13 @@ def _teach_union(error: ValidationError) -> tuple[str, str | None]:
             f"{cause}{where}"), hint
 
 
-def detail(error: ValidationError) -> ErrorDetail:
-    """The :class:`ErrorDetail` of ``error`` (branch errors too), with a message that teaches."""
+def detail(error: ValidationError, *, branch: bool = False) -> ErrorDetail:
+    """The :class:`ErrorDetail` of ``error`` (branch errors too), with a message that teaches.
+
+    The hint is also appended to the message of a top-level error (so every report format
+    shows it), not to branch errors (whose parent already leads with the closest one's)."""
     message, hint = _teach(error)
-    if hint:
+    if hint and not branch:
         message = f"{message}; hint: {hint}"
     return ErrorDetail(
         path=error.json_path,
@@ -256,7 +282,7 @@ def detail(error: ValidationError) -> ErrorDetail:
         schema_path=_pointer(error.absolute_schema_path),
         keyword=str(error.validator),
         message=shorten(message),
-        context=tuple(detail(e) for e in sorted(error.context or (), key=relevance)),
+        context=tuple(detail(e, branch=True) for e in sorted(error.context or (), key=relevance)),
         severity="spec",
         reference=reference(error.schema),
         hint=hint,
@@ -266,3 +292,52 @@ def detail(error: ValidationError) -> ErrorDetail:
 def details(errors: Iterable[ValidationError]) -> Iterator[ErrorDetail]:
     for error in errors:
         yield detail(error)
+
+
+# -- 0.3 leftovers under interop: warnings, not silence ------------------------------------------
+
+#: id(interop validator) -> (that validator, a function giving its strict twin)
+_TWINS: dict[int, tuple[Any, Any]] = {}
+
+
+def register_twin(interop: Any, strict: Any) -> None:
+    """``strict()`` gives the strict validator of the same schema as ``interop``."""
+    _TWINS[id(interop)] = (interop, strict)
+
+
+def leftovers(validator: Any, instance: Any) -> tuple[ErrorDetail, ...]:
+    """``v0_3-leftover`` warnings: the 0.3 members (:data:`migration.MEMBERS_0_3`) that
+    ``validator`` (an interop validator) ignores and its strict twin rejects. Empty for any
+    other validator."""
+    twin = _TWINS.get(id(validator))
+    if twin is None or twin[0] is not validator:
+        return ()
+    found: dict[tuple[str, str], ErrorDetail] = {}
+    for error in twin[1]().iter_errors(instance):
+        for closed in _closed_errors(error):
+            if not isinstance(closed.instance, dict):
+                continue
+            for name in closed.instance:
+                if f"{name!r}" not in closed.message or name not in migration.MEMBERS_0_3:
+                    continue
+                hint = migration.member_hint(name)
+                path = (*closed.absolute_path, name)
+                finding = ErrorDetail.finding(
+                    "v0_3-leftover", f"0.3 leftover {name!r}: a 1.0 receiver ignores it, a 1.0 "
+                    f"sender must not send it; hint: {hint}", path=path)
+                found.setdefault((finding.path, name), dataclasses.replace(finding, hint=hint))
+    return tuple(found.values())
+
+
+def _closed_errors(error: ValidationError) -> Iterator[ValidationError]:
+    if error.validator in ("unevaluatedProperties", "additionalProperties"):
+        yield error
+    elif error.validator in ("oneOf", "anyOf") and error.context:
+        best = _closest(error)
+        node = best
+        while node is not None and node.parent is not error:
+            node = node.parent
+        for child in error.context:
+            if node is not None and list(child.relative_schema_path)[:1] == list(
+                    node.relative_schema_path)[:1]:
+                yield from _closed_errors(child)

@@ -357,6 +357,9 @@ class SchemaStore:
             else:
                 self._validators[key] = engines.python_validator_class()(
                     {"$ref": uri}, registry=registry, format_checker=engines.format_checker())
+            if profile != "strict":  # its 0.3 leftovers are reported as warnings (explain.py)
+                explain.register_twin(self._validators[key],
+                                      functools.partial(self.validator, ref, "strict"))
         return self._validators[key]
 
 

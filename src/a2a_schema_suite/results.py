@@ -261,18 +261,23 @@ class RunSummary:
 
 def split_policy(errors: Iterable[ErrorDetail], policy: str) -> tuple[tuple[ErrorDetail, ...],
                                                                       tuple[ErrorDetail, ...]]:
-    """``(errors that decide the verdict, policy findings reported as warnings)`` under
-    ``--policy`` ``off`` (policy findings dropped), ``warn`` or ``error`` (they decide too)."""
+    """``(errors that decide the verdict, findings reported as warnings)`` under ``--policy``
+    ``off`` (policy findings dropped), ``warn`` or ``error`` (they decide too). ``advice``
+    findings (0.3 leftovers under interop) are warnings whatever the policy."""
     errors = tuple(errors)
+    advice = tuple(e for e in errors if e.severity == "advice")
+    spec = tuple(e for e in errors if not e.is_policy and e.severity != "advice")
+    policy_findings = tuple(e for e in errors if e.is_policy)
     if policy == "error":
-        return errors, ()
-    spec = tuple(e for e in errors if not e.is_policy)
+        return spec + policy_findings, advice
     if policy == "off":
-        return spec, ()
-    return spec, tuple(e for e in errors if e.is_policy)
+        return spec, advice
+    return spec, policy_findings + advice
 
 
 def policy_reason(warnings: tuple[ErrorDetail, ...]) -> str:
     ids = ", ".join(sorted({w.rule or w.keyword for w in warnings}))
-    return (f"valid; {len(warnings)} policy finding(s) ({ids}) reported as warnings "
-            "(--policy error fails on them)")
+    if all(w.severity == "advice" for w in warnings):
+        return f"valid; {len(warnings)} warning(s) ({ids})"
+    return (f"valid; {len(warnings)} warning(s) ({ids}); policy findings fail only with "
+            "--policy error")

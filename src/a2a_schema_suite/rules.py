@@ -6,7 +6,8 @@ policy message starts with ``policy:`` so local policy is never passed off as pr
 
 Conformance and policy are separate dials: the verdict (valid / invalid, the exit code) is spec
 conformance; policy findings follow ``--policy off|warn|error`` (``POLICIES``; default ``warn``:
-reported as warnings, never a failure), in any profile.
+reported as warnings, never a failure), in any profile. ``advice`` findings (a 0.3 leftover that
+the interop profile ignores) are always warnings: they never decide a verdict.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Severity = Literal["spec", "policy"]
+Severity = Literal["spec", "policy", "advice"]
 
 POLICIES = ("off", "warn", "error")
 DEFAULT_POLICY = "warn"
@@ -49,6 +50,9 @@ _RULES = (
          "lastChunk: true", "A2A_REFERENCE §2 (TaskArtifactUpdateEvent), §9.5"),
     Rule("final-flag", "spec", "0.3: only the last event may carry final: true, and a terminal "
          "status update must carry it", "A2A_REFERENCE §10, §11 (0.3 streaming)"),
+    Rule("v0_3-leftover", "advice", "a 1.0 document carries a 0.3 member that the interop "
+         "profile ignores (a 1.0 sender must not send it)", "A2A_REFERENCE §12; spec 5.7 (a "
+         "receiver ignores unknown members)"),
     Rule("completed-has-artifact", "policy", "a completed task has produced at least one artifact",
          "contract-validator baseline"),
     Rule("https-interface", "policy", "HTTP-based interface URLs of an agent card use https "

@@ -24,6 +24,7 @@ from urllib.parse import urldefrag
 from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
+from a2a_schema_suite import explain
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, iter_jsonl, load_path
 from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
@@ -93,6 +94,8 @@ def judge(suite: Suite, description: str, expected_valid: bool,
     dropped).
     """
     decisive, warnings = split_policy(errors, policy)
+    # a suite pins what a profile accepts: the 0.3 leftovers interop tolerates are its subject
+    warnings = tuple(w for w in warnings if w.severity != "advice")
     kept = {id(e) for e in (*decisive, *warnings)}
     errors = tuple(e for e in errors if id(e) in kept)  # in the order they were found
     actual_valid = not decisive
@@ -116,8 +119,9 @@ def judge(suite: Suite, description: str, expected_valid: bool,
 
 def document_errors(validator: Validator, schema: str, data: Any,
                     policy: str = DEFAULT_POLICY) -> tuple[ErrorDetail, ...]:
-    """Schema errors of one document, then the policy findings (unless ``policy`` is ``off``)."""
-    errors = collect_errors(validator, data)
+    """Schema errors of one document, its 0.3 leftovers (interop), then the policy findings
+    (unless ``policy`` is ``off``)."""
+    errors = collect_errors(validator, data) + explain.leftovers(validator, data)
     if policy != "off":
         errors += tuple(policy_findings(schema, data))
     return errors
@@ -312,7 +316,7 @@ def verdict_result(name: str, schema: str, errors: tuple[ErrorDetail, ...], poli
         if decisive[-1].keyword == "truncated":
             reason = f"more than {MAX_STREAM_FINDINGS} validation errors (the first are shown)"
         if warnings:
-            reason += f" and {len(warnings)} policy finding(s) (warnings)"
+            reason += f" and {len(warnings)} warning(s)"
     elif warnings:
         outcome, reason = Outcome.WARNING, policy_reason(warnings)
     else:

@@ -15,6 +15,7 @@ from typing import Any
 
 from jsonschema.protocols import Validator
 
+from a2a_schema_suite import explain
 from a2a_schema_suite.jsonio import LoadError
 from a2a_schema_suite.results import ErrorDetail, collect_errors
 from a2a_schema_suite.rules import message
@@ -160,6 +161,7 @@ class StreamChecker:
             return found
         if self.validator is not None:
             found.extend(e.at_line(line) for e in collect_errors(self.validator, payload))
+            found.extend(e.at_line(line) for e in explain.leftovers(self.validator, payload))
         event = to_event(payload, self.version)
         if event is not None:
             found.extend(self._apply(line, event))

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urljoin
 
-from a2a_schema_suite import __version__
+from a2a_schema_suite import __version__, explain
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, loads
 from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.probe import card as cards
@@ -177,7 +177,7 @@ class Prober:
         except SchemaError as exc:
             raise _Errored(str(exc)) from None
         try:
-            errors = collect_errors(validator, document)
+            errors = collect_errors(validator, document) + explain.leftovers(validator, document)
         except RecursionError:
             raise _Errored(f"{ref}: the document nests too deeply to validate") from None
         if self.policy != "off":

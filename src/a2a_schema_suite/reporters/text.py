@@ -87,11 +87,17 @@ def verdict_phrase(result: CaseResult) -> str:
     return f": expected {verdict(result.expected_valid)}, got {verdict(result.actual_valid)}"
 
 
-def _schema_suffix(error: ErrorDetail) -> str:
-    return f" (schema {error.schema_path})" if error.schema_path else ""
+def _schema_suffix(error: ErrorDetail, origin: bool = False) -> str:
+    """`` (schema /pointer; spec: v1_0/task.json#/$defs/TaskState (§2))``: where the error comes
+    from; ``origin`` adds whether it is spec, policy or advice, and the reference."""
+    parts = [f"schema {error.schema_path}"] if error.schema_path else []
+    if origin and error.severity and error.reference:
+        parts.append(f"{error.severity}: {error.reference}")
+    return f" ({'; '.join(parts)})" if parts else ""
 
 
-def error_line(error: ErrorDetail, indent: str, source: str | None = None) -> str:
+def error_line(error: ErrorDetail, indent: str, source: str | None = None, *,
+               origin: bool = False) -> str:
     if error.keyword == "load" and not error.schema_path:
         # a load error's message already says file:line:column: reason
         return f"{indent}- {error.message}"
@@ -99,8 +105,9 @@ def error_line(error: ErrorDetail, indent: str, source: str | None = None) -> st
         # file:line: rule-or-keyword: message, the form editors and CI logs link to
         where = f" at {error.path}" if error.path != "$" else ""
         return (f"{indent}{source}:{error.line}: {error.rule or error.keyword}: {error.message}"
-                f"{where}{_schema_suffix(error)}")
-    return f"{indent}- {error.path} [{error.keyword}] {error.message}{_schema_suffix(error)}"
+                f"{where}{_schema_suffix(error, origin)}")
+    return (f"{indent}- {error.path} [{error.keyword}] {error.message}"
+            f"{_schema_suffix(error, origin)}")
 
 
 def _branch_lines(error: ErrorDetail, indent: str, depth: int = 1) -> list[str]:
@@ -128,7 +135,7 @@ def detail_lines(result: CaseResult, indent: str = "    ") -> list[str]:
     """The reason, then each error (branch errors under it): the body of a result's block."""
     lines = [f"{indent}{result.reason}"] if result.reason else []
     for error in result.errors[:MAX_ERRORS]:
-        lines.append(error_line(error, indent, result.source))
+        lines.append(error_line(error, indent, result.source, origin=True))
         lines.extend(_branch_lines(error, indent + "    "))
     if len(result.errors) > MAX_ERRORS:
         lines.append(f"{indent}... {len(result.errors) - MAX_ERRORS} more errors "
