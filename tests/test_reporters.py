@@ -412,7 +412,8 @@ def test_github_escaping():
     warning = CaseResult("card.json", "v1_0/agent_card.json", "card.json", True, True, Outcome.WARNING,
                          (ErrorDetail.finding("https-interface", "policy: use https"),))
     assert github.annotation(warning) == (
-        "::warning file=card.json,title=card.json::- $ [https-interface] policy: use https")
+        "::warning file=card.json,title=card.json::- $ [https-interface] policy: use https "
+        "(policy: contract-validator baseline; spec 1.0 §4 says HTTPS in production)")
     assert github.render(RunSummary([warning])).startswith("::warning file=card.json,")
 
 
