@@ -84,6 +84,8 @@ def verdict_phrase(result: CaseResult) -> str:
     """``: expected valid, got invalid``, or nothing when there was nothing to expect (a suite file)."""
     if result.expected_valid is None and result.actual_valid is None:
         return ""
+    if result.outcome is Outcome.WARNING and result.expected_valid == result.actual_valid:
+        return f": {verdict(result.actual_valid)}, with warnings"  # a valid document's findings
     return f": expected {verdict(result.expected_valid)}, got {verdict(result.actual_valid)}"
 
 
