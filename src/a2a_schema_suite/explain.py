@@ -189,8 +189,6 @@ def _teach(error: ValidationError) -> tuple[str, str | None]:
     keyword, instance, message = error.validator, error.instance, error.message
     if keyword in ("oneOf", "anyOf"):
         return _teach_union(error)
-    if keyword in ("enum", "const"):
-        return message, migration.spelling_hint(instance, error.validator_value)
     if keyword in ("unevaluatedProperties", "additionalProperties") and isinstance(instance, dict):
         names = [name for name in instance if f"{name!r}" in message]
         hints = [h for name in names if (h := migration.member_hint(name))]
@@ -200,6 +198,11 @@ def _teach(error: ValidationError) -> tuple[str, str | None]:
         missing = [name for name in required if name not in instance]
         hints = [h for name in missing if (h := migration.missing_hint(name, list(instance)))]
         return message, "; ".join(dict.fromkeys(hints)) or None
+    if isinstance(instance, (dict, list)) and message.startswith(repr(instance)):
+        # "{...the whole object...} is not of type 'null'": say "the object", never echo it
+        message = _show(instance) + message[len(repr(instance)):]
+    if keyword in ("enum", "const"):
+        return message, migration.spelling_hint(instance, error.validator_value)
     if keyword in ("format", "pattern"):
         name, expected = words(error.schema)
         label = f" ({name})" if name else ""
