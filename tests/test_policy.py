@@ -122,3 +122,24 @@ def test_bundled_suites_that_pin_policy_findings_say_error():
             assert data.get("policy") == "error", path
     assert pinned == {"contract/valid_v1_contract_card.json", "streams/v1_0.json",
                       "streams/v1_0_task_snapshots.json"}
+
+
+@pytest.mark.parametrize(("policy", "outcome", "kept"), [
+    ("off", Outcome.PASSED, 0), ("warn", Outcome.WARNING, 1), ("error", Outcome.FAILED, 1)])
+def test_probe_checks_follow_the_policy_dial(store, policy, outcome, kept):
+    from a2a_schema_suite.probe import ProbeOptions
+    from a2a_schema_suite.probe.steps import Prober
+
+    prober = Prober(ProbeOptions(url="https://agent.example.com", policy=policy), store)
+    finding = ErrorDetail.finding("https-interface", "policy: interface URL must use https")
+    result = prober._add("card", "card: v1_0 strict", "v1_0/agent_card.json", (finding,))
+    assert (result.outcome, len(result.errors)) == (outcome, kept)
+    assert result.actual_valid is (policy != "error")
+    spec = ErrorDetail.finding("lifecycle-terminal", "x")
+    mixed = prober._add("stream", "stream", "v1_0/stream_response.json", (spec, finding))
+    assert mixed.outcome is Outcome.FAILED and mixed.errors[0] is spec
+
+
+def test_probe_has_the_policy_option():
+    done = cli("probe", "--help")
+    assert "--policy [off|warn|error]" in done.stdout
