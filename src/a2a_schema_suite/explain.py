@@ -23,6 +23,7 @@ schemas, whatever their patterns say.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import re
 from collections.abc import Iterable, Iterator
@@ -33,46 +34,56 @@ from jsonschema.exceptions import ValidationError, best_match, relevance
 from a2a_schema_suite import migration
 from a2a_schema_suite.results import ErrorDetail, _pointer, shorten
 
-#: id(subschema) -> (subschema, relpath, JSON pointer tokens); the subschema is kept so an id is
-#: never reused while its entry exists
-_INDEX: dict[int, tuple[Any, str, tuple[str, ...]]] = {}
-#: relpath -> the file's contents (for titles of ``$ref`` targets)
-_FILES: dict[str, Any] = {}
+#: One index per registry (newest last, a bounded number: a process that builds many schema
+#: stores keeps only the recent ones' words): id(subschema) -> (subschema, relpath, tokens), and
+#: relpath -> the file's contents. The subschema is kept so that an id is never mistaken for
+#: another object's while its entry exists.
+_INDEXES: collections.deque[tuple[dict[int, tuple[Any, str, tuple[str, ...]]], dict[str, Any]]] = \
+    collections.deque(maxlen=32)
 _SECTIONS = re.compile(r"§\s?\d+(?:\.\d+)*(?: D\d+)?")
 _SHORT_REPR = 40
 
 
 def index(files: Iterable[tuple[str, Any]]) -> None:
     """Record where each subschema of ``(relpath, contents)`` sits (called per registry)."""
+    nodes: dict[int, tuple[Any, str, tuple[str, ...]]] = {}
+    contents_by_file: dict[str, Any] = {}
     for relpath, contents in files:
-        _FILES.setdefault(relpath, contents)
+        contents_by_file[relpath] = contents
         stack: list[tuple[Any, tuple[str, ...]]] = [(contents, ())]
         while stack:
             node, tokens = stack.pop()
             if isinstance(node, dict):
-                _INDEX[id(node)] = (node, relpath, tokens)
+                nodes[id(node)] = (node, relpath, tokens)
                 for key, value in node.items():
                     if key not in ("enum", "const", "examples", "default"):
                         stack.append((value, (*tokens, key)))
             elif isinstance(node, list):
                 stack.extend((item, (*tokens, str(i))) for i, item in enumerate(node))
+    _INDEXES.append((nodes, contents_by_file))
+
+
+def _find(schema: Any) -> tuple[str, tuple[str, ...], dict[str, Any]] | None:
+    for nodes, files in reversed(_INDEXES):
+        found = nodes.get(id(schema))
+        if found is not None and found[0] is schema:
+            return found[1], found[2], files
+    return None
 
 
 def locate(schema: Any) -> tuple[str, tuple[str, ...]] | None:
-    found = _INDEX.get(id(schema))
-    if found is None or found[0] is not schema:
-        return None
-    return found[1], found[2]
+    found = _find(schema)
+    return (found[0], found[1]) if found else None
 
 
 def _definition(schema: Any) -> tuple[str | None, str | None, Any]:
     """``(name, relpath, definition)`` of the innermost ``$defs`` entry (or file root) around
     ``schema``: the name is the ``$defs`` key, or the file's title for its root."""
-    where = locate(schema)
+    where = _find(schema)
     if where is None:
         return None, None, None
-    relpath, tokens = where
-    node: Any = _FILES.get(relpath)
+    relpath, tokens, files = where
+    node: Any = files.get(relpath)
     name = node.get("title") if isinstance(node, dict) else None
     definition = node
     for i, token in enumerate(tokens):
@@ -137,9 +148,10 @@ def _branch_label(error: ValidationError, index: int) -> str:
             base, _, fragment = ref.partition("#")
             if fragment:
                 return fragment.rpartition("/")[2]
-            _, relpath, _ = _definition(error.schema)
-            folder = relpath.rpartition("/")[0] if relpath else ""
-            target = _FILES.get(f"{folder}/{base}" if folder else base)
+            where = _find(error.schema)
+            relpath, files = (where[0], where[2]) if where else ("", {})
+            folder = relpath.rpartition("/")[0]
+            target = files.get(f"{folder}/{base}" if folder else base)
             if isinstance(target, dict) and isinstance(target.get("title"), str):
                 return target["title"]
             return base
@@ -299,13 +311,16 @@ def details(errors: Iterable[ValidationError]) -> Iterator[ErrorDetail]:
 
 # -- 0.3 leftovers under interop: warnings, not silence ------------------------------------------
 
-#: id(interop validator) -> (that validator, a function giving its strict twin)
-_TWINS: dict[int, tuple[Any, Any]] = {}
+#: id(interop validator) -> (that validator, a function giving its strict twin); bounded
+_TWINS: collections.OrderedDict[int, tuple[Any, Any]] = collections.OrderedDict()
+_MAX_TWINS = 1024
 
 
 def register_twin(interop: Any, strict: Any) -> None:
     """``strict()`` gives the strict validator of the same schema as ``interop``."""
     _TWINS[id(interop)] = (interop, strict)
+    while len(_TWINS) > _MAX_TWINS:
+        _TWINS.popitem(last=False)
 
 
 def leftovers(validator: Any, instance: Any) -> tuple[ErrorDetail, ...]:
