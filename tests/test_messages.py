@@ -132,6 +132,7 @@ def test_no_bundled_pattern_or_format_error_shows_a_regex():
     checked = 0
     for relpath, pointer, node in _patterns(store):
         validator = store.validator(f"{relpath}#{pointer}")
+        explain.index_validator(validator)
         for error in validator.iter_errors("~ not this ~"):
             if error.validator not in ("pattern", "format"):
                 continue

@@ -121,7 +121,7 @@ def test_bundled_suites_that_pin_policy_findings_say_error():
             pinned.add(path.relative_to(CASES).as_posix())
             assert data.get("policy") == "error", path
     assert pinned == {"contract/valid_v1_contract_card.json", "streams/v1_0.json",
-                      "streams/v1_0_task_snapshots.json"}
+                      "streams/v1_0_task_snapshots.json", "v1_0/agent_card_policy_error.json"}
 
 
 @pytest.mark.parametrize(("policy", "outcome", "kept"), [

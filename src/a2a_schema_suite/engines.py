@@ -209,6 +209,7 @@ class RustValidator:
     def __init__(self, uri: str, registry: Any, lookup: Callable[[str], Any]) -> None:
         rs = _rust()
         self.uri = uri
+        self.python_registry: Any = None  #: the referencing registry of the same schemas (store)
         self._lookup = lookup
         try:
             self._validator = rs.validator_for(

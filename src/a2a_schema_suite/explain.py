@@ -34,37 +34,58 @@ from jsonschema.exceptions import ValidationError, best_match, relevance
 from a2a_schema_suite import migration
 from a2a_schema_suite.results import ErrorDetail, _pointer, shorten
 
-#: One index per registry (newest last, a bounded number: a process that builds many schema
-#: stores keeps only the recent ones' words): id(subschema) -> (subschema, relpath, tokens), and
-#: relpath -> the file's contents. The subschema is kept so that an id is never mistaken for
-#: another object's while its entry exists.
-_INDEXES: collections.deque[tuple[dict[int, tuple[Any, str, tuple[str, ...]]], dict[str, Any]]] = \
-    collections.deque(maxlen=32)
+#: One index per registry, most recently used last, a bounded number (a process that builds many
+#: schema stores keeps the ones in use; an evicted one is indexed again when it reports an
+#: error): id(registry) -> (registry, id(subschema) -> (subschema, relpath, tokens), relpath ->
+#: the file's contents). The objects are kept so that an id is never mistaken for another's.
+_INDEXES: collections.OrderedDict[int, tuple[Any, dict[int, tuple[Any, str, tuple[str, ...]]],
+                                             dict[str, Any]]] = collections.OrderedDict()
+_MAX_INDEXES = 32
 _SECTIONS = re.compile(r"§\s?\d+(?:\.\d+)*(?: D\d+)?")
 _SHORT_REPR = 40
 
 
-def index(files: Iterable[tuple[str, Any]]) -> None:
-    """Record where each subschema of ``(relpath, contents)`` sits (called per registry)."""
+def _relpath(uri: str) -> str:
+    """``https://.../schemas/v1_0/task.json`` -> ``v1_0/task.json`` (version directory and file)."""
+    return "/".join(uri.split("#", 1)[0].rstrip("/").split("/")[-2:])
+
+
+def index(registry: Any) -> None:
+    """Make sure the subschemas of ``registry`` (a :class:`referencing.Registry`) are indexed."""
+    key = id(registry)
+    entry = _INDEXES.get(key)
+    if entry is not None and entry[0] is registry:
+        _INDEXES.move_to_end(key)
+        return
     nodes: dict[int, tuple[Any, str, tuple[str, ...]]] = {}
     contents_by_file: dict[str, Any] = {}
-    for relpath, contents in files:
+    for uri in registry:
+        relpath, contents = _relpath(uri), registry[uri].contents
         contents_by_file[relpath] = contents
         stack: list[tuple[Any, tuple[str, ...]]] = [(contents, ())]
         while stack:
             node, tokens = stack.pop()
             if isinstance(node, dict):
                 nodes[id(node)] = (node, relpath, tokens)
-                for key, value in node.items():
-                    if key not in ("enum", "const", "examples", "default"):
-                        stack.append((value, (*tokens, key)))
+                for name, value in node.items():
+                    if name not in ("enum", "const", "examples", "default"):
+                        stack.append((value, (*tokens, name)))
             elif isinstance(node, list):
                 stack.extend((item, (*tokens, str(i))) for i, item in enumerate(node))
-    _INDEXES.append((nodes, contents_by_file))
+    _INDEXES[key] = (registry, nodes, contents_by_file)
+    while len(_INDEXES) > _MAX_INDEXES:
+        _INDEXES.popitem(last=False)
+
+
+def index_validator(validator: Any) -> None:
+    """Index the registry a validator of either engine resolves its schemas in."""
+    registry = getattr(validator, "_registry", None) or getattr(validator, "python_registry", None)
+    if registry is not None:
+        index(registry)
 
 
 def _find(schema: Any) -> tuple[str, tuple[str, ...], dict[str, Any]] | None:
-    for nodes, files in reversed(_INDEXES):
+    for _, nodes, files in reversed(_INDEXES.values()):
         found = nodes.get(id(schema))
         if found is not None and found[0] is schema:
             return found[1], found[2], files
@@ -304,7 +325,10 @@ def detail(error: ValidationError, *, branch: bool = False) -> ErrorDetail:
     )
 
 
-def details(errors: Iterable[ValidationError]) -> Iterator[ErrorDetail]:
+def details(errors: Iterable[ValidationError], validator: Any = None) -> Iterator[ErrorDetail]:
+    """:func:`detail` of each error; ``validator`` (either engine) names the schemas' definitions."""
+    if validator is not None:
+        index_validator(validator)
     for error in errors:
         yield detail(error)
 

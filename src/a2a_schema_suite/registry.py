@@ -261,10 +261,8 @@ class SchemaStore:
         """
         key = (version, profile)
         if key not in self._registries:
-            loaded = self.resources(version, profile)
-            # where each subschema sits, so that error messages can name their definition
-            explain.index((self.by_uri[uri].relpath, contents) for uri, contents in loaded)
-            resources = [(uri, DRAFT202012.create_resource(contents)) for uri, contents in loaded]
+            resources = [(uri, DRAFT202012.create_resource(contents))
+                         for uri, contents in self.resources(version, profile)]
             self._registries[key] = Registry().with_resources(resources)
         return self._registries[key]
 
@@ -275,10 +273,13 @@ class SchemaStore:
                 self._rs_registries[key] = engines.rust_registry(self.resources(version, profile))
             except Exception as exc:  # the engine's own report of a schema it cannot register
                 raise SchemaError(f"jsonschema-rs cannot load the {version} schemas: {exc}") from None
-        resolver = self.registry(version, profile).resolver()
+        registry = self.registry(version, profile)
+        resolver = registry.resolver()
         try:
-            return engines.RustValidator(uri, self._rs_registries[key],
-                                         lambda location: resolver.lookup(location).contents)
+            validator = engines.RustValidator(uri, self._rs_registries[key],
+                                              lambda location: resolver.lookup(location).contents)
+            validator.python_registry = registry  # the same subschema objects: explain.py names them
+            return validator
         except jsonschema.SchemaError as exc:
             raise SchemaError(f"schema {uri!r}: {exc.message}") from None
 

@@ -168,7 +168,7 @@ def collect_errors(validator: Validator, instance: Any) -> tuple[ErrorDetail, ..
 
     errors: list[ValidationError] = list(validator.iter_errors(instance))
     errors.sort(key=relevance, reverse=True)
-    return tuple(explain.details(errors))
+    return tuple(explain.details(errors, validator))
 
 
 @dataclass(frozen=True, slots=True)
