@@ -145,3 +145,12 @@ def test_the_public_function():
     assert detect_stream([]).schema is None
     assert detect({"kind": "task", "id": "t", "status": {"state": "TASK_STATE_WORKING"}}
                   ).candidates == ("v1_0/task.json", "v0_3/task.json")
+
+
+def test_detection_is_the_same_with_jobs(tmp_path):
+    files = [write(tmp_path, "card.json", CARD_03), write(tmp_path, "odd.json", {"foo": 1}),
+             str(CASES / "streams" / "v0_3" / "happy_path_bare.jsonl")]
+    one = cli("validate", *files)
+    two = cli("validate", "--jobs", "2", *files)
+    assert one.returncode == two.returncode == 3
+    assert one.stdout == two.stdout and "A2A 0.3 agent card" in one.stdout
