@@ -143,3 +143,22 @@ def test_probe_checks_follow_the_policy_dial(store, policy, outcome, kept):
 def test_probe_has_the_policy_option():
     done = cli("probe", "--help")
     assert "--policy [off|warn|error]" in done.stdout
+
+
+def test_every_format_says_spec_or_policy(tmp_path):
+    from a2a_schema_suite.reporters import REPORTER_NAMES, render
+
+    import a2a_schema_suite as api
+
+    card = json.loads(http_card(tmp_path).read_text())
+    card["skills"] = []
+    result = api.validate_document(card, "v1_0/agent_card.json")
+    summary = RunSummary([result])
+    for fmt in REPORTER_NAMES:
+        report = render(summary, fmt)
+        if fmt == "json":
+            severities = {e["severity"] for e in json.loads(report)["results"][0]["errors"]}
+            assert severities == {"spec", "policy"}
+            continue
+        assert "policy: contract-validator baseline" in report, fmt
+        assert "spec: v1_0/agent_card.json" in report, fmt

@@ -301,6 +301,8 @@ def _error_item(error: ErrorDetail, source: str | None, depth: int = 0) -> str:
         parts.append(f' <span class="where">at {esc(error.path)}</span>')
     if error.schema_path:
         parts.append(f' <span class="where">schema {esc(error.schema_path)}</span>')
+    if depth == 0 and error.severity and error.reference:  # spec, policy or advice, and where from
+        parts.append(f' <span class="where">{esc(error.severity)}: {esc(error.reference)}</span>')
     if error.context and depth < 3:
         shown = error.context[:8]
         children = "".join(_error_item(c, source, depth + 1) for c in shown)
