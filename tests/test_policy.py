@@ -146,9 +146,8 @@ def test_probe_has_the_policy_option():
 
 
 def test_every_format_says_spec_or_policy(tmp_path):
-    from a2a_schema_suite.reporters import REPORTER_NAMES, render
-
     import a2a_schema_suite as api
+    from a2a_schema_suite.reporters import REPORTER_NAMES, render
 
     card = json.loads(http_card(tmp_path).read_text())
     card["skills"] = []
