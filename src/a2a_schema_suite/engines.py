@@ -210,7 +210,8 @@ class RustValidator:
         rs = _rust()
         self.uri = uri
         self.python_registry: Any = None  #: the referencing registry of the same schemas (store)
-        self._lookup = lookup
+        # the same few keyword locations fail again and again: look each up once
+        self._lookup = functools.lru_cache(maxsize=4096)(lookup)
         try:
             self._validator = rs.validator_for(
                 {"$schema": DRAFT_2020_12, "$ref": uri}, registry=registry,

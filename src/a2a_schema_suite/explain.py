@@ -116,8 +116,24 @@ def _definition(schema: Any) -> tuple[str | None, str | None, Any]:
     return name, relpath, definition
 
 
+#: id(subschema) -> (subschema, its reference): the same keyword fails in many documents
+_REFERENCES: dict[int, tuple[Any, str | None]] = {}
+
+
 def reference(schema: Any) -> str | None:
     """``v1_0/common.json#/$defs/Timestamp (§1, §13 D27)``: where a schema error comes from."""
+    cached = _REFERENCES.get(id(schema))
+    if cached is not None and cached[0] is schema:
+        return cached[1]
+    found = _reference(schema)
+    if found is not None:  # only located subschemas are cached (kept alive by their index)
+        if len(_REFERENCES) > 100_000:
+            _REFERENCES.clear()
+        _REFERENCES[id(schema)] = (schema, found)
+    return found
+
+
+def _reference(schema: Any) -> str | None:
     _, relpath, definition = _definition(schema)
     if relpath is None:
         return None

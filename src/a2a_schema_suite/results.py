@@ -167,6 +167,8 @@ def collect_errors(validator: Validator, instance: Any) -> tuple[ErrorDetail, ..
     from a2a_schema_suite import explain
 
     errors: list[ValidationError] = list(validator.iter_errors(instance))
+    if not errors:
+        return ()
     errors.sort(key=relevance, reverse=True)
     return tuple(explain.details(errors, validator))
 

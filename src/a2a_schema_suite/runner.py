@@ -118,10 +118,12 @@ def judge(suite: Suite, description: str, expected_valid: bool,
 
 
 def document_errors(validator: Validator, schema: str, data: Any,
-                    policy: str = DEFAULT_POLICY) -> tuple[ErrorDetail, ...]:
-    """Schema errors of one document, its 0.3 leftovers (interop), then the policy findings
-    (unless ``policy`` is ``off``)."""
-    errors = collect_errors(validator, data) + explain.leftovers(validator, data)
+                    policy: str = DEFAULT_POLICY, *, advice: bool = True) -> tuple[ErrorDetail, ...]:
+    """Schema errors of one document, its 0.3 leftovers (interop; unless ``advice`` is False),
+    then the policy findings (unless ``policy`` is ``off``)."""
+    errors = collect_errors(validator, data)
+    if advice:
+        errors += explain.leftovers(validator, data)
     if policy != "off":
         errors += tuple(policy_findings(schema, data))
     return errors
@@ -131,7 +133,8 @@ def run_test(suite: Suite, test: CaseTest, validator: Validator,
              profile: str = DEFAULT_PROFILE, policy: str = DEFAULT_POLICY) -> CaseResult:
     """Validate one test's data and judge the verdict and, for invalid data, the reasons."""
     try:
-        errors = document_errors(validator, suite.schema, test.data, policy)
+        # a suite's verdict leaves advice out (judge): not computed
+        errors = document_errors(validator, suite.schema, test.data, policy, advice=False)
     except Unresolvable as exc:
         return _errored(suite.name, suite.schema, test.description, test.valid,
                         f"schema reference cannot be resolved: {unresolvable_message(exc)}", line=test.line,
@@ -145,20 +148,23 @@ def run_test(suite: Suite, test: CaseTest, validator: Validator,
 
 def stream_errors(path: Path, name: str, version: str, validator: Validator,
                   policy: str = DEFAULT_POLICY,
-                  limit: int | None = MAX_STREAM_FINDINGS) -> tuple[ErrorDetail, ...]:
+                  limit: int | None = MAX_STREAM_FINDINGS, *,
+                  advice: bool = True) -> tuple[ErrorDetail, ...]:
     """The line and cross-line findings of one JSONL file (raises LoadFailure if unreadable).
 
     At most ``limit`` findings are kept; if there are more, a last ``truncated`` entry says how
     many were dropped.
     """
-    return stream_line_errors(iter_jsonl(path, name), version, validator, policy, limit)
+    return stream_line_errors(iter_jsonl(path, name), version, validator, policy, limit,
+                              advice=advice)
 
 
 def stream_line_errors(lines: Iterable[tuple[int, Any, LoadError | None]], version: str,
                        validator: Validator, policy: str = DEFAULT_POLICY,
-                       limit: int | None = MAX_STREAM_FINDINGS) -> tuple[ErrorDetail, ...]:
+                       limit: int | None = MAX_STREAM_FINDINGS, *,
+                       advice: bool = True) -> tuple[ErrorDetail, ...]:
     """:func:`stream_errors` for ``(line number, value, load error)`` triples."""
-    findings = check_stream(lines, version, validator, policy=policy != "off")
+    findings = check_stream(lines, version, validator, policy=policy != "off", advice=advice)
     kept = tuple(itertools.islice(findings, limit))
     dropped = sum(1 for _ in findings)
     if not dropped:
@@ -175,7 +181,8 @@ def run_stream(suite: Suite, case: StreamCase, store: SchemaStore, validator: Va
     # errored or judged, the result names the entry's line (and the JSONL file its lines refer to)
     where = {"line": case.line, "source": _display(case.file)}
     try:
-        errors = stream_errors(case.file, case.file.name, version, validator, policy)
+        errors = stream_errors(case.file, case.file.name, version, validator, policy,
+                               advice=False)
     except LoadFailure as exc:
         return _errored(suite.name, suite.schema, case.description, case.valid,
                         f"cannot read stream: {exc.error}", (load_error_detail(exc.error),), **where)

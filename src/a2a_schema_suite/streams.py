@@ -135,7 +135,8 @@ class StreamChecker:
 
     version: str
     validator: Validator | None = None
-    policy: bool = True  #: policy rules are on in the strict profile only
+    policy: bool = True  #: whether the policy rules are checked (``--policy off``: not)
+    advice: bool = True  #: whether 0.3 leftovers under interop are reported (warnings)
     _first_line: int | None = None
     _message_only_line: int | None = None
     _rpc_id: Any = None
@@ -161,7 +162,8 @@ class StreamChecker:
             return found
         if self.validator is not None:
             found.extend(e.at_line(line) for e in collect_errors(self.validator, payload))
-            found.extend(e.at_line(line) for e in explain.leftovers(self.validator, payload))
+            if self.advice:
+                found.extend(e.at_line(line) for e in explain.leftovers(self.validator, payload))
         event = to_event(payload, self.version)
         if event is not None:
             found.extend(self._apply(line, event))
@@ -287,9 +289,10 @@ _NO_PAYLOAD = object()
 
 
 def check_stream(lines: Iterable[tuple[int, Any, LoadError | None]], version: str,
-                 validator: Validator | None, *, policy: bool = True) -> Iterator[ErrorDetail]:
+                 validator: Validator | None, *, policy: bool = True,
+                 advice: bool = True) -> Iterator[ErrorDetail]:
     """Check a stream given as ``(line number, value, load error)`` triples, lazily."""
-    checker = StreamChecker(version, validator, policy)
+    checker = StreamChecker(version, validator, policy, advice)
     for number, value, error in lines:
         if error is not None:
             yield from checker.feed_error(error)
