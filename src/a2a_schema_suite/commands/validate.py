@@ -65,11 +65,7 @@ def command(schema_ref: str | None, files: tuple[Path, ...], schemas: Path | Non
     with Progress("validate", "documents", total=len(files)) as progress:
         results = list(progress.track(validate_documents(
             files, None if auto else schema_ref, store, profile or "strict", jobs, policy or "warn")))
-    # What was detected goes with the text report, to stderr when stdout carries another format.
-    to_stderr = fmt != "text" and output is None
-    for result in results:
-        if result.note and result.actual_valid is not None:
-            click.echo(f"{result.suite}: {result.note} -> {result.schema}", err=to_stderr)
+    # what was detected is in the report: a line of the text report, the JSON result's note
     sys.exit(emit(RunSummary(results, roots), OutputOptions(fmt, output), list(files)))
 
 

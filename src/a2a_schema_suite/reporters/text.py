@@ -179,6 +179,9 @@ def render(summary: RunSummary, *, colour: bool | None = None) -> str:
     lines: list[str] = []
     if summary.roots is not None:
         lines.append(paint(summary.roots.describe(), "dim"))
+    if level >= 0:  # what validate without --schema detected, and why
+        lines.extend(f"{r.suite}: {r.note} -> {r.schema}" for r in summary.results
+                     if r.note and r.actual_valid is not None)
     for suite, results in groups.items():
         if level < 0:  # -q: one line per problem
             lines.extend(render_result(r, paint)[0] for r in results)
