@@ -161,3 +161,14 @@ def test_every_format_says_spec_or_policy(tmp_path):
             continue
         assert "policy: contract-validator baseline" in report, fmt
         assert "spec: v1_0/agent_card.json" in report, fmt
+
+
+def test_testing_assertions_follow_the_policy_dial(tmp_path):
+    from a2a_schema_suite.testing import assert_a2a_invalid, assert_a2a_valid
+
+    card = json.loads(http_card(tmp_path).read_text())
+    assert_a2a_valid(card, schema="v1_0/agent_card.json")  # valid with a policy warning
+    with pytest.raises(AssertionError, match="https-interface"):
+        assert_a2a_valid(card, schema="v1_0/agent_card.json", policy="error")
+    assert_a2a_invalid(card, schema="v1_0/agent_card.json", policy="error",
+                       expected_errors=[{"rule": "https-interface"}])

@@ -707,7 +707,7 @@ class _Meter:
         plain = index.validator(uri, tracing=False)
         recorder = _RecordingValidator(plain)
         try:
-            stream_errors(case.file, case.file.name, version, recorder, profile)
+            stream_errors(case.file, case.file.name, version, recorder, advice=False)
         except Exception:  # the run already judged (and reported) this stream: count nothing
             return
         for payload in recorder.payloads:

@@ -1,10 +1,11 @@
 """Assertions for an SDK's own tests: the CLI's verdict on a document, as a readable failure.
 
 ``assert_a2a_valid(doc, schema="v1_0/task.json")`` passes exactly when ``a2a-schema-suite validate
---schema v1_0/task.json`` would pass the document (same schemas, profile, policy rules and stream
-rules), and otherwise fails with the CLI's text: the reason and every error as ``JSON path
-[keyword] message (schema path)``. ``assert_a2a_invalid`` is the other half of a suite's test: the
-document is rejected, and for the pinned reasons when ``expected_errors`` are given.
+--schema v1_0/task.json`` would pass the document (same schemas, profile, policy dial and stream
+rules: valid with policy warnings passes, as ``validate`` exits 0), and otherwise fails with the
+CLI's text: the reason and every error as ``JSON path [keyword] message (schema path)``.
+``assert_a2a_invalid`` is the other half of a suite's test: the document is rejected, and for the
+pinned reasons when ``expected_errors`` are given.
 
 Heavy imports happen on the first call, so importing this module (the pytest plugin does) costs
 nothing.
@@ -29,7 +30,7 @@ def _store(root: Path | None, engine: str) -> Any:
 
 
 def verdict(doc: Any, schema: str, *, profile: str = "strict", schemas_dir: str | Path | None = None,
-            engine: str = "jsonschema") -> Any:
+            engine: str = "jsonschema", policy: str = "warn") -> Any:
     """The :class:`~a2a_schema_suite.results.CaseResult` ``validate`` gives ``doc``.
 
     ``doc``: a JSON value, or a path (``str`` paths are JSON strings; pass a :class:`pathlib.Path`)
@@ -38,8 +39,7 @@ def verdict(doc: Any, schema: str, *, profile: str = "strict", schemas_dir: str 
     Raises :class:`ValueError` for a schema that does not exist or does not load.
     """
     from a2a_schema_suite.registry import SchemaError
-    from a2a_schema_suite.results import CaseResult, Outcome
-    from a2a_schema_suite.runner import document_errors, validate_documents
+    from a2a_schema_suite.runner import document_result, validate_documents
 
     root = Path(schemas_dir).resolve() if schemas_dir is not None else None
     store = _store(root, engine)
@@ -47,13 +47,10 @@ def verdict(doc: Any, schema: str, *, profile: str = "strict", schemas_dir: str 
         validator = store.validator(schema, profile)
     except SchemaError as exc:
         raise ValueError(str(exc)) from None
+    del validator  # built above so that a bad schema raises before any document is read
     if isinstance(doc, os.PathLike):
-        return next(iter(validate_documents([Path(doc)], schema, store, profile)))
-    errors = document_errors(validator, schema, doc, profile)
-    outcome = Outcome.FAILED if errors else Outcome.PASSED
-    reason = f"{len(errors)} validation error(s)" if errors else None
-    return CaseResult("<document>", schema, "<document>", True, not errors, outcome, errors, reason,
-                      data=doc)
+        return next(iter(validate_documents([Path(doc)], schema, store, profile, policy=policy)))
+    return document_result(doc, schema, store, profile, policy)  # what validate_document returns
 
 
 def _lines(result: Any) -> str:
@@ -63,25 +60,28 @@ def _lines(result: Any) -> str:
 
 
 def assert_a2a_valid(doc: Any, schema: str, *, profile: str = "strict",
-                     schemas_dir: str | Path | None = None, engine: str = "jsonschema") -> None:
+                     schemas_dir: str | Path | None = None, engine: str = "jsonschema",
+                     policy: str = "warn") -> None:
     """Fail unless ``doc`` is valid against ``schema``, as ``a2a-schema-suite validate`` says."""
     __tracebackhide__ = True
-    result = verdict(doc, schema, profile=profile, schemas_dir=schemas_dir, engine=engine)
-    if result.outcome.value != "passed":
+    result = verdict(doc, schema, profile=profile, schemas_dir=schemas_dir, engine=engine,
+                     policy=policy)
+    if result.outcome.value not in ("passed", "warning"):
         what = result.suite if result.suite != "<document>" else "document"
         raise AssertionError(f"{what} is not valid against {schema} ({profile}):\n{_lines(result)}")
 
 
 def assert_a2a_invalid(doc: Any, schema: str, *, expected_errors: Iterable[Mapping[str, Any]] = (),
                        profile: str = "strict", schemas_dir: str | Path | None = None,
-                       engine: str = "jsonschema") -> None:
+                       engine: str = "jsonschema", policy: str = "warn") -> None:
     """Fail unless ``doc`` is rejected by ``schema`` and, for each matcher in ``expected_errors``
     (``{"path": "$.status.state", "keyword": "enum", "message": "...", "line": 7, "rule": ...}``,
     as in a suite's ``expectedErrors``), an error matches it."""
     __tracebackhide__ = True
     from a2a_schema_suite.suite import Matcher
 
-    result = verdict(doc, schema, profile=profile, schemas_dir=schemas_dir, engine=engine)
+    result = verdict(doc, schema, profile=profile, schemas_dir=schemas_dir, engine=engine,
+                     policy=policy)
     what = result.suite if result.suite != "<document>" else "document"
     if result.outcome.value == "errored":
         raise AssertionError(f"{what} could not be judged against {schema}:\n{_lines(result)}")
