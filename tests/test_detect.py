@@ -112,9 +112,10 @@ def test_wrong_schema_ref_suggests(tmp_path):
     done = cli("validate", "--schema", "v1_0/agent-card.json", card)
     assert done.returncode == 2
     assert "did you mean v1_0/agent_card.json" in done.stderr
+    # a pointer that does not exist in an existing file is errored (exit 3), with suggestions
     done = cli("validate", "--schema", "v1_0/task.json#/$defs/AgentSkill", card)
-    assert done.returncode == 2
-    assert "did you mean v1_0/agent_card.json#/$defs/AgentSkill" in done.stderr
+    assert done.returncode == 3
+    assert "did you mean v1_0/agent_card.json#/$defs/AgentSkill" in done.stdout
 
 
 def test_detection_never_rejects_a_valid_bundled_case():

@@ -67,7 +67,7 @@ class SchemaError(Exception):
 
 
 class SchemaNotFound(SchemaError):
-    """A reference that names no schema (a misspelt file or ``$defs`` entry); says what exists."""
+    """A reference that names no schema file (a misspelt path); says which files exist."""
 
 
 # Keywords whose value is a map from names to subschemas: their keys are names, not keywords.
@@ -345,11 +345,13 @@ class SchemaStore:
             registry = self.registry(version, profile)
             try:
                 resolved = registry.resolver().lookup(uri)
-            except Unresolvable:
-                fragment = urldefrag(uri)[1]
-                raise SchemaNotFound(f"schema {ref!r} cannot be resolved: {fragment!r} does not "
-                                     f"exist in {self.by_uri[urldefrag(uri)[0]].relpath}"
-                                     f"{self.suggest(ref)}") from None
+            except Unresolvable as exc:
+                # the file exists, the pointer does not: errored like any unresolvable $ref (exit 3
+                # for validate), with the definitions it may have meant
+                from a2a_schema_suite.results import unresolvable_message
+
+                raise SchemaError(f"schema {ref!r} cannot be resolved: {unresolvable_message(exc)}"
+                                  f"{self.suggest(ref)}") from None
             schema = resolved.contents
             if not isinstance(schema, (dict, bool)):
                 raise SchemaError(f"schema {ref!r} points at a {type(schema).__name__}, not a schema")
