@@ -14,7 +14,8 @@ The pieces, in data-flow order:
 - :class:`Annotator`: walks the schema alongside a valid instance and records, per instance
   location (JSON pointer), the schema locations that evaluated it (its :class:`Site`). The
   schema-guided operators (one-of, base64, date, url) find their fields there, by keyword
-  (``oneOf``, ``contentEncoding``, ``format``), never by member name;
+  (``oneOf``, ``contentEncoding``, ``format``, or the ``title`` ``Timestamp`` / ``URL`` of a
+  definition whose pattern carries the rule), never by member name;
 - :func:`audit`: runs the operators over the suites' valid tests and validates each distinct
   mutant once with the store's prebuilt validator; the result is a :class:`MutationReport`;
 - :func:`emit_suites`: writes survivors as ``valid: false`` tests that fail until the schema is fixed.
@@ -674,11 +675,27 @@ def op_base64(doc: Any, ctx: Context) -> Iterator[Mutation]:
                        "padding removed" if value.endswith("=") else "length no longer a multiple of 4")
 
 
+#: ``title`` of a definition that carries a timestamp or URL rule in its pattern (the bundled
+#: schemas assert no ``format``: docs/SCHEMA_CONVENTIONS.md, Portability).
+TIMESTAMP_TITLES = frozenset({"Timestamp"})
+URL_TITLES = frozenset({"URL"})
+
+
+def _is_timestamp(site: Site) -> bool:
+    return "date-time" in site.keyword_values("format") or bool(
+        TIMESTAMP_TITLES & set(site.keyword_values("title")))
+
+
+def _is_url(site: Site) -> bool:
+    return bool({"uri", "iri"} & set(site.keyword_values("format"))) or bool(
+        URL_TITLES & set(site.keyword_values("title")))
+
+
 def op_date(doc: Any, ctx: Context) -> Iterator[Mutation]:
-    """Break RFC 3339 timestamps (``format: date-time``): date only, no zone, impossible values."""
+    """Break timestamps (``format: date-time`` or a ``Timestamp`` definition): date only, no zone,
+    impossible values."""
     for parts, value in _described_nodes(doc, ctx):
-        if not isinstance(value, str) or not _site_matches(
-                ctx, parts, lambda s: "date-time" in s.keyword_values("format")):
+        if not isinstance(value, str) or not _site_matches(ctx, parts, _is_timestamp):
             continue
         yield Mutation("date", parts, replaced(doc, parts, value[:10] or "2024-01-01"),
                        "date only, no time")
@@ -690,10 +707,9 @@ def op_date(doc: Any, ctx: Context) -> Iterator[Mutation]:
 
 
 def op_url(doc: Any, ctx: Context) -> Iterator[Mutation]:
-    """Break URLs (``format: uri``): no scheme, a space inside."""
+    """Break URLs (``format: uri`` or a ``URL`` definition): no scheme, a space inside."""
     for parts, value in _described_nodes(doc, ctx):
-        if not isinstance(value, str) or not _site_matches(
-                ctx, parts, lambda s: bool({"uri", "iri"} & set(s.keyword_values("format")))):
+        if not isinstance(value, str) or not _site_matches(ctx, parts, _is_url):
             continue
         yield Mutation("url", parts, replaced(doc, parts, "example.com/no-scheme"),
                        "relative reference without a scheme")
@@ -870,11 +886,12 @@ def judge(mutation: Mutation, original: Any, ctx: Context, location: str,
         return Judgement(f"{where} accepts a value that is not standard base64: `contentEncoding` is only "
                          "an annotation in Draft 2020-12, assert a pattern (A2A_REFERENCE §14).", LIKELY_GAP)
     if op == "date":
-        return Judgement(f"{where} accepts a value that is not an RFC 3339 date-time: assert "
-                         "`format: date-time` (and a pattern, A2A_REFERENCE §1, §14).", LIKELY_GAP)
+        return Judgement(f"{where} accepts a value that is not an RFC 3339 date-time: assert it with a "
+                         "pattern (`format` is only an annotation for most validators; A2A_REFERENCE §1, "
+                         "§14).", LIKELY_GAP)
     if op == "url":
-        return Judgement(f"{where} accepts a value that is not an absolute URI: assert `format: uri`.",
-                         LIKELY_GAP)
+        return Judgement(f"{where} accepts a value that is not an absolute URI: assert it with a pattern "
+                         "(`format` is only an annotation for most validators).", LIKELY_GAP)
     return Judgement(f"{where} accepts the mutant.", REVIEW)  # pragma: no cover - every operator above
 
 
@@ -979,7 +996,9 @@ def expected_errors(mutation: Mutation, original: Any, ctx: Context) -> list[dic
         return [{"path": path, "keyword": "oneOf"}]
     if op == "base64":
         return [{"path": path, "keyword": "pattern"}]
-    return [{"path": path, "keyword": "format"}]  # date, url
+    site = ctx.site(parts)  # date, url: the keyword that carries the rule at that site
+    keyword = "format" if site is not None and site.has("format") else "pattern"
+    return [{"path": path, "keyword": keyword}]
 
 
 # --------------------------------------------------------------------------------------------
