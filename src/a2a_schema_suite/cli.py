@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "coverage": "a2a_schema_suite.commands.coverage",
     "mutate": "a2a_schema_suite.commands.mutate",
     "probe": "a2a_schema_suite.commands.probe",
+    "bundle": "a2a_schema_suite.commands.bundle",
 }
 
 #: one-line summaries shown by ``--help`` without importing the command modules (in the
@@ -34,6 +35,7 @@ SUMMARIES: dict[str, str] = {
     "coverage": "Schema coverage of the suites: locations with no valid example or no invalid test.",
     "mutate": "Mutation audit: small changes to valid data that the schemas still accept, with a score.",
     "probe": "Check a live A2A agent (card, send, stream, errors, fuzz) and state its conformance level.",
+    "bundle": "Write one self-contained schema document per version for ajv, hyperjump, check-jsonschema...",
 }
 
 ERRORED = 3  # results.ExitCode.ERRORED, kept here so the group imports nothing heavy

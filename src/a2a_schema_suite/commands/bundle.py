@@ -1,0 +1,96 @@
+"""``a2a-schema-suite bundle``: one self-contained schema document for other validators."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from a2a_schema_suite.commands._options import PROFILES, load_store, schemas_option
+
+
+def _newest(versions: list[str]) -> str | None:
+    def key(version: str) -> tuple[int, ...]:
+        digits = version.lstrip("v").split("_")
+        return tuple(int(d) if d.isdigit() else -1 for d in digits)
+    return max(versions, key=key) if versions else None
+
+
+def _write(output: Path, text: str) -> None:
+    """Write ``text`` to ``output`` whole or not at all (a temporary file renamed over it)."""
+    directory = output.parent if str(output.parent) else Path(".")
+    handle, temporary = tempfile.mkstemp(prefix=f".{output.name}.", dir=directory)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        try:  # the mode an ordinary write would give: the old file's, or 0666 less the umask
+            mode = output.stat().st_mode & 0o777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(temporary, mode)
+        os.replace(temporary, output)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+@click.command("bundle")
+@click.option("--version", "version", metavar="VERSION",
+              help="Protocol version directory, e.g. v1_0 or v0_3 (default: the newest).")
+@click.option("--schema", "schema_ref", metavar="REF",
+              help="Make this schema the root (e.g. v1_0/task.json or "
+                   "v1_0/agent_card.json#/$defs/AgentSkill), with only the schemas it needs: "
+                   "a file check-jsonschema --schemafile takes as is.")
+@click.option("--profile", type=click.Choice(PROFILES), default="strict", show_default=True,
+              help="strict: the schemas as written. interop: closed objects opened, as "
+                   "`run --profile interop` sees them.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the bundle to FILE (default: standard output).")
+@schemas_option
+def command(version: str | None, schema_ref: str | None, profile: str, output: Path | None,
+            schemas: Path | None) -> None:
+    """Write one self-contained schema document (Draft 2020-12 bundling) for other validators.
+
+    Every schema of the version is embedded under $defs with its own $id, so ajv,
+    @hyperjump/json-schema, check-jsonschema and jsonschema-rs resolve every $ref inside the file
+    and fetch nothing. Exit codes: 0 written, 2 unknown version, schema or profile,
+    3 the schemas cannot be loaded or the file cannot be written.
+
+    \b
+    Examples:
+      a2a-schema-suite bundle --version v1_0 --output a2a-v1_0.schema.json
+      a2a-schema-suite bundle --schema v1_0/task.json --output task.schema.json
+    """
+    from a2a_schema_suite.bundle import bundle, dumps
+    from a2a_schema_suite.registry import SchemaError
+
+    store = load_store(schemas)
+    if version is None and schema_ref is None:
+        version = _newest(store.versions)
+    try:
+        document = bundle(store, version, profile, schema_ref)
+    except SchemaError as exc:
+        text = str(exc)
+        if "failed to load" in text or "is broken" in text:
+            click.echo(f"error: {text}", err=True)
+            sys.exit(3)
+        raise click.UsageError(text) from None
+    text = dumps(document)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    target = output.resolve()
+    if target.is_relative_to(store.root.resolve()):
+        raise click.UsageError(f"--output {output} is inside the schema root {store.root}; "
+                               "refusing to write there")
+    try:
+        _write(output, text)
+    except OSError as exc:
+        click.echo(f"error: cannot write {output}: {exc.strerror or exc}", err=True)
+        sys.exit(3)
+    click.echo(f"wrote {output} ({len(document['$defs'])} schemas, {profile} profile)", err=True)
