@@ -44,7 +44,7 @@ const ajvVerdict = ({ bundle, uri, data }) => {
   const key = JSON.stringify([bundle, uri]);
   if (!ajvCompiled.has(key)) {
     if (!ajvs.has(bundle)) {
-      const ajv = new Ajv2020({ strict: false });
+      const ajv = new Ajv2020({ strictTypes: false });
       addFormats(ajv);
       ajv.addSchema(bundles[bundle]);
       ajvs.set(bundle, ajv);
