@@ -306,3 +306,42 @@ def test_a_reintroduced_dependent_schemas_breaks_parity(tmp_path):
     assert len(wrong) >= 20, wrong
     assert all("expected valid, got False" in w for w in wrong)
     assert any("error" in w for w in wrong)
+
+
+# --- the conventions the parity rests on (no node needed) ----------------------------------
+
+_NAME_MAPS = ("properties", "patternProperties", "$defs", "dependentSchemas")
+
+
+def _keywords(node: Any, found: set[str]) -> set[str]:
+    if isinstance(node, list):
+        for item in node:
+            _keywords(item, found)
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            if key in _NAME_MAPS and isinstance(value, dict):
+                found.add(key)
+                for sub in value.values():
+                    _keywords(sub, found)
+            elif key not in ("enum", "const", "examples", "default"):
+                found.add(key)
+                _keywords(value, found)
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(p.relative_to(SCHEMAS).as_posix() for p in SCHEMAS.glob("v*/*.json")))
+def test_no_schema_relies_on_format_or_dependent_schemas(path):
+    """docs/SCHEMA_CONVENTIONS.md, Portability: `format` is an annotation that validators assert
+    differently; `dependentSchemas` next to `unevaluatedProperties` is mishandled by ajv."""
+    used = _keywords(json.loads((SCHEMAS / path).read_text(encoding="utf-8")), set())
+    assert not used & {"format", "dependentSchemas", "dependencies"}, path
+
+
+def test_urls_and_timestamps_are_titled_definitions_in_plain_words():
+    for version, url in (("v1_0", "AbsoluteUri"), ("v0_3", "Url")):
+        defs = json.loads((SCHEMAS / version / "common.json").read_text(encoding="utf-8"))["$defs"]
+        for name, title in ((url, "URL"), ("Timestamp", "Timestamp")):
+            definition = defs[name]
+            assert definition["title"] == title and definition["pattern"].endswith("$(?!\\n)")
+            words = definition["description"]
+            assert "^" not in words and "[0-9]" not in words and len(words.split()) > 12, words
