@@ -106,7 +106,7 @@ def collect(schema_root: Path, cases_root: Path, select: str | None = None) -> t
             for item, result in zip(items, results, strict=True):
                 label = f"{suite.name} > {item.description} [{profile}]"
                 if profile == own:  # the suite's own verdict holds (run_tests.py checks it too)
-                    assert result.outcome is Outcome.PASSED, (label, result.reason)
+                    assert result.outcome in (Outcome.PASSED, Outcome.WARNING), (label, result.reason)
                 if isinstance(item, CaseTest):
                     schema_errors = [e for e in result.errors if e.rule is None]
                     if profile == own and not item.valid and not schema_errors:

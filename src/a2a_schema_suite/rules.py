@@ -60,6 +60,10 @@ _RULES = (
     Rule("binding-uri", "policy", "a protocolBinding other than JSONRPC, GRPC, HTTP+JSON is an "
          "absolute http(s) URI", "contract-validator baseline; A2A_REFERENCE §4 (custom bindings "
          "SHOULD use a URI)"),
+    Rule("timestamp-offset", "warning", "0.3: a timestamp carries an offset (Z or +hh:mm); ISO 8601 "
+         "and the 0.3 examples allow none, but then it names no instant", "A2A_REFERENCE §10"),
+    Rule("timestamp-offset", "advice", "0.3: a timestamp carries an offset (Z or +hh:mm); ISO 8601 "
+         "and the 0.3 examples allow none, but then it names no instant", "A2A_REFERENCE §10"),
 )
 
 RULES: dict[str, Rule] = {rule.id: rule for rule in _RULES}

@@ -25,6 +25,7 @@ from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
 from a2a_schema_suite import explain
+from a2a_schema_suite.advice import timestamp_warnings
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, iter_jsonl, load_path
 from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
@@ -118,12 +119,16 @@ def judge(suite: Suite, description: str, expected_valid: bool,
 
 
 def document_errors(validator: Validator, schema: str, data: Any,
-                    policy: str = DEFAULT_POLICY, *, advice: bool = True) -> tuple[ErrorDetail, ...]:
-    """Schema errors of one document, its 0.3 leftovers (interop; unless ``advice`` is False),
-    then the policy findings (unless ``policy`` is ``off``)."""
+                    policy: str = DEFAULT_POLICY, *, advice: bool = True,
+                    profile: str = DEFAULT_PROFILE) -> tuple[ErrorDetail, ...]:
+    """Schema errors of one document; unless ``advice`` is False its advice (0.3 leftovers
+    under interop, a 0.3 timestamp without offset in strict); then the policy findings (unless
+    ``policy`` is ``off``)."""
     errors = collect_errors(validator, data)
     if advice:
         errors += explain.leftovers(validator, data)
+        if profile == "strict":
+            errors += timestamp_warnings(schema, data, {e.path for e in errors})
     if policy != "off":
         errors += tuple(policy_findings(schema, data))
     return errors
@@ -349,7 +354,7 @@ def document_result(data: Any, schema: str | None, store: SchemaStore,
         schema = detection.schema
     validator = store.validator(schema, profile)
     try:
-        errors = document_errors(validator, schema, data, policy)
+        errors = document_errors(validator, schema, data, policy, profile=profile)
     except RecursionError:
         return _errored(name, schema, name, True,
                         f"schema recursion too deep while validating {name}", data=data, note=note)
@@ -400,7 +405,7 @@ def validate_file(path: Path, schema: str | None, store: SchemaStore,
             errors = stream_errors(path, name, version, validator, policy)
         else:
             data = load_path(path, name)
-            errors = document_errors(validator, schema, data, policy)
+            errors = document_errors(validator, schema, data, policy, profile=profile)
     except LoadFailure as exc:
         return _errored(name, schema or AUTO, name, True, f"cannot load document: {exc.error}",
                         (load_error_detail(exc.error),), note=note)
