@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SCHEMAS
+from conftest import CASES, SCHEMAS
 
 SPEC_EXAMPLE = "2025-04-02T16:59:35.331844"  # the 0.3 spec's own example: no offset
 
@@ -97,3 +97,18 @@ def test_a_suite_pins_verdicts_so_advice_leaves_its_tests_passed(tmp_path):
                            str(SCHEMAS)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout
     assert done.stdout.rstrip().endswith("1 passed, 0 failed, 0 errored")
+
+
+def test_the_readme_example_is_real_output(tmp_path):
+    from conftest import REPO
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    command = "$ a2a-schema-suite validate --schema v0_3/task.json task.json\n"
+    shown = readme.split(command, 1)[1].split("```", 1)[0]
+    (tmp_path / "task.json").write_text(json.dumps(task_03(SPEC_EXAMPLE)), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "validate", "--schema",
+                           "v0_3/task.json", "task.json"], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    # the first line names the schema root, which depends on where the package is installed
+    assert done.stdout.splitlines()[0].startswith("schemas: ")
+    assert done.stdout.splitlines()[1:] == shown.splitlines()[1:]
