@@ -885,6 +885,12 @@ def judge(mutation: Mutation, original: Any, ctx: Context, location: str,
     if op == "base64":
         return Judgement(f"{where} accepts a value that is not standard base64: `contentEncoding` is only "
                          "an annotation in Draft 2020-12, assert a pattern (A2A_REFERENCE §14).", LIKELY_GAP)
+    if op == "date" and mutation.description == "time zone removed" and site is not None and any(
+            "offset" in text and "optional" in text for text in site.keyword_values("description")
+            if isinstance(text, str)):
+        return Judgement(f"{where} accepts a timestamp without an offset, and its schema says the offset "
+                         "is optional (0.3: ISO 8601, as the spec's examples; the strict profile warns).",
+                         LIKELY_FINE)
     if op == "date":
         return Judgement(f"{where} accepts a value that is not an RFC 3339 date-time: assert it with a "
                          "pattern (`format` is only an annotation for most validators; A2A_REFERENCE §1, "
