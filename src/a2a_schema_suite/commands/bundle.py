@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from a2a_schema_suite.commands._options import PROFILES, load_store, schemas_option
+from a2a_schema_suite.commands._options import PROFILES, choose_roots, load_store, schemas_option
 
 
 def _newest(versions: list[str]) -> str | None:
@@ -69,7 +69,9 @@ def command(version: str | None, schema_ref: str | None, profile: str, output: P
     from a2a_schema_suite.bundle import bundle, dumps
     from a2a_schema_suite.registry import SchemaError
 
-    store = load_store(schemas)
+    roots = choose_roots(schemas, uses_cases=False)
+    store = load_store(roots.schemas)
+    click.echo(roots.describe(), err=True)  # stdout may be the bundle itself
     if version is None and schema_ref is None:
         version = _newest(store.versions)
     try:
