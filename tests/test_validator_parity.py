@@ -345,3 +345,29 @@ def test_urls_and_timestamps_are_titled_definitions_in_plain_words():
             assert definition["title"] == title and definition["pattern"].endswith("$(?!\\n)")
             words = definition["description"]
             assert "^" not in words and "[0-9]" not in words and len(words.split()) > 12, words
+
+
+def test_the_documented_ajv_bug_is_real_and_the_workaround_avoids_it():
+    """docs/SCHEMA_CONVENTIONS.md, Portability: the reproduction there is rejected by the pinned
+    ajv (and accepted by the others); the if/then form the schemas use is accepted by all."""
+    node = nodejs.require()
+    base = "https://a2a-schema-suite.invalid/ajv/"
+    schemas = {
+        "dependentSchemas": {"properties": {"a": {}, "b": {}},
+                             "dependentSchemas": {"b": {"properties": {"a": {}}}},
+                             "unevaluatedProperties": False},
+        "if-then": {"properties": {"a": {}, "b": {}}, "if": {"required": ["b"]},
+                    "then": {"properties": {"a": {}}}, "unevaluatedProperties": False},
+    }
+    bundles, cases = {}, []
+    for name, schema in schemas.items():
+        uri = f"{base}{name}.json"
+        resource = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": uri, **schema}
+        bundles[name] = {"$schema": resource["$schema"], "$id": f"{base}{name}-bundle.json",
+                         "$defs": {uri: resource}}
+        bundles[f"{name}/entry"] = {"$schema": resource["$schema"], "$ref": uri, "$defs": {uri: resource}}
+        cases.append({"bundle": name, "uri": uri, "entry": f"{name}/entry", "data": {"a": 1}})
+        assert jsonschema.Draft202012Validator(schema).is_valid({"a": 1})
+    answer = nodejs.run_script(node, "verdicts.mjs", {"bundles": bundles, "cases": cases})
+    assert answer["ajv"] == [False, True]  # the bug, then the workaround
+    assert answer["hyperjump"] == [True, True]
