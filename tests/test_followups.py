@@ -266,7 +266,7 @@ def test_known_difference_pattern_properties_names_keep_pythons_dollar(tmp_path,
 def test_help_lists_the_commands_in_the_order_they_are_used():
     from a2a_schema_suite.cli import COMMANDS, SUMMARIES
 
-    order = ["run", "validate", "check", "list", "coverage", "mutate", "probe"]
+    order = ["run", "validate", "check", "list", "coverage", "mutate", "probe", "bundle"]
     assert list(COMMANDS) == order and list(SUMMARIES) == order
     result = invoke("--help")
     section = result.stdout[result.stdout.index("Commands:"):]
