@@ -142,3 +142,10 @@ def test_the_written_file_has_ordinary_permissions(tmp_path):
     umask = os.umask(0)
     os.umask(umask)
     assert out.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_quiet_says_only_which_schemas(tmp_path):
+    out = tmp_path / "b.json"
+    done = cli("-q", "--output", str(out))
+    assert done.returncode == 0 and out.is_file()
+    assert done.stderr.startswith("schemas: ") and "wrote" not in done.stderr

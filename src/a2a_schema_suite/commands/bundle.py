@@ -9,7 +9,13 @@ from pathlib import Path
 
 import click
 
-from a2a_schema_suite.commands._options import PROFILES, choose_roots, load_store, schemas_option
+from a2a_schema_suite.commands._options import (
+    PROFILES,
+    choose_roots,
+    console_options,
+    load_store,
+    schemas_option,
+)
 
 
 def _newest(versions: list[str]) -> str | None:
@@ -40,6 +46,7 @@ def _write(output: Path, text: str) -> None:
 
 
 @click.command("bundle")
+@console_options
 @click.option("--version", "version", metavar="VERSION",
               help="Protocol version directory, e.g. v1_0 or v0_3 (default: the newest).")
 @click.option("--schema", "schema_ref", metavar="REF",
@@ -95,4 +102,7 @@ def command(version: str | None, schema_ref: str | None, profile: str, output: P
     except OSError as exc:
         click.echo(f"error: cannot write {output}: {exc.strerror or exc}", err=True)
         sys.exit(3)
-    click.echo(f"wrote {output} ({len(document['$defs'])} schemas, {profile} profile)", err=True)
+    from a2a_schema_suite import console
+
+    if console.verbosity() >= 0:  # -q: nothing but errors
+        click.echo(f"wrote {output} ({len(document['$defs'])} schemas, {profile} profile)", err=True)
