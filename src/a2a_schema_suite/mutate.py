@@ -14,7 +14,7 @@ The pieces, in data-flow order:
 - :class:`Annotator`: walks the schema alongside a valid instance and records, per instance
   location (JSON pointer), the schema locations that evaluated it (its :class:`Site`). The
   schema-guided operators (one-of, base64, date, url) find their fields there, by keyword
-  (``oneOf``, ``contentEncoding``, ``format``, or the ``title`` ``Timestamp`` / ``URL`` of a
+  (``oneOf``, ``contentEncoding``, ``format``, or a ``title`` naming a timestamp / URL of a
   definition whose pattern carries the rule), never by member name;
 - :func:`audit`: runs the operators over the suites' valid tests and validates each distinct
   mutant once with the store's prebuilt validator; the result is a :class:`MutationReport`;
@@ -675,20 +675,23 @@ def op_base64(doc: Any, ctx: Context) -> Iterator[Mutation]:
                        "padding removed" if value.endswith("=") else "length no longer a multiple of 4")
 
 
-#: ``title`` of a definition that carries a timestamp or URL rule in its pattern (the bundled
-#: schemas assert no ``format``: docs/SCHEMA_CONVENTIONS.md, Portability).
-TIMESTAMP_TITLES = frozenset({"Timestamp"})
-URL_TITLES = frozenset({"URL"})
+#: the ``title`` of a definition that carries a timestamp or URL rule in its pattern names it in
+#: words ("an RFC 3339 timestamp in UTC ...", "an absolute URI ..."): the bundled schemas assert
+#: no ``format`` (docs/SCHEMA_CONVENTIONS.md, Portability).
+TIMESTAMP_TITLE = re.compile(r"\b(?:timestamp|date-time)\b", re.IGNORECASE)
+URL_TITLE = re.compile(r"\b(?:URI|URL)\b")
+
+
+def _titled(site: Site, words: re.Pattern[str]) -> bool:
+    return any(isinstance(t, str) and words.search(t) for t in site.keyword_values("title"))
 
 
 def _is_timestamp(site: Site) -> bool:
-    return "date-time" in site.keyword_values("format") or bool(
-        TIMESTAMP_TITLES & set(site.keyword_values("title")))
+    return "date-time" in site.keyword_values("format") or _titled(site, TIMESTAMP_TITLE)
 
 
 def _is_url(site: Site) -> bool:
-    return bool({"uri", "iri"} & set(site.keyword_values("format"))) or bool(
-        URL_TITLES & set(site.keyword_values("title")))
+    return bool({"uri", "iri"} & set(site.keyword_values("format"))) or _titled(site, URL_TITLE)
 
 
 def op_date(doc: Any, ctx: Context) -> Iterator[Mutation]:
