@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CASES, SCHEMAS
+from conftest import SCHEMAS
 
 SPEC_EXAMPLE = "2025-04-02T16:59:35.331844"  # the 0.3 spec's own example: no offset
 

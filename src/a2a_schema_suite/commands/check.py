@@ -33,8 +33,8 @@ from a2a_schema_suite.commands._options import (
               help="Accept this extension keyword (e.g. x-since) in schemas; repeatable.")
 @format_option
 @output_option
-def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, strict: bool, allowed: tuple[str, ...],
-            fmt: str, output: Path | None) -> None:
+def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, strict: bool,
+            allowed: tuple[str, ...], fmt: str, output: Path | None) -> None:
     """Lint the suite itself, then run it; exits non-zero on any problem.
 
     Every schema: strict JSON, Draft 2020-12 dialect and meta-schema, a $id, no unknown keyword,
