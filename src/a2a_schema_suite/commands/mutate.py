@@ -59,8 +59,8 @@ OPERATOR_NAMES = ("drop", "null", "type", "empty", "unknown", "enum-spelling", "
 @engine_option
 def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, profile: str | None,
             operators: tuple[str, ...], skipped: tuple[str, ...], select: str | None,
-            hints: tuple[str, ...], limit: int | None, emit_dir: Path | None, fail_under: float | None, fmt: str, output: Path | None,
-            engine: str) -> None:
+            hints: tuple[str, ...], limit: int | None, emit_dir: Path | None,
+            fail_under: float | None, fmt: str, output: Path | None, engine: str) -> None:
     """Mutation audit: does each schema reject small changes to the suites' valid data?
 
     Every valid: true test is mutated one change at a time (drop a member, null a value, change
