@@ -109,11 +109,11 @@ def _entries(cases_dir: Path) -> tuple[_Entry, ...]:
 @functools.lru_cache(maxsize=8)
 def _load_entries(cases_dir: Path, _state: tuple[tuple[str, int, int], ...]) -> tuple[_Entry, ...]:
     from a2a_schema_suite.jsonio import load_path
-    from a2a_schema_suite.suite import SuiteProblem, discover, load_suite
+    from a2a_schema_suite.suite import SuiteProblem, discover_roots, load_suite
 
     entries: list[_Entry] = []
-    for path, name in discover([cases_dir]):
-        suite = load_suite(path, name)
+    for path, name, root in discover_roots([cases_dir]):
+        suite = load_suite(path, name, root)
         if isinstance(suite, SuiteProblem):
             raise ValueError("cannot load suite: " + "; ".join(str(e) for e in suite.errors))
         raw = load_path(path, name)  # the matchers and comments as written

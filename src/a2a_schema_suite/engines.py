@@ -31,6 +31,8 @@ import jsonschema
 from jsonschema import ValidationError
 from jsonschema.protocols import Validator
 
+from a2a_schema_suite.regexlint import ecma_pattern
+
 ENGINES = ("jsonschema", "jsonschema-rs")
 DEFAULT_ENGINE = "jsonschema"
 #: ``ValidationError.evaluation_path`` (0.39) and ``ValidationErrorKind.name`` (0.40.1) are needed.
@@ -53,29 +55,6 @@ def check_engine(name: str) -> None:
 
 # ---------------------------------------------------------------------------------------------
 # jsonschema, with ECMA-262 ``$`` and newline-proof formats
-
-
-def ecma_pattern(pattern: str) -> str:
-    """Rewrite an ECMA-262 pattern for Python's ``re``: an unescaped ``$`` outside a character
-    class becomes ``\\Z`` (end of input), the only meaning ``$`` has in ECMA-262 without flags."""
-    out: list[str] = []
-    in_class = False
-    i = 0
-    while i < len(pattern):
-        char = pattern[i]
-        if char == "\\":
-            out.append(pattern[i:i + 2])
-            i += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-        elif char == "$":
-            char = r"\Z"
-        out.append(char)
-        i += 1
-    return "".join(out)
 
 
 @functools.lru_cache(maxsize=4096)

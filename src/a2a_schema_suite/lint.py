@@ -32,7 +32,7 @@ from a2a_schema_suite import regexlint
 from a2a_schema_suite.jsonio import LoadFailure, decode_utf8, load_path, read_bytes
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
 from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome
-from a2a_schema_suite.suite import Suite, SuiteLocations, SuiteProblem, discover, load_suite
+from a2a_schema_suite.suite import Suite, SuiteLocations, SuiteProblem, discover_roots, load_suite
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -64,7 +64,7 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "every $defs entry is reachable from a schema file's root or from a suite's schema"),
     Rule("pattern-backtracking", Outcome.ERRORED, "schema files",
          "no pattern or patternProperties name can backtrack exponentially (run and validate refuse "
-         "such a schema); a pattern too large to analyse is a warning (an error with --strict)"),
+         "such a schema); nor be too large or nested too deeply to analyse (refused as well)"),
     Rule("pattern-portability", Outcome.WARNING, "schema files",
          "every pattern means the same in ECMA-262 and Python's re ($ before a final newline, '.', "
          "\\d \\w \\s \\b, one-engine syntax) (an error with --strict)"),
@@ -396,8 +396,8 @@ def _pattern_rule(finding: regexlint.PatternFinding) -> tuple[str, bool]:
     """``(rule id, is a hard error)`` for a regexlint finding."""
     if finding.kind == regexlint.EXPONENTIAL:
         return "pattern-backtracking", True
-    if finding.kind == regexlint.SYNTAX and "to analyse" in finding.message:
-        return "pattern-backtracking", False  # the analysis could not run: say so, softly
+    if regexlint.unanalysable(finding):
+        return "pattern-backtracking", True  # cannot be shown safe: the schema store refuses it
     return "pattern-portability", False  # ECMA-262 vs Python, or not an ECMA-262 pattern at all
 
 
@@ -734,7 +734,7 @@ def check(schema_root: Path, paths: list[Path], options: CheckOptions = CheckOpt
     tree, findings = load_tree(schema_root)
     store = SchemaStore.load(schema_root)  # its meta-schema verdicts are reused below
     findings += lint_schemas(tree, options, valid_schemas=set(store.files))
-    items = [load_suite(path, name) for path, name in discover(paths)]
+    items = [load_suite(path, name, root) for path, name, root in discover_roots(paths)]
     suites = [s for s in items if isinstance(s, Suite)]
     problems = [p for p in items if isinstance(p, SuiteProblem)]
     for problem in problems:

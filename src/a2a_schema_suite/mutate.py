@@ -1237,9 +1237,16 @@ class EmitError(Exception):
 
 
 def _emit_relpath(survivor: Survivor) -> Path:
-    """Where a suite's mutants go under DIR: ``<suite's directory name>/<name>.mutants.json``."""
+    """Where a suite's mutants go under DIR: ``<suite's directory name>/<name>.mutants.json``.
+
+    The directory name is the real one (``cases/v1_0/../x.json`` is in ``cases``), never ``..``:
+    nothing is written outside DIR.
+    """
     path = survivor.suite_path
-    return Path(path.parent.name or ".") / (path.stem + ".mutants.json")
+    folder = path.resolve().parent.name
+    if folder in ("", ".", ".."):
+        folder = "."
+    return Path(folder) / (path.stem + ".mutants.json")
 
 
 def emit_suites(survivors: Iterable[Survivor], directory: Path) -> list[Path]:
@@ -1258,6 +1265,10 @@ def emit_suites(survivors: Iterable[Survivor], directory: Path) -> list[Path]:
         sources[rel] = survivor.suite_path
         by_file.setdefault(rel, []).append(survivor)
     targets = {rel: directory / rel for rel in by_file}
+    outside = [str(path) for path in targets.values()
+               if not path.resolve().is_relative_to(directory.resolve())]
+    if outside:  # cannot happen with _emit_relpath's names; a last guard for the promise
+        raise EmitError(f"refusing to write outside {directory}: {', '.join(outside)}")
     existing = [str(path) for path in targets.values() if path.exists()]
     if existing:
         raise EmitError(f"refusing to overwrite existing file(s): {', '.join(existing)}; "

@@ -732,6 +732,30 @@ def _exponential(automaton: _Automaton) -> tuple[str, str] | None:
 # The public checks.
 
 
+def ecma_pattern(pattern: str) -> str:
+    """Rewrite an ECMA-262 pattern for Python's ``re``: an unescaped ``$`` outside a character
+    class becomes ``\\Z`` (end of input), the only meaning ``$`` has in ECMA-262 without flags."""
+    out: list[str] = []
+    in_class = False
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "$":
+            char = r"\Z"
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+
 #: How long a crafted input may take on Python's ``re`` before the pattern counts as proven
 #: exponential: a harmless pattern answers in microseconds, a catastrophic one would take years.
 CONFIRM_SECONDS = 0.1
@@ -792,16 +816,20 @@ def _confirm(pattern: str, candidates: list[str]) -> str | None:
     first candidate is returned unconfirmed.
     """
     try:
-        compiled = re.compile(pattern)
+        # Both readings of ``$``: Python's own (before a final newline too) and the ECMA-262 one
+        # the validator runs (``\Z``, end of input). ``^(.+)+$`` is fast on "aaa...a\n" the first
+        # way and exponential the second.
+        forms = [re.compile(p) for p in dict.fromkeys((pattern, ecma_pattern(pattern)))]
     except (re.error, OverflowError, RecursionError):
         return candidates[0]  # not a Python pattern: nothing to time, keep the static verdict
     for text in candidates:
-        try:
-            timed_search(compiled, text, CONFIRM_SECONDS)
-        except MatchTimeout:
-            return text
-        except _NoTimer:
-            return candidates[0]
+        for compiled in forms:
+            try:
+                timed_search(compiled, text, CONFIRM_SECONDS)
+            except MatchTimeout:
+                return text
+            except _NoTimer:
+                return candidates[0]
     return None
 
 
@@ -872,9 +900,16 @@ def schema_findings(schema: Any, kinds: frozenset[str] | None = None,
     return found
 
 
+def unanalysable(finding: PatternFinding) -> bool:
+    """A pattern too large (or nested too deeply) to analyse: it cannot be shown to be safe."""
+    return finding.kind == SYNTAX and "to analyse" in finding.message
+
+
 def catastrophic_patterns(schema: Any) -> list[PatternFinding]:
-    """The patterns of ``schema`` that can backtrack exponentially (what the schema store refuses)."""
-    return schema_findings(schema, frozenset({EXPONENTIAL}))
+    """The patterns of ``schema`` that can backtrack exponentially, or that are too large or too
+    deeply nested to analyse (what the schema store refuses: neither can be run safely)."""
+    return [f for f in schema_findings(schema, frozenset({EXPONENTIAL, SYNTAX}))
+            if f.kind == EXPONENTIAL or unanalysable(f)]
 
 
 # --------------------------------------------------------------------------------------------

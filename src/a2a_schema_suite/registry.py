@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import difflib
 import functools
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -355,6 +355,10 @@ class SchemaStore:
             schema = resolved.contents
             if not isinstance(schema, (dict, bool)):
                 raise SchemaError(f"schema {ref!r} points at a {type(schema).__name__}, not a schema")
+            cycle = ref_cycle(registry, uri)
+            if cycle is not None:
+                raise SchemaError(f"schema {ref!r}: $ref cycle that never looks into the document "
+                                  f"({cycle}): validation would never end")
             if self.engine == "jsonschema-rs":
                 self._validators[key] = self._rust_validator(version, uri, profile)
             else:
@@ -376,14 +380,180 @@ def _schema_problem(contents: Any, engine: str = engines.DEFAULT_ENGINE) -> str 
         return "a schema file must hold a JSON object"
     if not isinstance(contents.get("$id"), str) or not contents["$id"]:
         return "schema has no $id"
-    if engine == "jsonschema-rs":
-        return engines.rust_meta_problem(contents) or _pattern_problem(contents)
-    if not _meta_valid_fast(contents):
-        try:
-            jsonschema.Draft202012Validator.check_schema(contents)
-        except jsonschema.SchemaError as exc:
-            return f"not a valid Draft 2020-12 schema: {exc.message} at {exc.json_path}"
-    return _pattern_problem(contents)
+    # Before the meta check: a foreign $schema would make jsonschema-rs fetch it (or read a
+    # file:// path), and a pattern nested too deeply for re.compile breaks the "regex" format.
+    problem = _dialect_problem(contents) or _pattern_problem(contents)
+    if problem is not None:
+        return problem
+    try:
+        if engine == "jsonschema-rs":
+            problem = engines.rust_meta_problem(contents)
+        elif not _meta_valid_fast(contents):
+            try:
+                jsonschema.Draft202012Validator.check_schema(contents)
+            except jsonschema.SchemaError as exc:
+                problem = f"not a valid Draft 2020-12 schema: {exc.message} at {exc.json_path}"
+    except RecursionError:
+        problem = "not a valid Draft 2020-12 schema: nested too deeply to check"
+    return problem or _format_problem(contents)
+
+
+# ---------------------------------------------------------------------------------------------
+# Hostile schemas: what both engines must refuse alike (SECURITY.md)
+
+#: The ``format`` names of Draft 2020-12 (§7.3). Any other name is refused: an annotation that
+#: checks nothing would let a typo (``"format": "date_time"``) pass every document silently.
+DRAFT_2020_12_FORMATS = frozenset({
+    "date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",
+    "ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template",
+    "json-pointer", "relative-json-pointer", "regex",
+})
+
+
+def keyword_values(schema: Any, keyword: str, pointer: str = "") -> Iterator[tuple[str, Any]]:
+    """``(JSON pointer, value)`` of every ``keyword`` in a schema position of ``schema``
+    (names under ``properties``, ``$defs``, ... and instance values under ``enum``, ``const``,
+    ... are not keywords)."""
+    stack: list[tuple[Any, str]] = [(schema, pointer)]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, list):
+            stack.extend((item, f"{where}/{i}") for i, item in enumerate(node))
+            continue
+        if not isinstance(node, dict):
+            continue
+        for key, value in node.items():
+            at = f"{where}/{_escape(key)}"
+            if key == keyword:
+                yield at, value
+            if key in _NAME_MAPS | {"patternProperties"} and isinstance(value, dict):
+                stack.extend((sub, f"{at}/{_escape(name)}") for name, sub in value.items())
+            elif key not in _DATA_KEYWORDS:
+                stack.append((value, at))
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+_DATA_KEYWORDS = frozenset({"enum", "const", "examples", "default"})
+
+
+def _dialect_problem(contents: Any) -> str | None:
+    """A ``$schema`` other than Draft 2020-12 anywhere: each engine would read it its own way
+    (python-jsonschema switches dialect, jsonschema-rs fetches an unknown meta-schema)."""
+    for pointer, value in keyword_values(contents, "$schema"):
+        if not isinstance(value, str) or value.rstrip("#") != engines.DRAFT_2020_12:
+            return (f"$schema {value!r} at {pointer} is not Draft 2020-12 "
+                    f"({engines.DRAFT_2020_12}); no other dialect is read, and nothing is fetched")
+    return None
+
+
+def _format_problem(contents: Any) -> str | None:
+    """A ``format`` that no engine here would check: unknown, or without a checker installed."""
+    checkable = set(engines.format_checker().checkers)
+    for pointer, value in keyword_values(contents, "format"):
+        if not isinstance(value, str):
+            continue  # the meta check words it
+        if value not in DRAFT_2020_12_FORMATS:
+            return (f"unknown format {value!r} at {pointer}: not a Draft 2020-12 format, so it "
+                    "would check nothing (a typo passes every document)")
+        if value not in checkable:
+            return (f"format {value!r} at {pointer} cannot be checked by the jsonschema engine in "
+                    "this environment (its checker's package is not installed), so the engines "
+                    "would disagree")
+    return None
+
+
+def ref_cycle(registry: Registry, uri: str) -> str | None:
+    """A ``$ref`` loop that never reaches a keyword that looks into the document, or None.
+
+    ``{"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}}``: validation would
+    recurse forever on any document (python-jsonschema: RecursionError; jsonschema-rs: accepted),
+    so a schema that can reach such a loop is refused on both engines. Only in-place applicators
+    (``$ref``, ``$dynamicRef``, ``allOf``/``anyOf``/``oneOf``, ``not``, ``if``/``then``/``else``,
+    ``dependentSchemas``) keep the same instance; every other subschema is still searched for
+    loops of its own.
+    """
+    resolver = registry.resolver()
+    try:
+        start = resolver.lookup(uri)
+    except Unresolvable:
+        return None  # reported when the validator is built
+    #: id(schema) -> 0 in progress, 1 done (for the in-place graph)
+    state: dict[int, int] = {}
+    pending = [(start.contents, start.resolver)]
+    seen_roots: set[int] = set()
+
+    def in_place(schema: Any, here: Any, trail: list[str]) -> str | None:
+        if not isinstance(schema, dict):
+            return None
+        key = id(schema)
+        if state.get(key) == 1:
+            return None
+        if state.get(key) == 0:
+            return " -> ".join(trail)
+        state[key] = 0
+        if isinstance(schema.get("$id"), str):
+            here = here.in_subresource(DRAFT202012.create_resource(schema))
+        for keyword in ("$ref", "$dynamicRef"):
+            ref = schema.get(keyword)
+            if isinstance(ref, str):
+                try:
+                    target = here.lookup(ref)
+                except Unresolvable:
+                    continue
+                found = in_place(target.contents, target.resolver, [*trail, ref])
+                if found:
+                    return found
+        for sub in _in_place_children(schema):
+            found = in_place(sub, here, trail)
+            if found:
+                return found
+        for sub in _other_children(schema):
+            if isinstance(sub, dict) and id(sub) not in seen_roots:
+                seen_roots.add(id(sub))
+                pending.append((sub, here))
+        state[key] = 1
+        return None
+
+    try:
+        while pending:
+            schema, here = pending.pop()
+            found = in_place(schema, here, [uri])
+            if found:
+                return found
+    except RecursionError:
+        return f"{uri}: $ref chain too long to follow"
+    return None
+
+
+_IN_PLACE_ONE = ("not", "if", "then", "else")
+_IN_PLACE_MANY = ("allOf", "anyOf", "oneOf")
+
+
+def _in_place_children(schema: dict[str, Any]) -> Iterator[Any]:
+    for keyword in _IN_PLACE_ONE:
+        if keyword in schema:
+            yield schema[keyword]
+    for keyword in _IN_PLACE_MANY:
+        if isinstance(schema.get(keyword), list):
+            yield from schema[keyword]
+    if isinstance(schema.get("dependentSchemas"), dict):
+        yield from schema["dependentSchemas"].values()
+
+
+def _other_children(schema: dict[str, Any]) -> Iterator[Any]:
+    for key, value in schema.items():
+        if key in _IN_PLACE_ONE or key in _IN_PLACE_MANY or key in _DATA_KEYWORDS or key in (
+                "dependentSchemas", "$defs", "definitions"):
+            continue
+        if key in ("properties", "patternProperties") and isinstance(value, dict):
+            yield from value.values()
+        elif isinstance(value, list):
+            yield from value
+        else:
+            yield value
 
 
 # ---------------------------------------------------------------------------------------------

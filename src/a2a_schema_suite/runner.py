@@ -46,7 +46,7 @@ from a2a_schema_suite.suite import (
     StreamCase,
     Suite,
     SuiteProblem,
-    discover,
+    discover_roots,
     load_suite,
     load_suites,
     orphan_streams,
@@ -282,7 +282,7 @@ def run_paths(inputs: Sequence[Path], store: SchemaStore, options: RunOptions = 
     With ``jobs > 1`` each suite file is loaded and run in a worker process; the results are
     the same, in the same order, as with one process.
     """
-    units = [(path, name, options) for path, name in discover(inputs)]
+    units = [(path, name, options, root) for path, name, root in discover_roots(inputs)]
     if jobs <= 1 or len(units) <= 1:
         suites = list(load_suites(inputs))
         yield from run_suites(suites, store, options, orphan_streams(inputs, suites))
@@ -461,10 +461,10 @@ def _store() -> SchemaStore:
     return _worker_store
 
 
-def _run_suite_file(path: Path, name: str, options: RunOptions
+def _run_suite_file(path: Path, name: str, options: RunOptions, root: Path | None = None
                     ) -> tuple[Suite | SuiteProblem, list[CaseResult]]:
     """Worker: load and run one suite file; return it without its tests (for orphan detection)."""
-    item = load_suite(path, name)
+    item = load_suite(path, name, root)
     results = list(suite_results(item, _store(), options))
     if isinstance(item, Suite):
         item = dataclasses.replace(item, tests=())
@@ -490,9 +490,9 @@ def _chunks(files: list[Path], jobs: int) -> list[list[Path]]:
     return chunks
 
 
-def _suite_file_lost(unit: tuple[Path, str, RunOptions],
+def _suite_file_lost(unit: tuple[Path, str, RunOptions, Path],
                      why: str) -> tuple[SuiteProblem, list[CaseResult]]:
-    path, name, _ = unit
+    path, name, _, _ = unit
     problem = SuiteProblem(name, path, ())
     return problem, [_errored(name, "", "<suite file>", None, f"worker process failed: {why}")]
 

@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 from typing import Any
 
 import jsonschema
@@ -249,7 +249,26 @@ def _name_base(directory: Path, cwd: Path) -> Path:
 
 
 def discover(paths: Iterable[Path]) -> list[tuple[Path, str]]:
+    """``(suite file, display name)`` of every suite under ``paths`` (see :func:`discover_roots`)."""
+    return [(file, name) for file, name, _ in discover_roots(paths)]
+
+
+def tree_root(path: Path) -> Path:
+    """The tree a suite file given on its own may read streams from: the current directory if
+    the file is inside it, else the file's own directory."""
+    cwd = Path.cwd().resolve()
+    try:
+        resolved = path.resolve()
+    except (OSError, RuntimeError):
+        return path.parent
+    return cwd if resolved.is_relative_to(cwd) else resolved.parent
+
+
+def discover_roots(paths: Iterable[Path]) -> list[tuple[Path, str, Path]]:
     """Expand files and directories into ``(suite file, display name)`` pairs, sorted.
+
+    The third member is the tree the suite's stream files must stay inside: the directory given,
+    or for a file given on its own, :func:`tree_root`.
 
     Names are paths the user can open, so that reports can point at them: a file under a relative
     directory is named as typed (``cases/v1_0/task.json`` for ``cases/v1_0``). Under an absolute
@@ -258,21 +277,41 @@ def discover(paths: Iterable[Path]) -> list[tuple[Path, str]]:
     wherever the current directory is and wherever the package is installed); elsewhere relative
     to the current directory if it is below it, else to the directory's parent.
     """
-    found: list[tuple[Path, str]] = []
+    found: list[tuple[Path, str, Path]] = []
     cwd = Path.cwd()
     for path in paths:
         if path.is_dir():
             base = _name_base(path, cwd) if path.is_absolute() else None
             for file in sorted(path.rglob("*.json")):
                 name = file if base is None else file.relative_to(base)
-                found.append((file, name.as_posix()))
+                found.append((file, name.as_posix(), path))
         else:
-            found.append((path, path.as_posix()))
+            found.append((path, path.as_posix(), tree_root(path)))
     return found
 
 
-def load_suite(path: Path, name: str) -> Suite | SuiteProblem:
-    """Load and check one suite file."""
+def stream_path_problem(path: Path, file: str, root: Path) -> str | None:
+    """Why a stream entry's ``file`` may not be read: it must be a relative path to a regular
+    file inside ``root`` (the directory the suites were found in), symbolic links resolved."""
+    if Path(file).is_absolute() or PureWindowsPath(file).is_absolute():
+        return f"stream file {file!r} is an absolute path: it must be relative to the suite file"
+    try:
+        target = (path.parent / file).resolve()
+        inside = target.is_relative_to(root.resolve())
+    except (OSError, RuntimeError) as exc:  # a symbolic link loop
+        return f"stream file {file!r} cannot be resolved: {exc}"
+    if not inside:
+        return (f"stream file {file!r} is outside the suites' directory {root.as_posix()} "
+                "(symbolic links resolved): a suite may only read files inside its own tree")
+    if not target.is_file():
+        return f"stream file {file!r} does not exist (relative to the suite file)"
+    return None
+
+
+def load_suite(path: Path, name: str, root: Path | None = None) -> Suite | SuiteProblem:
+    """Load and check one suite file; its stream files must be inside ``root`` (default:
+    :func:`tree_root`)."""
+    root = tree_root(path) if root is None else root
     try:
         data, where = _read_suite(path, name)
     except LoadFailure as exc:
@@ -294,8 +333,8 @@ def load_suite(path: Path, name: str) -> Suite | SuiteProblem:
             problems.append(LoadError(name, *where.of((key, i)), reason))
         seen.add(entry["description"])
     for i, entry in enumerate(data.get("streams", ())):
-        if not (path.parent / entry["file"]).is_file():
-            reason = f"stream file {entry['file']!r} does not exist (relative to the suite file)"
+        reason = stream_path_problem(path, entry["file"], root)
+        if reason is not None:
             problems.append(LoadError(name, *where.of(("streams", i)), reason))
     if problems:
         problems.sort(key=lambda e: (e.line, e.column))
@@ -333,8 +372,8 @@ def load_suite(path: Path, name: str) -> Suite | SuiteProblem:
 
 
 def load_suites(paths: Iterable[Path]) -> Iterator[Suite | SuiteProblem]:
-    for path, name in discover(paths):
-        yield load_suite(path, name)
+    for path, name, root in discover_roots(paths):
+        yield load_suite(path, name, root)
 
 
 def orphan_streams(paths: Iterable[Path], suites: Iterable[Suite | SuiteProblem]) -> list[Path]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +37,27 @@ def _overwrites_input(output: Path, inputs: list[Path], summary) -> bool:
             p.is_dir() and target.is_relative_to(p) for p in read)
     except OSError:  # cannot even look: writing will fail and say why
         return False
+
+
+def write_report(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically: into a temporary file next to it, then renamed over
+    it. A reader never sees half a report, a failed write leaves the old file as it was, and a
+    symbolic link at ``path`` is replaced by the report, never followed (its target is untouched).
+    Raises OSError."""
+    directory = path.parent if str(path.parent) else Path(".")
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # mkstemp's 0600 -> what open() would have made
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def _render(summary, fmt: str) -> tuple[str | None, str | None]:
@@ -80,7 +103,7 @@ def emit(summary, out: OutputOptions, inputs: list[Path]) -> int:
     try:
         if report is None:
             raise OSError(f"cannot make the {out.fmt} report: {problem}")
-        out.output.write_text(report, encoding="utf-8")
+        write_report(out.output, report)
     except OSError as exc:
         click.echo(f"error: cannot write report to {out.output}: {exc.strerror or exc}", err=True)
         click.echo(render(summary, "text"), nl=False, color=True)  # render decided

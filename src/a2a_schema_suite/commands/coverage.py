@@ -19,6 +19,7 @@ from a2a_schema_suite.commands._options import (
     percentage,
     profile_option,
     schemas_option,
+    write_report,
 )
 
 FORMATS = ("text", "json", "html")
@@ -96,14 +97,14 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, v
         sys.exit(code)
     # Like `run --output`: the report goes to the file, a short summary to stdout; the results
     # are never lost to an unwritable file, and nothing the run read is overwritten.
-    if _overwrites_input(output, inputs, report.summary):
+    if _overwrites_input(output, [*inputs, store.root], report.summary):
         click.echo(f"error: --output {output} is one of the inputs; refusing to overwrite it", err=True)
         click.echo(render_text(report), nl=False)
         sys.exit(int(ExitCode.ERRORED))
     try:
         if document is None:
             raise OSError(f"cannot make the {fmt} report: {problem}")
-        output.write_text(document, encoding="utf-8")
+        write_report(output, document)
     except OSError as exc:
         click.echo(f"error: cannot write report to {output}: {exc.strerror or exc}", err=True)
         click.echo(render_text(report), nl=False)

@@ -20,6 +20,7 @@ from a2a_schema_suite.commands._options import (
     percentage,
     profile_option,
     schemas_option,
+    write_report,
 )
 
 FORMATS = ("text", "json", "html")
@@ -141,14 +142,14 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, p
         sys.exit(code)
     # As `run --output`: the report goes to the file and a summary to stdout; nothing the audit
     # read is overwritten, and an unwritable file never loses the results.
-    if _overwrites_input(output, inputs, SimpleNamespace(results=[])):
+    if _overwrites_input(output, [*inputs, store.root], SimpleNamespace(results=[])):
         click.echo(f"error: --output {output} is one of the inputs; refusing to overwrite it", err=True)
         click.echo(render_text(report, listing), nl=False)
         sys.exit(int(ExitCode.ERRORED))
     try:
         if document is None:
             raise OSError(f"cannot make the {fmt} report: {problem}")
-        output.write_text(document, encoding="utf-8")
+        write_report(output, document)
     except OSError as exc:
         click.echo(f"error: cannot write report to {output}: {exc.strerror or exc}", err=True)
         click.echo(render_text(report, listing), nl=False)

@@ -65,4 +65,4 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, p
         # exit 4 (nothing collected) and the reason, instead of a bare "0 passed"
         click.echo(f"error: no test matched -k {select} (case-insensitive substring of "
                    "'suite > description')", err=True)
-    sys.exit(emit(summary, OutputOptions(fmt, output), inputs))
+    sys.exit(emit(summary, OutputOptions(fmt, output), [*inputs, store.root]))

@@ -66,7 +66,7 @@ def command(schema_ref: str | None, files: tuple[Path, ...], schemas: Path | Non
         results = list(progress.track(validate_documents(
             files, None if auto else schema_ref, store, profile or "strict", jobs, policy or "warn")))
     # what was detected is in the report: a line of the text report, the JSON result's note
-    sys.exit(emit(RunSummary(results, roots), OutputOptions(fmt, output), list(files)))
+    sys.exit(emit(RunSummary(results, roots), OutputOptions(fmt, output), [*files, store.root]))
 
 
 def _check_ref(store, ref: str) -> None:
