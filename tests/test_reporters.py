@@ -185,7 +185,9 @@ def test_text_groups_failures_by_suite_with_every_error_field(project):
     # each "at" line names the line of that test's entry
     for suite, line, description in _at_lines(out):
         entry = (project / suite).read_text().splitlines()[line - 1 : line + 2]
-        assert any(json.dumps(description, ensure_ascii=False)[1:-1] in e for e in entry)
+        # control characters are shown as \xNN (sanitize.visible), JSON writes them \u00NN
+        written = re.sub(r"\\x([0-9a-f]{2})", lambda m: chr(int(m[1], 16)), description)
+        assert any(json.dumps(written, ensure_ascii=False)[1:-1] in e for e in entry)
 
 
 def _at_lines(out: str) -> list[tuple[str, int, str]]:
@@ -277,8 +279,9 @@ def test_junit_counts_equal_the_run(project):
         assert int(suite.get("errors")) == len(suite.findall("testcase/error"))
     mixed = suites["cases/v1_0/mixed.json"]
     by_name = {c.get("name"): c for c in mixed.findall("testcase")}
-    assert set(by_name) == {t["description"].replace("\x01", "\\u0001") for t in MIXED["tests"]}
-    ctrl = by_name[CTRL_DESCRIPTION.replace("\x01", "\\u0001")]
+    # a control character is shown as \x01 (sanitize.visible), as in every human-facing format
+    assert set(by_name) == {t["description"].replace("\x01", "\\x01") for t in MIXED["tests"]}
+    ctrl = by_name[CTRL_DESCRIPTION.replace("\x01", "\\x01")]
     failure = ctrl.find("failure")
     assert failure.get("message") == "expected invalid, but it was accepted"
     empty = by_name["empty part is accepted"].find("failure")
@@ -299,8 +302,8 @@ def test_junit_warning_and_skip_and_forbidden_characters():
     xml.encode("utf-8")
     root = ET.fromstring(xml)
     warning, skipped = root.findall("testsuite/testcase")
-    assert warning.get("name") == "w\\u0000\\ud800"
-    assert warning.find("failure") is None and "policy: \\u001b[31m odd" in warning.find("system-out").text
+    assert warning.get("name") == "w\\x00\\ud800"
+    assert warning.find("failure") is None and "policy: \\x1b[31m odd" in warning.find("system-out").text
     assert skipped.find("skipped").get("message") == "why"
     assert root.get("skipped") == "1" and root.get("failures") == "0"
 
@@ -335,7 +338,8 @@ def test_github_annotations_point_at_the_failing_entry(project):
         assert _unescape(properties["title"]).startswith(file) or file.endswith(".jsonl")
     annotated = {_unescape(p["title"]): p for _, p, _ in commands}
     for entry in (MIXED["tests"][2], *MIXED["tests"][4:]):
-        p = annotated[f"cases/v1_0/mixed.json > {entry['description']}"]
+        shown = entry["description"].replace("\x01", "\\x01")  # sanitize.visible
+        p = annotated[f"cases/v1_0/mixed.json > {shown}"]
         assert p["file"] == "cases/v1_0/mixed.json"
         line = (project / "cases/v1_0/mixed.json").read_text().splitlines()[int(p["line"])]
         assert json.dumps(entry["description"], ensure_ascii=False)[1:-1] in line
@@ -460,7 +464,7 @@ def test_markdown_tables_per_version_and_suite(project):
     assert table["cases/broken.json"][2:] == ["1", "0", "0", "1"]
     # failures: a <details> block each, user text escaped, error list in a long-enough fence
     assert out.count("<details>") == 8 and out.count("</details>") == 8
-    assert "ctrl \x01 char, a &#124; pipe and a ``` fence: accepted" in out
+    assert "ctrl \\x01 char, a &#124; pipe and a ``` fence: accepted" in out  # shown, not sent
     assert "\n````text\n" in out  # the fence is longer than the ``` in the description
     assert "- $.text [type] 5 is not of type 'string'" in out
 

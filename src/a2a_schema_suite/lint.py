@@ -60,6 +60,12 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "meta-data, format-annotation, content), plus any --allow-keyword"),
     Rule("unresolved-ref", Outcome.ERRORED, "schema files",
          "every $ref and $dynamicRef resolves in its version's registry, with no retrieval"),
+    Rule("unknown-format", Outcome.ERRORED, "schema files",
+         "every format is a Draft 2020-12 format this environment checks (run and validate refuse "
+         "any other: it would check nothing, on one engine or both)"),
+    Rule("ref-cycle", Outcome.ERRORED, "schema files",
+         "no $ref loop that never looks into the document (run and validate refuse it on both "
+         "engines: validation would never end)"),
     Rule("dead-def", Outcome.FAILED, "schema files",
          "every $defs entry is reachable from a schema file's root or from a suite's schema"),
     Rule("pattern-backtracking", Outcome.ERRORED, "schema files",
@@ -364,7 +370,14 @@ def dialect_findings(doc: SchemaDoc) -> Iterator[CaseResult]:
 def metaschema_findings(doc: SchemaDoc) -> Iterator[CaseResult]:
     if doc.contents is None:
         return
-    errors = sorted(_META_VALIDATOR.iter_errors(doc.contents), key=lambda e: list(map(str, e.absolute_path)))
+    try:
+        errors = sorted(_META_VALIDATOR.iter_errors(doc.contents),
+                        key=lambda e: list(map(str, e.absolute_path)))
+    except RecursionError:  # a pattern nested too deeply for re.compile (format "regex")
+        yield _finding("schema-metaschema", doc.display, doc.relpath,
+                       "not valid Draft 2020-12: nested too deeply to check", schema=doc.relpath,
+                       line=1)
+        return
     seen: set[tuple[str, str]] = set()
     for error in errors:
         pointer = "".join("/" + _escape(str(p)) for p in error.absolute_path)
@@ -433,6 +446,42 @@ def _registry(tree: SchemaTree, version: str) -> Registry:
         return registry.crawl()
     except Exception:  # a malformed subschema (already a metaschema finding): lookups still work
         return registry
+
+
+def format_findings(doc: SchemaDoc) -> Iterator[CaseResult]:
+    """Every ``format`` that is not a Draft 2020-12 format checked here (what the store refuses)."""
+    from a2a_schema_suite.engines import format_checker
+    from a2a_schema_suite.registry import DRAFT_2020_12_FORMATS, keyword_values
+
+    checkable = set(format_checker().checkers)
+    for where, value in keyword_values(doc.contents, "format"):
+        if not isinstance(value, str) or value in checkable:
+            continue
+        why = ("is not a Draft 2020-12 format: it would check nothing (a typo passes every document)"
+               if value not in DRAFT_2020_12_FORMATS else
+               "has no checker in this environment (its package is not installed): the engines "
+               "would disagree")
+        yield _finding("unknown-format", doc.display, f"{doc.relpath}#{where}",
+                       f"format {value!r} {why}", schema=doc.relpath, line=doc.line(where),
+                       pointer=where)
+
+
+def ref_cycle_findings(tree: SchemaTree) -> Iterator[CaseResult]:
+    """A ``$ref`` loop reachable from a schema file's root (what the store refuses)."""
+    from a2a_schema_suite.registry import ref_cycle
+
+    registries = {version: _registry(tree, version) for version in tree.versions}
+    for doc in tree.docs:
+        if doc.uri is None or doc.contents is None:
+            continue
+        try:
+            cycle = ref_cycle(registries[doc.version], doc.uri)
+        except Exception:  # a malformed schema: the meta-schema rule reports it
+            continue
+        if cycle is not None:
+            yield _finding("ref-cycle", doc.display, doc.relpath,
+                           f"$ref cycle that never looks into the document ({cycle}): validation "
+                           "would never end", schema=doc.relpath, line=1)
 
 
 def ref_findings(tree: SchemaTree) -> Iterator[CaseResult]:
@@ -617,7 +666,9 @@ def lint_schemas(tree: SchemaTree, options: CheckOptions = CheckOptions(),
             findings.extend(metaschema_findings(doc))
         findings.extend(keyword_findings(doc, options.allowed_keywords))
         findings.extend(pattern_findings(doc, options.strict))
+        findings.extend(format_findings(doc))
     findings.extend(ref_findings(tree))
+    findings.extend(ref_cycle_findings(tree))
     return findings
 
 

@@ -254,21 +254,23 @@ def discover(paths: Iterable[Path]) -> list[tuple[Path, str]]:
 
 
 def tree_root(path: Path) -> Path:
-    """The tree a suite file given on its own may read streams from: the current directory if
-    the file is inside it, else the file's own directory."""
+    """The tree a suite found under ``path`` (a directory or a suite file given on the command
+    line) may read stream files from: the current directory if ``path`` is inside it (a
+    repository checkout), else the directory given (or the file's own directory)."""
     cwd = Path.cwd().resolve()
     try:
         resolved = path.resolve()
     except (OSError, RuntimeError):
-        return path.parent
-    return cwd if resolved.is_relative_to(cwd) else resolved.parent
+        return path if path.is_dir() else path.parent
+    if resolved.is_relative_to(cwd):
+        return cwd
+    return resolved if resolved.is_dir() else resolved.parent
 
 
 def discover_roots(paths: Iterable[Path]) -> list[tuple[Path, str, Path]]:
     """Expand files and directories into ``(suite file, display name)`` pairs, sorted.
 
-    The third member is the tree the suite's stream files must stay inside: the directory given,
-    or for a file given on its own, :func:`tree_root`.
+    The third member is the tree the suite's stream files must stay inside (:func:`tree_root`).
 
     Names are paths the user can open, so that reports can point at them: a file under a relative
     directory is named as typed (``cases/v1_0/task.json`` for ``cases/v1_0``). Under an absolute
@@ -280,13 +282,14 @@ def discover_roots(paths: Iterable[Path]) -> list[tuple[Path, str, Path]]:
     found: list[tuple[Path, str, Path]] = []
     cwd = Path.cwd()
     for path in paths:
+        root = tree_root(path)
         if path.is_dir():
             base = _name_base(path, cwd) if path.is_absolute() else None
             for file in sorted(path.rglob("*.json")):
                 name = file if base is None else file.relative_to(base)
-                found.append((file, name.as_posix(), path))
+                found.append((file, name.as_posix(), root))
         else:
-            found.append((path, path.as_posix(), tree_root(path)))
+            found.append((path, path.as_posix(), root))
     return found
 
 

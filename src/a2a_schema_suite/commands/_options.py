@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,10 +42,25 @@ def _overwrites_input(output: Path, inputs: list[Path], summary) -> bool:
 
 
 def write_report(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically: into a temporary file next to it, then renamed over
-    it. A reader never sees half a report, a failed write leaves the old file as it was, and a
-    symbolic link at ``path`` is replaced by the report, never followed (its target is untouched).
-    Raises OSError."""
+    """Write ``text`` to ``path``; raises OSError.
+
+    A regular file (or a new one) is written atomically: into a temporary file next to it, then
+    renamed over it, so a reader never sees half a report and a failed write leaves the old file
+    as it was. A symbolic link to a file is refused (writing through it would overwrite whatever
+    it points at). Anything else that exists (``/dev/stdout``, a pipe, a device) is written in
+    place: it cannot be renamed over.
+    """
+    try:
+        target = os.stat(path)  # follows links
+    except FileNotFoundError:
+        target = None
+    if path.is_symlink() and (target is None or stat.S_ISREG(target.st_mode)):
+        raise OSError(errno.EEXIST, "it is a symbolic link; refusing to write through it "
+                                    "(give the real path)")
+    if target is not None and not stat.S_ISREG(target.st_mode):
+        with open(path, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+        return
     directory = path.parent if str(path.parent) else Path(".")
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
@@ -53,7 +70,8 @@ def write_report(path: Path, text: str) -> None:
             os.fsync(stream.fileno())
         umask = os.umask(0)
         os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # mkstemp's 0600 -> what open() would have made
+        mode = stat.S_IMODE(target.st_mode) if target is not None else 0o666 & ~umask
+        os.chmod(temporary, mode)  # mkstemp's 0600 -> what the file had, or what open() makes
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

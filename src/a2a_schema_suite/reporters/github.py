@@ -17,6 +17,7 @@ import os
 import secrets
 from pathlib import Path
 
+from a2a_schema_suite import sanitize
 from a2a_schema_suite.reporters import markdown, text
 from a2a_schema_suite.results import CaseResult, Outcome, RunSummary
 
@@ -87,6 +88,7 @@ def _append_step_summary(summary: RunSummary, path: str) -> str | None:
 
 
 def render(summary: RunSummary) -> str:
+    summary = sanitize.summary(summary)  # untrusted text can never be a workflow command
     lines = [annotation(r, files=summary.files) for r in summary.results if r.outcome in _COMMANDS]
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if step_summary and (problem := _append_step_summary(summary, step_summary)):

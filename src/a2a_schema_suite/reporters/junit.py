@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from a2a_schema_suite import sanitize
 from a2a_schema_suite.reporters.text import detail_lines, verdict_phrase
 from a2a_schema_suite.results import CaseResult, Outcome, RunSummary
 
@@ -84,6 +85,6 @@ def to_element(summary: RunSummary) -> ET.Element:
 
 
 def render(summary: RunSummary) -> str:
-    root = to_element(summary)
+    root = to_element(sanitize.summary(summary))  # printed to a CI log too: no workflow command
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

@@ -13,6 +13,7 @@ import html
 import re
 from urllib.parse import urlsplit
 
+from a2a_schema_suite import sanitize
 from a2a_schema_suite.reporters.text import detail_lines, utf8_safe, verdict_phrase
 from a2a_schema_suite.results import CaseResult, ExitCode, Outcome, RunSummary
 
@@ -101,6 +102,7 @@ def _failure(result: CaseResult) -> str:
 
 
 def render(summary: RunSummary) -> str:
+    summary = sanitize.summary(summary)  # \r and controls in cells shown as \r, never raw
     parts = [_verdict_line(summary), "", *_tables(summary)]
     problems = [r for r in summary.results if r.outcome in _PROBLEMS]
     if problems:

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TextIO
 
-from a2a_schema_suite import console
+from a2a_schema_suite import console, sanitize
 from a2a_schema_suite.results import CaseResult, ErrorDetail, ExitCode, Outcome, RunSummary
 
 MAX_ERRORS = 25  #: top-level errors shown per result (the JSON report has them all)
@@ -167,6 +167,7 @@ def _group_heading(suite: str, results: list[CaseResult]) -> str:
 
 def render(summary: RunSummary, *, colour: bool | None = None) -> str:
     """The text report; ``colour=None`` decides from the override, stdout and ``NO_COLOR``."""
+    summary = sanitize.summary(summary)  # untrusted text: no control sequence, no workflow command
     if colour is None:
         colour = _colour_override.get()
     paint = _Painter(colour_enabled() if colour is None else colour)
@@ -178,7 +179,7 @@ def render(summary: RunSummary, *, colour: bool | None = None) -> str:
             groups.setdefault(result.suite, []).append(result)
     lines: list[str] = []
     if summary.roots is not None:
-        lines.append(paint(summary.roots.describe(), "dim"))
+        lines.append(paint(sanitize.visible(summary.roots.describe()), "dim"))  # paths: untrusted
     if level >= 0:  # what validate without --schema detected, and why
         lines.extend(f"{r.suite}: {r.note} -> {r.schema}" for r in summary.results
                      if r.note and r.actual_valid is not None)

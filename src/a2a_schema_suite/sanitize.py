@@ -1,0 +1,94 @@
+"""The one output sanitizer for untrusted text (suite descriptions, file names, messages that quote
+a document, an agent's answers) on its way to a terminal, a CI log or a table.
+
+- **Control characters are shown, never sent**: C0 and C1 controls, DEL, the Unicode line and
+  paragraph separators and the bidirectional overrides (``\\u202e``: "Trojan Source") become
+  visible escapes: ``\\n``, ``\\r``, ``\\t``, ``\\x1b``, ``\\u202e``. An escape sequence in a suite
+  description can no longer set the terminal title, clear the screen or forge a line of the
+  report, and untrusted text never spans two lines.
+- **Workflow commands are neutralised**: GitHub Actions reads a log line that starts (after
+  spaces) with ``::`` as a command (``::add-mask::``, ``::error::``, ``::stop-commands::``), and
+  ``##[`` as a command in its older syntax. Since untrusted text can no longer contain a line
+  break, it could only start a line where a reporter puts it first; a leading ``::`` is written
+  ``\\::`` and every ``##[`` is written ``#\\#[``, so no piece of untrusted text is ever a command.
+- **Lone surrogates** (JSON allows ``"\\ud800"``) are shown as ``\\ud800``: always encodable.
+
+Backslashes are left as they are (messages quote patterns and Python reprs); a visible escape is
+therefore a hint, not a reversible encoding: the JSON report keeps the exact text.
+
+Used by every human-facing reporter (text, github, junit, markdown; HTML escapes its own way and
+JSON escapes control characters by definition) and by ``probe``'s live output.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import TypeVar
+
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+#: C0, DEL and C1 controls; U+2028/U+2029 (line breaks in some viewers); bidi embeddings,
+#: overrides and isolates; the zero-width no-break space / BOM.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+_COMMAND_START = re.compile(r"^(\s*)::")
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    if char in _NAMED:
+        return _NAMED[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """``text`` safe for a terminal or a CI log line (see the module's docstring). Idempotent."""
+    text = _UNSAFE.sub(_escape, text)
+    text = _COMMAND_START.sub(r"\1\\::", text)
+    text = text.replace("##[", "#\\#[")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
+def lines(text: str) -> str:
+    """Several lines of our own layout whose content may be untrusted: each line made visible,
+    the line breaks kept."""
+    return "\n".join(visible(line) for line in text.split("\n"))
+
+
+T = TypeVar("T")
+
+
+def _clean(value: T) -> T:
+    if isinstance(value, str):
+        return visible(value)  # type: ignore[return-value]
+    if isinstance(value, tuple):
+        return tuple(_clean(v) for v in value)  # type: ignore[return-value]
+    return value
+
+
+def error(detail):  # ErrorDetail -> ErrorDetail
+    """An error with every text field visible (branch errors included)."""
+    return dataclasses.replace(
+        detail, path=visible(detail.path), pointer=visible(detail.pointer),
+        schema_path=visible(detail.schema_path), keyword=visible(detail.keyword),
+        message=visible(detail.message), context=tuple(error(c) for c in detail.context),
+        rule=None if detail.rule is None else visible(detail.rule))
+
+
+def result(case):  # CaseResult -> CaseResult
+    """A result with every text field visible; the tested document (``data``) is kept as is."""
+    return dataclasses.replace(
+        case, suite=visible(case.suite), schema=visible(case.schema),
+        description=visible(case.description),
+        reason=None if case.reason is None else visible(case.reason),
+        source=None if case.source is None else visible(case.source),
+        errors=tuple(error(e) for e in case.errors))
+
+
+def summary(run):  # RunSummary -> RunSummary
+    """A summary whose results are all :func:`result`-clean (counts and exit code unchanged)."""
+    return dataclasses.replace(run, results=[result(r) for r in run.results])
