@@ -7,6 +7,7 @@ Each command lives in ``a2a_schema_suite.commands.<name>`` and exposes ``command
 from __future__ import annotations
 
 import importlib
+import signal
 
 import click
 
@@ -41,6 +42,33 @@ SUMMARIES: dict[str, str] = {
 ERRORED = 3  # results.ExitCode.ERRORED, kept here so the group imports nothing heavy
 
 
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, handled like Ctrl-C (the workers are stopped, the results so far are
+    reported as partial); the exit code is 128 + the signal's number (143, 129)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+        self.code = 128 + signum
+
+
+def _raise_interrupted(signum: int, _frame: object) -> None:
+    raise Interrupted(signum)
+
+
+def install_signal_handlers() -> None:
+    """SIGTERM and SIGHUP raise :class:`Interrupted` in the main thread (as SIGINT raises
+    KeyboardInterrupt): ``finally`` blocks run, worker processes are stopped."""
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _raise_interrupted)
+
+
+def interrupt_code(exc: BaseException) -> int:
+    """The exit code for an interruption: 130 for Ctrl-C, 128 + N for signal N."""
+    return getattr(exc, "code", 130)
+
+
 class _Group(click.Group):
     """Lazy subcommands; an unexpected exception becomes one line and exit code 3, never a traceback."""
 
@@ -69,9 +97,9 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
             raise
-        except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
-            ctx.exit(130)
+        except KeyboardInterrupt as exc:
+            click.echo(f"interrupted{f' by {exc}' if isinstance(exc, Interrupted) else ''}", err=True)
+            ctx.exit(interrupt_code(exc))
         except Exception as exc:  # pragma: no cover - the last line of defence
             click.echo(f"a2a-schema-suite: internal error: {type(exc).__name__}: {exc}", err=True)
             ctx.exit(ERRORED)
@@ -89,3 +117,4 @@ def main() -> None:
       a2a-schema-suite run cases/v1_0 -k part    # a subset
       a2a-schema-suite validate --schema v1_0/agent_card.json card.json
     """
+    install_signal_handlers()

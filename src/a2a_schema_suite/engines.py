@@ -68,6 +68,36 @@ def _pattern_keyword(validator: Validator, pattern: str, instance: Any,
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
+def _unique_key(value: Any) -> Any:
+    """A hashable form of a JSON value under JSON Schema equality: ``1 == 1.0``, ``true != 1``,
+    objects regardless of member order."""
+    if isinstance(value, bool):
+        return ("b", value)
+    if isinstance(value, (int, float)):
+        return ("n", value)  # equal numbers hash alike in Python (1 and 1.0)
+    if isinstance(value, str):
+        return ("s", value)
+    if isinstance(value, list):
+        return ("l", tuple(_unique_key(v) for v in value))
+    if isinstance(value, dict):
+        return ("o", frozenset((k, _unique_key(v)) for k, v in value.items()))
+    return ("z", None) if value is None else ("?", id(value))
+
+
+def _unique_items_keyword(validator: Validator, unique: Any, instance: Any,
+                          schema: dict[str, Any]) -> Iterator[ValidationError]:
+    """``uniqueItems`` in linear time (a set of hashable forms). python-jsonschema compares
+    objects pairwise, which took over a minute for 30,000 objects; same verdicts, same message."""
+    if unique and validator.is_type(instance, "array"):
+        seen: set[Any] = set()
+        for item in instance:
+            key = _unique_key(item)
+            if key in seen:
+                yield ValidationError(f"{instance!r} has non-unique elements")
+                return
+            seen.add(key)
+
+
 #: Formats whose grammar has no room for a trailing newline (RFC 3339, RFC 3986/3987, RFC 5321,
 #: RFC 1123, RFC 4122, RFC 6570): the stock checkers accept one because they anchor with ``$``.
 NEWLINE_FREE_FORMATS = frozenset({
@@ -110,7 +140,8 @@ def python_validator_class() -> type[Validator]:
     a subschema that declares another dialect still gets that dialect's stock class.
     """
     cls = jsonschema.validators.extend(jsonschema.Draft202012Validator,
-                                       {"pattern": _pattern_keyword})
+                                       {"pattern": _pattern_keyword,
+                                        "uniqueItems": _unique_items_keyword})
     stock_evolve = cls.evolve
     # (attribute name, __init__ name) of every field, as jsonschema's own evolve copies them
     init_fields = [(f.name, f.alias or f.name) for f in attrs.fields(cls) if f.init]

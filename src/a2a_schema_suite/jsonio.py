@@ -23,10 +23,12 @@ are refused rather than read forever.
 from __future__ import annotations
 
 import errno
+import io
 import json
 import math
 import os
 import re
+import select
 import stat
 import sys
 from collections.abc import Iterator
@@ -353,6 +355,41 @@ def _os_reason(path: Path, exc: OSError) -> str:
     return f"cannot read file: {reason}"
 
 
+#: A pipe (a FIFO, ``/dev/stdin``) whose writer sends nothing for this long is given up on: a
+#: silent writer that keeps the pipe open can no longer block a run.
+PIPE_IDLE_SECONDS = 10.0
+
+
+class _IdleLimitedPipe(io.RawIOBase):
+    """The read end of a pipe that fails (a located :class:`LoadFailure`) after
+    :data:`PIPE_IDLE_SECONDS` without data, instead of waiting for the writer forever."""
+
+    def __init__(self, fd: int, name: str) -> None:
+        self._fd = fd
+        self._name = name
+
+    def readable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def readinto(self, buffer: Any) -> int:
+        ready, _, _ = select.select([self._fd], [], [], PIPE_IDLE_SECONDS)
+        if not ready:
+            raise LoadFailure(LoadError(
+                self._name, 1, 1, f"no data from the pipe for {PIPE_IDLE_SECONDS:g} s: its writer "
+                                  "keeps it open without writing (close it, or give a file)"))
+        data = os.read(self._fd, len(buffer))
+        buffer[:len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            os.close(self._fd)
+        super().close()
+
+
 def _open(path: Path, name: str) -> IO[bytes]:
     """Open a file for binary reading, refusing directories and devices, never blocking.
 
@@ -375,6 +412,8 @@ def _open(path: Path, name: str) -> IO[bytes]:
     try:
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
+        if stat.S_ISFIFO(info.st_mode) and hasattr(select, "select"):
+            return io.BufferedReader(_IdleLimitedPipe(fd, name), 64 * 1024)  # type: ignore[return-value]
         return open(fd, "rb", buffering=64 * 1024)
     except OSError as exc:
         os.close(fd)

@@ -773,13 +773,15 @@ def _clean_passes(findings: list[CaseResult], counts: dict[str, int],
 
 
 def check(schema_root: Path, paths: list[Path], options: CheckOptions = CheckOptions(),
-          run: bool = True) -> list[CaseResult]:
+          run: bool = True, budget: Any = None) -> list[CaseResult]:
     """Lint ``schema_root`` and the suites under ``paths``, then run the suites.
 
     Returns the findings, one passed result per clean rule, and the run's own results (which keep
     their ``run`` descriptions). Suites that cannot be loaded are reported once, by their rule.
+    With a :class:`~a2a_schema_suite.sandbox.Budget`, every case runs under it in a worker; if
+    interrupted, the exception carries the results so far as ``partial``.
     """
-    from a2a_schema_suite.runner import RunOptions, run_suites
+    from a2a_schema_suite.runner import RunOptions, run_suites, run_suites_budgeted
     from a2a_schema_suite.suite import orphan_streams
 
     tree, findings = load_tree(schema_root)
@@ -808,6 +810,13 @@ def check(schema_root: Path, paths: list[Path], options: CheckOptions = CheckOpt
     counts = {"schema files": len(tree.docs), "suite files": len(items), "JSONL files":
               sum(1 for p in paths if p.is_dir() for _ in p.rglob("*.jsonl"))}
     results = findings + _clean_passes(findings, counts, skipped={"dead-def"} if scoped else set())
-    if run:
+    if run and budget is None:
         results += run_suites(suites, store, RunOptions())
+    elif run:
+        try:
+            for result in run_suites_budgeted(suites, store, RunOptions(), budget):
+                results.append(result)
+        except KeyboardInterrupt as exc:
+            exc.partial = results  # type: ignore[attr-defined]
+            raise
     return results

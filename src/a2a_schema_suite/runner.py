@@ -8,9 +8,10 @@ store once, and the results come back in exactly the order one process would pro
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import multiprocessing
-import signal
+import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -24,7 +25,7 @@ from urllib.parse import urldefrag
 from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
-from a2a_schema_suite import explain
+from a2a_schema_suite import explain, sandbox
 from a2a_schema_suite.advice import timestamp_warnings
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, iter_jsonl, load_path
 from a2a_schema_suite.policy import policy_findings
@@ -227,13 +228,14 @@ def _until_first_failure(results: Iterable[CaseResult], fail_fast: bool) -> Iter
 
 
 def suite_results(item: Suite | SuiteProblem, store: SchemaStore,
-                  options: RunOptions = RunOptions()) -> Iterator[CaseResult]:
-    """The results of one suite's selected tests and streams (one *errored* if unloadable)."""
+                  options: RunOptions = RunOptions(), start: int = 0) -> Iterator[CaseResult]:
+    """The results of one suite's selected tests and streams (one *errored* if unloadable),
+    from the ``start``-th selected one on."""
     if isinstance(item, SuiteProblem):
         yield _suite_problem_result(item)
         return
     tests = [t for t in (*item.tests, *item.streams)
-             if selects(options.select, f"{item.name} > {t.description}")]
+             if selects(options.select, f"{item.name} > {t.description}")][start:]
     if not tests:
         return
     profile = options.profile or item.profile or DEFAULT_PROFILE
@@ -245,8 +247,9 @@ def suite_results(item: Suite | SuiteProblem, store: SchemaStore,
         validator, problem = None, str(exc)
     for test in tests:
         started = time.perf_counter()
+        source = _display(test.file) if isinstance(test, StreamCase) else None
+        sandbox.announce((item.name, item.schema, test.description, test.valid, test.line, source))
         if validator is None:
-            source = _display(test.file) if isinstance(test, StreamCase) else None
             result = _errored(item.name, item.schema, test.description, test.valid,
                               problem or "no validator", line=test.line, source=source)
         elif isinstance(test, StreamCase):
@@ -436,6 +439,8 @@ def validate_documents(files: Iterable[Path], schema: str | None, store: SchemaS
         return
     for path in files:
         started = time.perf_counter()
+        name = path.as_posix()
+        sandbox.announce((name, schema or AUTO, name, True, None, None))
         result = validate_file(path, schema, store, profile, policy)
         yield dataclasses.replace(result, duration=time.perf_counter() - started)
 
@@ -451,8 +456,9 @@ R = TypeVar("R")
 def _init_worker(store: SchemaStore) -> None:
     global _worker_store
     _worker_store = store
-    # Ctrl-C is the parent's to handle: it stops the pool; workers must not print tracebacks.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Ctrl-C is the parent's to handle: it stops the pool; workers must not print tracebacks,
+    # and end by themselves if the parent dies (even by SIGKILL).
+    sandbox.become_worker(os.getppid())
 
 
 def _store() -> SchemaStore:
@@ -547,3 +553,105 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     for process in list((getattr(pool, "_processes", None) or {}).values()):
         process.terminate()
     pool.shutdown(wait=True, cancel_futures=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Budgeted runs: every case in a worker process under a time budget and a memory ceiling
+# (sandbox.py); the CLI always runs this way.
+
+
+def _init_lane(store: SchemaStore) -> None:
+    global _worker_store
+    _worker_store = store
+
+
+def _case_errored(case: sandbox.CaseInfo, reason: str) -> CaseResult:
+    suite, schema, description, expected, line, source = case
+    return _errored(suite, schema, description, expected, reason, line=line, source=source)
+
+
+def _suite_file_task(path: Path, name: str, options: RunOptions, root: Path | None = None, *,
+                     start: int = 0) -> Iterator[CaseResult]:
+    """Worker: load one suite file and run it from its ``start``-th case; returns the suite
+    without its tests (for orphan detection)."""
+    item = load_suite(path, name, root)
+    yield from suite_results(item, _store(), options, start)
+    return dataclasses.replace(item, tests=()) if isinstance(item, Suite) else item
+
+
+def _suite_task(item: Suite | SuiteProblem, options: RunOptions, *,
+                start: int = 0) -> Iterator[CaseResult]:
+    yield from suite_results(item, _store(), options, start)
+
+
+def _documents_task(files: list[Path], schema: str | None, profile: str,
+                    policy: str = DEFAULT_POLICY, *, start: int = 0) -> Iterator[CaseResult]:
+    yield from validate_documents(files[start:], schema, _store(), profile, policy=policy)
+
+
+def _suite_lost(unit: tuple[Any, ...], why: str) -> tuple[list[CaseResult], Any]:
+    item = unit[0]
+    return [_errored(item.name, getattr(item, "schema", ""), "<suite file>", None,
+                     f"worker process failed: {why}")], None
+
+
+def _suite_file_lost_results(unit: tuple[Any, ...], why: str) -> tuple[list[CaseResult], Any]:
+    problem, results = _suite_file_lost(unit, why)  # type: ignore[arg-type]
+    return results, problem
+
+
+def _documents_lost_results(unit: tuple[Any, ...], why: str) -> tuple[list[CaseResult], Any]:
+    return _documents_lost(unit, why), None  # type: ignore[arg-type]
+
+
+def _budgeted(task: sandbox.Task, units: Sequence[tuple[Any, ...]], store: SchemaStore,
+              budget: sandbox.Budget, jobs: int,
+              lost: Callable[[tuple[Any, ...], str], tuple[list[CaseResult], Any]]
+              ) -> Iterator[tuple[list[CaseResult], Any]]:
+    return sandbox.run_units(task, units, budget=budget, jobs=jobs,
+                             setup=functools.partial(_init_lane, store), errored=_case_errored,
+                             lost=lost, context=_pool_context())
+
+
+def run_paths_budgeted(inputs: Sequence[Path], store: SchemaStore, options: RunOptions,
+                       jobs: int, budget: sandbox.Budget) -> Iterator[CaseResult]:
+    """:func:`run_paths` with every case under ``budget`` (same results, same order).
+
+    If interrupted (Ctrl-C, SIGTERM), the exception carries the results so far as ``partial``.
+    """
+    units = [(path, name, options, root) for path, name, root in discover_roots(inputs)]
+    outcomes: list[tuple[list[CaseResult], Any]] = []
+    try:
+        for outcome in _budgeted(_suite_file_task, units, store, budget, jobs,
+                                 _suite_file_lost_results):
+            outcomes.append(outcome)
+            if options.fail_fast and any(r.outcome is not Outcome.PASSED for r in outcome[0]):
+                break
+    except KeyboardInterrupt as exc:
+        exc.partial = [r for results, _ in outcomes for r in results]  # type: ignore[attr-defined]
+        raise
+    loaded = [item for _, item in outcomes if item is not None]
+    orphans = orphan_streams(inputs, loaded) if len(outcomes) == len(units) else []
+    orphan_results = (_orphan_result(o) for o in (orphans if options.select is None else ()))
+    suites = (r for results, _ in outcomes for r in results)
+    yield from _until_first_failure(itertools.chain(orphan_results, suites), options.fail_fast)
+
+
+def run_suites_budgeted(items: Sequence[Suite | SuiteProblem], store: SchemaStore,
+                        options: RunOptions, budget: sandbox.Budget,
+                        jobs: int = 1) -> Iterator[CaseResult]:
+    """:func:`run_suites` of loaded suites (no orphans) with every case under ``budget``."""
+    for results, _ in _budgeted(_suite_task, [(item, options) for item in items], store, budget,
+                                jobs, _suite_lost):
+        yield from results
+
+
+def validate_documents_budgeted(files: Iterable[Path], schema: str | None, store: SchemaStore,
+                                profile: str, jobs: int, budget: sandbox.Budget,
+                                policy: str = DEFAULT_POLICY) -> Iterator[CaseResult]:
+    """:func:`validate_documents` with every document under ``budget`` (same results, order)."""
+    files = list(files)
+    units = [(chunk, schema, profile, policy) for chunk in _chunks(files, max(jobs, 1))]
+    for results, _ in _budgeted(_documents_task, units, store, budget, jobs,
+                                _documents_lost_results):
+        yield from results

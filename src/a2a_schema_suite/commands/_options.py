@@ -242,3 +242,43 @@ def percentage(ctx: click.Context, param: click.Parameter, value: float | None) 
     if value is not None and not 0 <= value <= 100:
         raise click.BadParameter(f"{value:g} is not a percentage between 0 and 100")
     return value
+
+
+# --- budgets and interruptions (SECURITY.md) ---------------------------------------------------
+
+time_budget_option = click.option(
+    "--time-budget", "time_budget", type=click.FloatRange(min=0, min_open=True), default=300,
+    show_default=True, metavar="SECONDS",
+    help="Per-case time budget: a case with no verdict by then is errored, the run goes on.")
+memory_ceiling_option = click.option(
+    "--memory-ceiling", "memory_ceiling", type=click.IntRange(min=16), default=4096,
+    show_default=True, metavar="MIB",
+    help="Memory ceiling of a validating worker: a case that needs more is errored, the run "
+         "goes on.")
+
+
+def budget(time_budget: float, memory_ceiling: int):
+    from a2a_schema_suite.sandbox import Budget
+
+    return Budget(seconds=time_budget, memory_mib=memory_ceiling)
+
+
+def collect(results) -> tuple[list, int | None]:
+    """Every result, or on Ctrl-C / SIGTERM / SIGHUP the results so far plus one *errored*
+    result saying the run was interrupted; and the interruption's exit code (None if none)."""
+    from a2a_schema_suite.cli import interrupt_code
+    from a2a_schema_suite.results import CaseResult, Outcome
+
+    got: list = []
+    try:
+        for result in results:
+            got.append(result)
+    except KeyboardInterrupt as exc:
+        got = getattr(exc, "partial", None) or got
+        signal_name = str(exc) or "SIGINT"
+        got.append(CaseResult(
+            "a2a-schema-suite", "", f"interrupted by {signal_name}", None, None, Outcome.ERRORED,
+            reason=f"the run was interrupted by {signal_name}: the workers were stopped and these "
+                   f"results are partial ({len(got)} reported)"))
+        return got, interrupt_code(exc)
+    return got, None

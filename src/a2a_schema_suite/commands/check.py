@@ -9,15 +9,19 @@ import click
 
 from a2a_schema_suite.commands._options import (
     OutputOptions,
+    budget,
     case_inputs,
     cases_option,
     choose_roots,
+    collect,
     console_options,
     emit,
     format_option,
+    memory_ceiling_option,
     output_option,
     schemas_option,
     suite_files,
+    time_budget_option,
 )
 
 
@@ -31,10 +35,13 @@ from a2a_schema_suite.commands._options import (
                    "Python read differently, is an error, not a warning.")
 @click.option("--allow-keyword", "allowed", multiple=True, metavar="NAME",
               help="Accept this extension keyword (e.g. x-since) in schemas; repeatable.")
+@time_budget_option
+@memory_ceiling_option
 @format_option
 @output_option
 def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, strict: bool,
-            allowed: tuple[str, ...], fmt: str, output: Path | None) -> None:
+            allowed: tuple[str, ...], time_budget: float, memory_ceiling: int, fmt: str,
+            output: Path | None) -> None:
     """Lint the suite itself, then run it; exits non-zero on any problem.
 
     Every schema: strict JSON, Draft 2020-12 dialect and meta-schema, a $id, no unknown keyword,
@@ -57,7 +64,11 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, s
     inputs = case_inputs(roots, paths)
     root = roots.schemas
     options = CheckOptions(strict=strict, allowed_keywords=frozenset(allowed))
+    limits = budget(time_budget, memory_ceiling)
     with Progress("check"):
-        summary = RunSummary(check(root, inputs, options), roots, files=suite_files(inputs))
+        results, interrupted = collect(
+            result for result in check(root, inputs, options, budget=limits))
+    summary = RunSummary(results, roots, files=suite_files(inputs))
     schema_files = sorted(root.rglob("*.json"))
-    sys.exit(emit(summary, OutputOptions(fmt, output), [*inputs, *schema_files]))
+    code = emit(summary, OutputOptions(fmt, output), [*inputs, *schema_files, root])
+    sys.exit(interrupted or code)

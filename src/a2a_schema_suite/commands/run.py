@@ -9,20 +9,24 @@ import click
 
 from a2a_schema_suite.commands._options import (
     OutputOptions,
+    budget,
     case_inputs,
     cases_option,
     choose_roots,
+    collect,
     console_options,
     emit,
     engine_option,
     format_option,
     jobs_option,
     load_store,
+    memory_ceiling_option,
     output_option,
     policy_option,
     profile_option,
     schemas_option,
     suite_files,
+    time_budget_option,
 )
 
 
@@ -39,11 +43,13 @@ from a2a_schema_suite.commands._options import (
 @click.option("--fail-fast", is_flag=True, help="Stop at the first test that does not pass.")
 @jobs_option
 @engine_option
+@time_budget_option
+@memory_ceiling_option
 @format_option
 @output_option
 def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, profile: str | None,
             policy: str | None, select: str | None, fail_fast: bool, jobs: int, engine: str,
-            fmt: str, output: Path | None) -> None:
+            time_budget: float, memory_ceiling: int, fmt: str, output: Path | None) -> None:
     """Run case suites (files or directories; default: the bundled cases).
 
     \b
@@ -52,17 +58,19 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, p
     """
     from a2a_schema_suite.console import Progress
     from a2a_schema_suite.results import RunSummary
-    from a2a_schema_suite.runner import RunOptions, run_paths
+    from a2a_schema_suite.runner import RunOptions, run_paths_budgeted
 
     roots = choose_roots(schemas, cases, paths)
     inputs = case_inputs(roots, paths)
     store = load_store(roots.schemas, engine)
     options = RunOptions(profile=profile, policy=policy, select=select, fail_fast=fail_fast)
     with Progress("run", "results") as progress:
-        summary = RunSummary(list(progress.track(run_paths(inputs, store, options, jobs))), roots,
-                             files=suite_files(inputs))
+        results, interrupted = collect(progress.track(run_paths_budgeted(
+            inputs, store, options, jobs, budget(time_budget, memory_ceiling))))
+    summary = RunSummary(results, roots, files=suite_files(inputs))
     if select is not None and not summary.results:
         # exit 4 (nothing collected) and the reason, instead of a bare "0 passed"
         click.echo(f"error: no test matched -k {select} (case-insensitive substring of "
                    "'suite > description')", err=True)
-    sys.exit(emit(summary, OutputOptions(fmt, output), [*inputs, store.root]))
+    code = emit(summary, OutputOptions(fmt, output), [*inputs, store.root])
+    sys.exit(interrupted or code)

@@ -10,17 +10,21 @@ import click
 from a2a_schema_suite.commands._complete import schema_refs
 from a2a_schema_suite.commands._options import (
     OutputOptions,
+    budget,
     choose_roots,
+    collect,
     console_options,
     emit,
     engine_option,
     format_option,
     jobs_option,
     load_store,
+    memory_ceiling_option,
     output_option,
     policy_option,
     profile_option,
     schemas_option,
+    time_budget_option,
 )
 
 
@@ -38,11 +42,13 @@ from a2a_schema_suite.commands._options import (
 @policy_option
 @jobs_option
 @engine_option
+@time_budget_option
+@memory_ceiling_option
 @format_option
 @output_option
 def command(schema_ref: str | None, files: tuple[Path, ...], schemas: Path | None,
-            profile: str | None, policy: str | None, jobs: int, engine: str, fmt: str,
-            output: Path | None) -> None:
+            profile: str | None, policy: str | None, jobs: int, engine: str, time_budget: float,
+            memory_ceiling: int, fmt: str, output: Path | None) -> None:
     """Validate your own JSON documents (.jsonl files are streams).
 
     Without --schema each file's A2A version and type are detected and said (a document that
@@ -55,7 +61,7 @@ def command(schema_ref: str | None, files: tuple[Path, ...], schemas: Path | Non
     """
     from a2a_schema_suite.console import Progress
     from a2a_schema_suite.results import RunSummary
-    from a2a_schema_suite.runner import AUTO, validate_documents
+    from a2a_schema_suite.runner import AUTO, validate_documents_budgeted
 
     roots = choose_roots(schemas, uses_cases=False)
     store = load_store(roots.schemas, engine)
@@ -63,10 +69,12 @@ def command(schema_ref: str | None, files: tuple[Path, ...], schemas: Path | Non
     if not auto:
         _check_ref(store, schema_ref)
     with Progress("validate", "documents", total=len(files)) as progress:
-        results = list(progress.track(validate_documents(
-            files, None if auto else schema_ref, store, profile or "strict", jobs, policy or "warn")))
+        results, interrupted = collect(progress.track(validate_documents_budgeted(
+            files, None if auto else schema_ref, store, profile or "strict", jobs,
+            budget(time_budget, memory_ceiling), policy or "warn")))
     # what was detected is in the report: a line of the text report, the JSON result's note
-    sys.exit(emit(RunSummary(results, roots), OutputOptions(fmt, output), [*files, store.root]))
+    code = emit(RunSummary(results, roots), OutputOptions(fmt, output), [*files, store.root])
+    sys.exit(interrupted or code)
 
 
 def _check_ref(store, ref: str) -> None:

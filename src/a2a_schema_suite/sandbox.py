@@ -1,0 +1,284 @@
+"""Budgets: every case is validated in a worker process, under a time budget and a memory ceiling.
+
+A hostile schema or document can make validation take hours (a ``oneOf``/``anyOf`` fan-out over
+many ``$ref`` levels, an expensive ``uniqueItems``) or gigabytes, and the compiled engine
+(jsonschema-rs) cannot be interrupted from Python at all. So the cases are not validated in the
+process that reports them: a *lane* is a worker process that validates one unit (a suite file, a
+chunk of documents) after another and sends back each result as soon as it has it, announcing
+each case before it starts. The parent (:func:`run_units`) watches the clock:
+
+- **time budget**: a case with no verdict after :attr:`Budget.seconds` is *errored* ("over the
+  time budget"); its worker is killed, a new one takes the unit up from the next case.
+- **memory ceiling**: each worker runs under ``RLIMIT_AS`` = its size at start +
+  :attr:`Budget.memory_mib`. A case that needs more ends its worker (``MemoryError`` in Python,
+  an allocation failure in Rust); it is *errored* ("over the memory ceiling") and the run goes on.
+- **no orphans**: a worker ends by itself when its parent dies, even by ``SIGKILL``
+  (``PR_SET_PDEATHSIG`` on Linux, and a watchdog thread that sees the parent change everywhere);
+  it ignores Ctrl-C and takes ``SIGTERM``/``SIGHUP`` by their default action (the parent stops
+  its workers itself, see :func:`run_units`).
+
+Results come back in the order one process would produce them, whatever ``jobs`` is.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import ctypes
+import ctypes.util
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Generator, Iterator, Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+#: Far above any real A2A case: the bundled suites take milliseconds per case, a 100,000-Part
+#: document about 70 s on the Python engine (README, "Strict JSON input").
+DEFAULT_SECONDS = 300.0
+#: Far above any real A2A case: a 64 MiB document (the loader's limit) validates in well under
+#: 1 GiB.
+DEFAULT_MEMORY_MIB = 4096
+#: The exit status of a worker that ran out of memory in Python (MemoryError).
+MEMORY_EXIT = 86
+#: How often a worker looks whether its parent is still there.
+_WATCHDOG_SECONDS = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """Per-case limits for validation (``--time-budget``, ``--memory-ceiling``)."""
+
+    seconds: float = DEFAULT_SECONDS
+    memory_mib: int = DEFAULT_MEMORY_MIB
+
+    def over_time(self) -> str:
+        return (f"over the time budget: no verdict after {self.seconds:g} s (--time-budget); "
+                "the case was stopped and the run went on")
+
+    def over_memory(self, how: str) -> str:
+        return (f"over the memory ceiling of {self.memory_mib} MiB (--memory-ceiling): {how}; "
+                "the case was stopped and the run went on")
+
+
+#: What a case is, announced by the worker before it starts: enough to report it as errored.
+#: ``(suite, schema, description, expected_valid, line, source)``
+CaseInfo = tuple[str, str, str, "bool | None", "int | None", "str | None"]
+
+#: A unit's task in a worker: a generator of results; its return value is the unit's payload.
+Task = Callable[..., Generator[Any, None, Any]]
+
+
+# ---------------------------------------------------------------------------------------------
+# In the worker
+
+
+def become_worker(parent: int) -> None:
+    """Signals and lifetime of a worker process whose parent is ``parent`` (a process id)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):  # the parent's handlers are inherited by fork: the default
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    if sys.platform == "linux":
+        with contextlib.suppress(Exception):
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: killed when the parent dies
+    if os.getppid() != parent:  # the parent died before that was in place
+        os._exit(0)
+
+    def watch() -> None:
+        while True:
+            time.sleep(_WATCHDOG_SECONDS)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="a2a-parent-watchdog", daemon=True).start()
+
+
+def limit_memory(mib: int) -> None:
+    """Cap this process's address space at its current size + ``mib`` MiB (where supported)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not POSIX
+        return
+    size = 0
+    with contextlib.suppress(OSError, ValueError), open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmSize:"):
+                size = int(line.split()[1]) * 1024
+    limit = size + mib * 1024 * 1024
+    with contextlib.suppress(ValueError, OSError):
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+_announce: Callable[[CaseInfo], None] | None = None
+
+
+def announce(info: CaseInfo) -> None:
+    """Called by the runner before each case: in a lane, tells the parent which case starts."""
+    if _announce is not None:
+        _announce(info)
+
+
+def _lane_main(conn: Connection, setup: Callable[[], None], budget: Budget, parent: int) -> None:
+    global _announce
+    become_worker(parent)
+    setup()
+    limit_memory(budget.memory_mib)
+    _announce = lambda info: conn.send(("case", info))  # noqa: E731
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            os._exit(0)
+        if task is None:
+            os._exit(0)
+        function, unit, start = task
+        try:
+            results = function(*unit, start=start)
+            while True:
+                try:
+                    item = next(results)
+                except StopIteration as stop:
+                    conn.send(("done", stop.value))
+                    break
+                conn.send(("result", item))
+        except MemoryError:
+            os._exit(MEMORY_EXIT)
+        except (EOFError, OSError, BrokenPipeError):  # the parent is gone
+            os._exit(0)
+        except Exception as exc:  # a bug: the parent reports it for this case, the run goes on
+            try:
+                conn.send(("crash", f"internal error while validating: {type(exc).__name__}: {exc}"))
+            except Exception:
+                os._exit(1)
+
+
+# ---------------------------------------------------------------------------------------------
+# In the parent
+
+
+class _Lane:
+    def __init__(self, context: Any, setup: Callable[[], None], budget: Budget) -> None:
+        mine, theirs = context.Pipe()
+        self.process = context.Process(target=_lane_main, args=(theirs, setup, budget, os.getpid()),
+                                       daemon=True, name="a2a-schema-suite worker")
+        self.process.start()
+        theirs.close()
+        self.conn: Connection = mine
+        self.unit: int | None = None
+        self.case: CaseInfo | None = None
+        self.deadline = float("inf")
+
+    def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            self.process.kill()
+        with contextlib.suppress(Exception):
+            self.process.join(5)
+        with contextlib.suppress(Exception):
+            self.conn.close()
+
+
+def _death(process: Any, budget: Budget) -> str:
+    code = process.exitcode
+    if code == MEMORY_EXIT:
+        return budget.over_memory("the worker ran out of memory")
+    if code is not None and code < 0:
+        name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
+        if -code in (signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS, signal.SIGKILL):
+            return budget.over_memory(f"the validating process ended with {name}, most likely "
+                                      "an allocation that failed")
+        return f"the validating process ended with {name}; the run went on"
+    return f"the validating process ended unexpectedly (exit status {code}); the run went on"
+
+
+def run_units(task: Task, units: Sequence[tuple[Any, ...]], *, budget: Budget, jobs: int,
+              setup: Callable[[], None], errored: Callable[[CaseInfo, str], Any],
+              lost: Callable[[tuple[Any, ...], str], tuple[list[Any], Any]],
+              context: Any) -> Iterator[tuple[list[Any], Any]]:
+    """``(results, payload)`` of ``task(*unit, start=0)`` for every unit, in unit order, each case
+    under ``budget`` in one of ``jobs`` worker processes.
+
+    ``setup`` runs once in each new worker (before the memory ceiling). A case over budget
+    becomes ``errored(case, reason)`` and the unit goes on from the next case in a new worker; a
+    worker that fails outside any case turns the rest of its unit into ``lost(unit, reason)``.
+    Whatever ends this generator (the consumer, Ctrl-C, SIGTERM) stops every worker.
+    """
+    count = len(units)
+    results: list[list[Any]] = [[] for _ in units]
+    payloads: list[Any] = [None] * count
+    finished = [False] * count
+    todo = collections.deque((i, 0) for i in range(count))
+    lanes: list[_Lane] = []
+
+    def assign(lane: _Lane) -> None:
+        index, start = todo.popleft()
+        lane.unit, lane.case = index, None
+        lane.deadline = time.monotonic() + budget.seconds  # loading the unit is timed too
+        lane.conn.send((task, units[index], start))
+
+    def fail(lane: _Lane, reason: str) -> None:
+        """The lane's worker is over budget or gone: report, replace it, go on."""
+        lane.stop()
+        lanes.remove(lane)
+        index = lane.unit
+        if index is not None:
+            if lane.case is not None:
+                results[index].append(errored(lane.case, reason))
+                todo.appendleft((index, len(results[index])))  # the rest of the unit
+            else:
+                rest, payload = lost(units[index], reason)
+                results[index].extend(rest)
+                payloads[index], finished[index] = payload, True
+        if todo or any(not f for f in finished):
+            lanes.append(_Lane(context, setup, budget))
+
+    try:
+        for _ in range(min(jobs, count)):
+            lanes.append(_Lane(context, setup, budget))
+        yielded = 0
+        while yielded < count:
+            while yielded < count and finished[yielded]:
+                yield results[yielded], payloads[yielded]
+                results[yielded] = []  # yielded: not held twice
+                yielded += 1
+            if yielded == count:
+                break
+            for lane in lanes:
+                if lane.unit is None and todo:
+                    assign(lane)
+            busy = [lane for lane in lanes if lane.unit is not None]
+            now = time.monotonic()
+            timeout = max(0.0, min(lane.deadline for lane in busy) - now) if busy else 0.1
+            ready = wait([lane.conn for lane in busy], timeout=timeout)
+            for lane in [lane for lane in busy if lane.conn in ready]:
+                try:
+                    kind, value = lane.conn.recv()
+                except (EOFError, OSError):
+                    lane.process.join(5)
+                    fail(lane, _death(lane.process, budget))
+                    continue
+                if kind == "case":
+                    lane.case = value
+                    lane.deadline = time.monotonic() + budget.seconds
+                elif kind == "result":
+                    results[lane.unit].append(value)  # type: ignore[index]
+                    lane.case = None
+                    lane.deadline = time.monotonic() + budget.seconds
+                elif kind == "crash":
+                    fail(lane, value)
+                else:  # "done"
+                    payloads[lane.unit], finished[lane.unit] = value, True  # type: ignore[index]
+                    lane.unit, lane.case, lane.deadline = None, None, float("inf")
+            now = time.monotonic()
+            for lane in [lane for lane in lanes if lane.unit is not None and lane.deadline <= now]:
+                fail(lane, budget.over_time())
+    finally:
+        for lane in lanes:
+            lane.stop()
