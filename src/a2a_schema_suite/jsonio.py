@@ -375,14 +375,21 @@ class _IdleLimitedPipe(io.RawIOBase):
         return self._fd
 
     def readinto(self, buffer: Any) -> int:
-        ready, _, _ = select.select([self._fd], [], [], PIPE_IDLE_SECONDS)
-        if not ready:
-            raise LoadFailure(LoadError(
-                self._name, 1, 1, f"no data from the pipe for {PIPE_IDLE_SECONDS:g} s: its writer "
-                                  "keeps it open without writing (close it, or give a file)"))
-        data = os.read(self._fd, len(buffer))
-        buffer[:len(data)] = data
-        return len(data)
+        # The descriptor is non-blocking: no writer at all reads as the end (0 bytes), a writer
+        # with nothing to say yet as BlockingIOError, and then we wait, but not forever.
+        while True:
+            try:
+                data = os.read(self._fd, len(buffer))
+            except BlockingIOError:
+                ready, _, _ = select.select([self._fd], [], [], PIPE_IDLE_SECONDS)
+                if not ready:
+                    raise LoadFailure(LoadError(
+                        self._name, 1, 1, f"no data from the pipe for {PIPE_IDLE_SECONDS:g} s: "
+                        "its writer keeps it open without writing (close it, or give a file)"),
+                    ) from None
+                continue
+            buffer[:len(data)] = data
+            return len(data)
 
     def close(self) -> None:
         if not self.closed:
@@ -410,10 +417,10 @@ def _open(path: Path, name: str) -> IO[bytes]:
     except OSError as exc:
         raise LoadFailure(LoadError(name, 1, 1, _os_reason(path, exc))) from None
     try:
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fd, True)
         if stat.S_ISFIFO(info.st_mode) and hasattr(select, "select"):
             return io.BufferedReader(_IdleLimitedPipe(fd, name), 64 * 1024)  # type: ignore[return-value]
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
         return open(fd, "rb", buffering=64 * 1024)
     except OSError as exc:
         os.close(fd)

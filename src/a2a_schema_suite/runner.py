@@ -625,13 +625,11 @@ def run_paths_budgeted(inputs: Sequence[Path], store: SchemaStore, options: RunO
         for outcome in _budgeted(_suite_file_task, units, store, budget, jobs,
                                  _suite_file_lost_results):
             outcomes.append(outcome)
-            if options.fail_fast and any(r.outcome is not Outcome.PASSED for r in outcome[0]):
-                break
     except KeyboardInterrupt as exc:
         exc.partial = [r for results, _ in outcomes for r in results]  # type: ignore[attr-defined]
         raise
     loaded = [item for _, item in outcomes if item is not None]
-    orphans = orphan_streams(inputs, loaded) if len(outcomes) == len(units) else []
+    orphans = orphan_streams(inputs, loaded)
     orphan_results = (_orphan_result(o) for o in (orphans if options.select is None else ()))
     suites = (r for results, _ in outcomes for r in results)
     yield from _until_first_failure(itertools.chain(orphan_results, suites), options.fail_fast)

@@ -276,6 +276,8 @@ def collect(results) -> tuple[list, int | None]:
     except KeyboardInterrupt as exc:
         got = getattr(exc, "partial", None) or got
         signal_name = str(exc) or "SIGINT"
+        click.echo(f"interrupted by {signal_name}: workers stopped, reporting the {len(got)} "
+                   "result(s) so far as partial", err=True)
         got.append(CaseResult(
             "a2a-schema-suite", "", f"interrupted by {signal_name}", None, None, Outcome.ERRORED,
             reason=f"the run was interrupted by {signal_name}: the workers were stopped and these "
