@@ -6,9 +6,10 @@ formats them.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import enum
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -46,8 +47,26 @@ class Outcome(str, enum.Enum):
 MAX_MESSAGE = 2000
 
 
+#: Applied to every message *before* it is shortened (``probe`` sets its redactor here), so a
+#: secret that shortening would cut in two is still found whole and redacted.
+_redact_first: Callable[[str], str] | None = None
+
+
+@contextlib.contextmanager
+def redacting(redact: Callable[[str], str]) -> Iterator[None]:
+    """Within this block, :func:`shorten` redacts each message with ``redact`` first."""
+    global _redact_first
+    previous, _redact_first = _redact_first, redact
+    try:
+        yield
+    finally:
+        _redact_first = previous
+
+
 def shorten(message: str, limit: int = MAX_MESSAGE) -> str:
     """``message`` cut in the middle when longer than ``limit``; head and tail stay readable."""
+    if _redact_first is not None:
+        message = _redact_first(message)
     if len(message) <= limit:
         return message
     keep = limit // 2

@@ -59,6 +59,13 @@ def lines(text: str) -> str:
     return "\n".join(visible(line) for line in text.split("\n"))
 
 
+def json_text(text: str) -> str:
+    """JSON text (``json.dumps(..., ensure_ascii=False)``) made safe the same way, still JSON:
+    every unsafe character left raw (DEL, C1, separators, bidi) written as its ``\\uXXXX``
+    escape, which means the same character in a JSON string (the only place it can be)."""
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 T = TypeVar("T")
 
 

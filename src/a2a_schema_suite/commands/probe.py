@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 import click
 
+from a2a_schema_suite import sanitize
 from a2a_schema_suite.commands._options import (
     OutputOptions,
     choose_roots,
@@ -46,6 +47,10 @@ def _parse_headers(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
             # never echo the value: it may be a credential
             raise click.BadParameter(f"the value of {name} contains a line break or NUL",
                                      param_hint="--header")
+        if not text.isascii() or not text.isprintable():
+            raise click.BadParameter(f"the value of {name} has a character that is not printable "
+                                     "ASCII (HTTP header values are sent as ASCII)",
+                                     param_hint="--header")
         headers.append((name, text.strip()))
     return tuple(headers)
 
@@ -57,9 +62,14 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
 
 
 def _check_url(url: str) -> str:
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:  # "Invalid IPv6 URL" ('http://[::1'), a bad character
+        raise click.BadParameter(f"{sanitize.visible(url)!r} is not a valid URL: {exc}",
+                                 param_hint="URL") from None
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise click.BadParameter(f"{url!r} is not an absolute http(s) URL", param_hint="URL")
+        raise click.BadParameter(f"{sanitize.visible(url)!r} is not an absolute http(s) URL",
+                                 param_hint="URL")
     if parts.username is not None or parts.password is not None:
         # never echo the URL: it carries a credential
         raise click.BadParameter("credentials in the URL are not used; pass them with --header "
@@ -67,7 +77,8 @@ def _check_url(url: str) -> str:
     try:
         parts.port  # noqa: B018 - raises ValueError for an invalid port
     except ValueError:
-        raise click.BadParameter(f"{url!r} has an invalid port", param_hint="URL") from None
+        raise click.BadParameter(f"{sanitize.visible(url)!r} has an invalid port",
+                                 param_hint="URL") from None
     return url
 
 
@@ -135,7 +146,7 @@ def command(url: str, send_text: str | None, stream: bool, binding: str,
     from a2a_schema_suite.probe import ProbeOptions, probe, summary_of
     from a2a_schema_suite.probe.record import card_path_for, suite_stubs, target_problem, write_recording
     from a2a_schema_suite.probe.redact import Redactor
-    from a2a_schema_suite.results import CaseResult, ErrorDetail, ExitCode, Outcome
+    from a2a_schema_suite.results import CaseResult, ErrorDetail, ExitCode, Outcome, redacting
 
     _check_url(url)
     headers = _parse_headers(header_values)
@@ -159,7 +170,8 @@ def command(url: str, send_text: str | None, stream: bool, binding: str,
     redactor = Redactor.for_headers(headers)
     from a2a_schema_suite.console import Progress
 
-    with Progress("probe"):
+    # redacting: before any message is shortened, so a secret cut in two is still redacted
+    with Progress("probe"), redacting(redactor.text):
         report = probe(options, store)
     summary = summary_of(report, redactor)
 
@@ -187,23 +199,25 @@ def command(url: str, send_text: str | None, stream: bool, binding: str,
     from a2a_schema_suite import console
 
     if fmt == "text" or output is not None:
-        click.echo(roots.describe(), err=to_stderr)
+        click.echo(sanitize.visible(roots.describe()), err=to_stderr)
     if (fmt == "text" or output is not None) and console.verbosity() >= 0:  # -q: no checklist
         for result in summary.results[:-1]:
-            click.echo(f"  {result.outcome.value:<8} {result.description}", err=to_stderr)
+            click.echo(f"  {result.outcome.value:<8} {sanitize.visible(result.description)}",
+                       err=to_stderr)
     code = emit(summary, OutputOptions(fmt, output), [])
     for note in notes if console.verbosity() >= 0 else ():
-        click.echo(note, err=to_stderr)
+        click.echo(sanitize.visible(note), err=to_stderr)
     level = report.level
-    click.echo(f"conformance level: {level.name} ({redactor.text(level.why)})", err=to_stderr)
+    click.echo(f"conformance level: {level.name} ({sanitize.visible(redactor.text(level.why))})",
+               err=to_stderr)
     for index, (name, stub) in enumerate(stubs):
         if index == 0 and report.recording is not None and record_path is not None:
             intro = (f"To add the recording as a case, move {record_path.name} to "
                      f"cases/streams/{report.recording.version_dir}/ and save as {name}:")
         else:
             intro = f"To add the recorded card as a case, save as {name}:"
-        click.echo(f"\n{intro}", err=to_stderr)
-        click.echo(json.dumps(stub, indent=2, ensure_ascii=False), err=to_stderr)
+        click.echo(f"\n{sanitize.visible(intro)}", err=to_stderr)
+        click.echo(sanitize.json_text(json.dumps(stub, indent=2, ensure_ascii=False)), err=to_stderr)
         verdicts = {e["valid"] for e in (*stub.get("tests", ()), *stub.get("streams", ()))}
         if len(verdicts) == 1:  # nothing of the other verdict could be derived from the recording
             missing = "valid: false" if True in verdicts else "valid: true"

@@ -13,6 +13,7 @@ Values of headers whose name says they carry a secret (``Authorization``, ``Cook
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -27,6 +28,21 @@ _SENSITIVE = re.compile(r"authorization|cookie|token|secret|key|auth|session|pas
 
 def is_sensitive(name: str) -> bool:
     return bool(_SENSITIVE.search(name))
+
+
+def escaped_forms(secret: str) -> set[str]:
+    r"""``secret`` as written, and as it reads inside a JSON string (an agent's answer, a
+    recorded line: ``\\``, ``\"``, ``\/``, ``\u00XX``) or a Python repr (a validation message
+    quotes the document: ``\\``, ``\'``), and those forms escaped once more (a message that
+    quotes a JSON text)."""
+    forms = {secret}
+    for _ in range(2):
+        for form in list(forms):
+            forms.add(json.dumps(form)[1:-1])
+            forms.add(json.dumps(form, ensure_ascii=False)[1:-1])
+            forms.add(json.dumps(form)[1:-1].replace("/", "\\/"))
+            forms.add(repr(form)[1:-1])
+    return {f for f in forms if f}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,7 +65,8 @@ class Redactor:
                     found.add(credential.strip())
             elif len(value) >= MIN_PLAIN_LENGTH:
                 found.add(value)
-        return cls(tuple(sorted(found, key=len, reverse=True)))
+        forms = {form for secret in found for form in escaped_forms(secret)}
+        return cls(tuple(sorted(forms, key=len, reverse=True)))
 
     def text(self, value: str) -> str:
         for secret in self.secrets:
