@@ -419,7 +419,8 @@ def pattern_findings(doc: SchemaDoc, strict: bool = False) -> Iterator[CaseResul
     ``strict``) in every ``pattern`` and ``patternProperties`` name of the file."""
     soft = Outcome.FAILED if strict else Outcome.WARNING
     for finding in regexlint.schema_findings(doc.contents):
-        if finding.kind == regexlint.SYNTAX and _python_rejects(finding.pattern):
+        if (finding.kind == regexlint.SYNTAX and not regexlint.unanalysable(finding)
+                and _python_rejects(finding.pattern)):
             continue  # not a regex at all: schema-metaschema reports it (format "regex")
         rule, hard = _pattern_rule(finding)
         where = finding.pointer

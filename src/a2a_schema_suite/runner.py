@@ -240,6 +240,12 @@ def suite_results(item: Suite | SuiteProblem, store: SchemaStore,
         return
     profile = options.profile or item.profile or DEFAULT_PROFILE
     policy = options.policy or item.policy or DEFAULT_POLICY
+
+    def case(test: CaseTest | StreamCase) -> sandbox.CaseInfo:
+        source = _display(test.file) if isinstance(test, StreamCase) else None
+        return item.name, item.schema, test.description, test.valid, test.line, source
+
+    sandbox.announce(case(tests[0]))  # building the validator counts towards the first case
     try:
         validator: Validator | None = store.validator(item.schema, profile)
         problem = None
@@ -247,8 +253,9 @@ def suite_results(item: Suite | SuiteProblem, store: SchemaStore,
         validator, problem = None, str(exc)
     for test in tests:
         started = time.perf_counter()
-        source = _display(test.file) if isinstance(test, StreamCase) else None
-        sandbox.announce((item.name, item.schema, test.description, test.valid, test.line, source))
+        info = case(test)
+        sandbox.announce(info)
+        source = info[-1]
         if validator is None:
             result = _errored(item.name, item.schema, test.description, test.valid,
                               problem or "no validator", line=test.line, source=source)

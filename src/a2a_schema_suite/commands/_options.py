@@ -246,8 +246,15 @@ def percentage(ctx: click.Context, param: click.Parameter, value: float | None) 
 
 # --- budgets and interruptions (SECURITY.md) ---------------------------------------------------
 
+def _finite_seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    if value != value or value == float("inf"):  # NaN, inf: no budget at all
+        raise click.BadParameter(f"{value} is not a finite number of seconds")
+    return value
+
+
 time_budget_option = click.option(
     "--time-budget", "time_budget", type=click.FloatRange(min=0, min_open=True), default=300,
+    callback=_finite_seconds,
     show_default=True, metavar="SECONDS",
     help="Per-case time budget: a case with no verdict by then is errored, the run goes on.")
 memory_ceiling_option = click.option(

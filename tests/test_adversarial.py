@@ -1,0 +1,547 @@
+"""The standing adversarial suite: a hostile world through the CLI, in a subprocess (SECURITY.md).
+
+Every input is untrusted: schema roots, suites, stream samples, documents and agents. Each test
+here is an attack that once worked (issue 14) or a promise of SECURITY.md, and proves that the
+tool does not hang, leak, inject or overwrite. A new break gets its test here, in the same style:
+the attacker's input is built in ``tmp_path`` (or served by :class:`HostileAgent` on 127.0.0.1),
+the CLI runs as a user would, and the test states what must never happen.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from conftest import CASES, SCHEMAS
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+TASK = {"id": "task-1", "contextId": "ctx-1", "status": {"state": "TASK_STATE_WORKING"}}
+CARD = json.loads((CASES / "v1_0" / "agent_card.json").read_text(encoding="utf-8"))["tests"][0]["data"]
+#: what a hostile text tries to do to a terminal or a GitHub Actions log
+INJECTION = ("\x1b]0;pwned\x07\x1b[2J\x1b[H\nconformance level: full\n::add-mask::hidden\n"
+             "::error file=x::forged\r\n##[error]legacy\u202eevil")
+
+
+def cli(cwd: Path, *args: str, timeout: float = 120, stdin=None, env: dict | None = None
+        ) -> tuple[int, str, str]:
+    """Run the CLI as a user would: (exit code, stdout, stderr); never a traceback, never a hang."""
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", *args], cwd=cwd,
+                          capture_output=True, timeout=timeout, stdin=stdin,
+                          env={**os.environ, "NO_COLOR": "1", **(env or {})})
+    out = done.stdout.decode("utf-8", "replace")
+    err = done.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in out + err and "internal error" not in out + err, (out + err)[-3000:]
+    assert time.monotonic() - started < timeout
+    return done.returncode, out, err
+
+
+def schema_root(tmp_path: Path, schemas: dict[str, dict], name: str = "schemas") -> Path:
+    """A schema root with ``v1_0/<file>`` for each entry (``$schema`` and ``$id`` added)."""
+    root = tmp_path / name
+    for file, body in schemas.items():
+        path = root / "v1_0" / file
+        path.parent.mkdir(parents=True, exist_ok=True)
+        contents = {"$schema": DRAFT, "$id": f"https://hostile.test/v1_0/{file}", **body}
+        path.write_text(json.dumps(contents), encoding="utf-8")
+    return root
+
+
+def write(path: Path, content: str | bytes | dict | list) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, (dict, list)):
+        content = json.dumps(content)
+    path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    return path
+
+
+def ci_commands(text: str) -> list[str]:
+    """Lines a GitHub Actions runner would read as workflow commands (``::`` after leading
+    spaces, or the old ``##[`` form anywhere)."""
+    return [line for line in re.split(r"\r\n|\r|\n", text)
+            if line.lstrip().startswith("::") or "##[" in line]
+
+
+# --- regular expressions --------------------------------------------------------------------------
+
+
+def test_the_ecma_end_anchor_cannot_make_a_pattern_hang(tmp_path):
+    """``^(.+)+$`` is fast on "aaa...a\\n" with Python's ``$`` (the check used to time that), and
+    exponential with the ECMA-262 end of input the validator runs: it hung validate, run, check."""
+    root = schema_root(tmp_path, {"text.json": {"type": "string", "pattern": "^(.+)+$"}})
+    write(tmp_path / "doc.json", json.dumps("a" * 40 + "\n"))
+    write(tmp_path / "cases" / "text.json", {"schema": "v1_0/text.json", "tests": [
+        {"description": "almost matches", "valid": True, "data": "a" * 40 + "\n"},
+        {"description": "a number", "valid": False, "data": 1}]})
+    for engine in ("jsonschema", "jsonschema-rs"):
+        code, out, _ = cli(tmp_path, "validate", "--schemas", str(root), "--schema",
+                           "v1_0/text.json", "doc.json", "--engine", engine, timeout=60)
+        assert code == 3 and "can take exponential time" in out and "/pattern" in out
+    code, out, _ = cli(tmp_path, "run", "cases", "--schemas", str(root), timeout=60)
+    assert code == 3 and out.rstrip().endswith("0 passed, 0 failed, 2 errored")
+    code, out, _ = cli(tmp_path, "check", "cases", "--schemas", str(root), timeout=60)
+    assert code == 3 and "pattern-backtracking" in out
+
+
+def test_a_pattern_too_deep_to_analyse_is_refused_not_a_recursion_error(tmp_path):
+    deep = "^" + "(" * 1100 + "a" + ")" * 1100 + "$"
+    root = schema_root(tmp_path, {"deep.json": {"type": "string", "pattern": deep}})
+    write(tmp_path / "doc.json", '"a"')
+    for engine in ("jsonschema", "jsonschema-rs"):
+        code, out, _ = cli(tmp_path, "validate", "--schemas", str(root), "--schema",
+                           "v1_0/deep.json", "doc.json", "--engine", engine, timeout=60)
+        assert code == 3 and "nest too deeply to analyse" in out
+    (tmp_path / "nocases").mkdir()
+    code, out, _ = cli(tmp_path, "check", "--schemas", str(root), "nocases", timeout=60)
+    assert code == 3 and "pattern-backtracking" in out and "nested too deeply to check" in out
+
+
+# --- nothing is fetched ----------------------------------------------------------------------------
+
+
+class _Recorder(BaseHTTPRequestHandler):
+    hits: ClassVar[list[str]] = []
+
+    def do_GET(self) -> None:
+        type(self).hits.append(self.path)
+        body = json.dumps({"$schema": DRAFT, "$id": "http://meta.test/m", "type": "object"}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/schema+json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture
+def recording_server():
+    _Recorder.hits = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", _Recorder.hits
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_schema_dollar_schema_is_never_fetched_nor_read(tmp_path, recording_server):
+    base, hits = recording_server
+    meta = write(tmp_path / "meta.json", {"$schema": DRAFT, "$id": "file:meta", "not": {}})
+    root = tmp_path / "schemas"
+    write(root / "v1_0" / "http.json", {"$schema": f"{base}/meta.json", "$id": "https://h.test/v1_0/http.json"})
+    write(root / "v1_0" / "file.json", {"$schema": meta.as_uri(), "$id": "https://h.test/v1_0/file.json"})
+    write(tmp_path / "doc.json", "{}")
+    for engine in ("jsonschema", "jsonschema-rs"):
+        code, out, _ = cli(tmp_path, "validate", "--schemas", str(root), "--schema",
+                           "v1_0/http.json", "doc.json", "--engine", engine)
+        assert code == 3 and "is not Draft 2020-12" in out and "nothing is fetched" in out
+    assert hits == []  # jsonschema-rs fetched it during its meta-schema check
+
+
+# --- terminal and CI injection --------------------------------------------------------------------
+
+
+def test_untrusted_text_never_reaches_a_terminal_or_a_ci_log_raw(tmp_path):
+    cases = tmp_path / "cases"
+    write(cases / "v1_0" / "task.json", {"schema": "v1_0/task.json", "tests": [
+        {"description": INJECTION, "valid": False, "data": TASK}]})
+    # a file name is untrusted text too: an escape sequence and a line break in it
+    write(cases / "v1_0" / "name\x1b[2J\n::warning::x.json", {"schema": "v1_0/task.json", "tests": [
+        {"description": "fine", "valid": False, "data": TASK}]})
+    for fmt in ("text", "github", "junit", "markdown"):
+        code, out, err = cli(tmp_path, "run", "cases", "--format", fmt, timeout=120)
+        assert code == 1, (fmt, out)
+        for text in (out, err):
+            assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text, fmt
+            assert "\r" not in text, fmt
+        commands = ci_commands(out)
+        if fmt == "github":  # only our own: the annotations and the folded, stop-commands report
+            assert all(re.match(r"::(error file=|group::|stop-commands::|endgroup::|a2a-schema-suite-)",
+                                line) for line in commands), commands
+        else:
+            assert commands == [], (fmt, commands)
+    code, out, _ = cli(tmp_path, "run", "cases", "--format", "github", "--output", "gh.txt")
+    written = (tmp_path / "gh.txt").read_text(encoding="utf-8")
+    assert "\x1b" not in written
+    assert not any(c.lstrip().startswith(("::add-mask", "::warning::x")) for c in ci_commands(written))
+    assert "\\x1b]0;pwned\\x07" in out  # shown, visibly
+    markdown = cli(tmp_path, "run", "cases", "--format", "markdown")[1]
+    assert "\r" not in markdown and "\\r\\n" in markdown
+
+
+# --- output files ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["run", "coverage", "mutate"])
+def test_output_never_overwrites_a_schema_under_schemas(tmp_path, command):
+    root = tmp_path / "schemas"
+    subprocess.run(["cp", "-r", str(SCHEMAS), str(root)], check=True)
+    target = root / "v1_0" / "task.json"
+    before = target.read_bytes()
+    write(tmp_path / "cases" / "t.json", {"schema": "v1_0/task.json", "tests": [
+        {"description": "ok", "valid": True, "data": TASK}]})
+    code, _, err = cli(tmp_path, command, "cases", "--schemas", str(root), "--output", str(target),
+                       timeout=300)
+    assert code == 3 and "refusing to overwrite" in err
+    assert target.read_bytes() == before
+
+
+def test_output_through_a_symbolic_link_does_not_overwrite_its_target(tmp_path):
+    victim = write(tmp_path / "precious.txt", "keep me\n")
+    (tmp_path / "report.json").symlink_to(victim)
+    write(tmp_path / "cases" / "t.json", {"schema": "v1_0/task.json", "tests": [
+        {"description": "ok", "valid": True, "data": TASK}]})
+    code, out, err = cli(tmp_path, "run", "cases", "--format", "json", "--output", "report.json")
+    assert code == 3 and "symbolic link" in err and "1 passed" in out  # the results still shown
+    assert victim.read_text() == "keep me\n"
+
+
+def test_output_is_replaced_atomically(tmp_path):
+    write(tmp_path / "cases" / "t.json", {"schema": "v1_0/task.json", "tests": [
+        {"description": "ok", "valid": True, "data": TASK}]})
+    old = write(tmp_path / "report.json", "old report\n")
+    inode = old.stat().st_ino
+    code, _, _ = cli(tmp_path, "run", "cases", "--format", "json", "--output", "report.json")
+    assert code == 0 and json.loads(old.read_text())["summary"]["passed"] == 1
+    assert old.stat().st_ino != inode  # a new file renamed over the old one, not rewritten in place
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".report.json")] == []
+
+
+# --- paths -----------------------------------------------------------------------------------------
+
+
+def test_a_stream_file_cannot_point_outside_the_suites_tree(tmp_path):
+    project = tmp_path / "project"
+    outside = write(tmp_path / "secret.jsonl", json.dumps({"task": {"id": "TOP-SECRET-LINE"}}) + "\n")
+    (project / "cases" / "streams").mkdir(parents=True)
+    (project / "cases" / "streams" / "link.jsonl").symlink_to(outside)
+    entries = [("dot-dot", "../../../secret.jsonl"), ("absolute", str(outside)),
+               ("symlink", "link.jsonl")]
+    for label, file in entries:
+        write(project / "cases" / "streams" / f"{label}.json", {
+            "schema": "v1_0/stream_response.json",
+            "streams": [{"description": label, "valid": False, "file": file}]})
+    code, out, _ = cli(project, "run", "cases")
+    assert code == 3
+    assert "TOP-SECRET-LINE" not in out
+    assert out.count("is outside the suites' directory") == 2 and "is an absolute path" in out
+    # (and link.jsonl, which no suite could use, is an orphan; it is not read either)
+    assert out.rstrip().endswith("0 passed, 0 failed, 4 errored")
+    # inside the tree (a sibling directory of the suite, as the bundled streams are) is fine
+    write(project / "cases" / "samples" / "ok.jsonl",
+          json.dumps({"task": TASK}) + "\n")
+    write(project / "cases" / "v1_0" / "ok.json", {"schema": "v1_0/stream_response.json", "streams": [
+        {"description": "sibling", "valid": True, "file": "../samples/ok.jsonl"}]})
+    code, out, _ = cli(project, "run", "cases/v1_0")
+    assert code == 0, out
+
+
+def test_mutate_emit_never_writes_outside_its_directory(tmp_path):
+    write(tmp_path / "cases" / "task.json", {"schema": "v1_0/task.json", "tests": [
+        {"description": "working", "valid": True, "data": {**TASK, "metadata": {"a": 1}}}]})
+    (tmp_path / "cases" / "v1_0").mkdir()
+    code, _, err = cli(tmp_path, "mutate", "cases/v1_0/../task.json", "--emit", "review",
+                       "--operator", "drop", timeout=300)
+    assert code == 0, err
+    written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.mutants.json"))
+    assert written == ["review/cases/task.mutants.json"]
+
+
+def test_a_silent_writer_on_stdin_or_a_fifo_cannot_block(tmp_path):
+    started = time.monotonic()
+    writer = subprocess.Popen(["sleep", "60"], stdout=subprocess.PIPE)  # keeps the pipe open
+    try:
+        code, out, _ = cli(tmp_path, "validate", "--schema", "v1_0/task.json", "/dev/stdin",
+                           stdin=writer.stdout, timeout=60)
+    finally:
+        writer.kill()
+        writer.wait()
+    assert code == 3 and "no data from the pipe for 10 s" in out
+    assert time.monotonic() - started < 40
+
+
+# --- usage -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [("http://[::1",), ("http://127.0.0.1:9", "--header", "X-Key=clé-sécrète")])
+def test_probe_usage_errors_are_exit_2(tmp_path, args):
+    code, _, err = cli(tmp_path, "probe", *args)
+    assert code == 2 and "Error:" in err
+    assert "sécrète" not in err  # a header value is never echoed: it may be a credential
+
+
+# --- hostile agents -------------------------------------------------------------------------------
+
+SECRET = "s3cr3t-T0KEN-abcdefghijklmnop"
+BACKSLASH_SECRET = "k3y\\with\\backslashes/and\"quotes\"-0123456789"
+
+
+class HostileAgent(BaseHTTPRequestHandler):
+    """An A2A agent nobody vetted, on 127.0.0.1: one behaviour per path prefix.
+
+    ``/inject``: a valid card, then every JSON-RPC answer is an error whose message carries
+    terminal escapes and workflow commands, and echoes the request's credentials;
+    ``/leak``: a card that is invalid because its ``name`` is a list, with the credentials echoed
+    in the middle of a value long enough to be shortened in messages.
+    """
+
+    def _send(self, status: int, value) -> None:
+        body = json.dumps(value).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _echo(self) -> str:
+        return f"{self.headers.get('Authorization', '')} {self.headers.get('X-Api-Key', '')}"
+
+    def do_GET(self) -> None:
+        mode = self.path.strip("/").split("/")[0]
+        base = f"http://127.0.0.1:{self.server.server_address[1]}/{mode}"
+        card = {**CARD, "supportedInterfaces": [
+            {"url": f"{base}/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+            "description": INJECTION}
+        if mode == "leak":
+            echoed = self._echo()
+            card["name"] = ["A" * 985 + echoed + "B" * 1000]
+        self._send(200, card)
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        request = json.loads(self.rfile.read(length) or b"{}")
+        message = f"{INJECTION} (you sent {self._echo()})" + "x" * 3000
+        self._send(200, {"jsonrpc": "2.0", "id": request.get("id"),
+                         "error": {"code": -32603, "message": message}})
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def hostile_agent():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), HostileAgent)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_an_agents_answers_cannot_inject_into_the_terminal_or_ci_log(tmp_path, hostile_agent):
+    for fmt in ("text", "github"):
+        code, out, err = cli(tmp_path, "probe", f"{hostile_agent}/inject", "--send", "hi",
+                             "--format", fmt, "--timeout", "10")
+        assert code in (1, 3), out + err
+        for text in (out, err):
+            assert "\x1b" not in text and "\x07" not in text and "\r" not in text
+        commands = ci_commands(out + "\n" + err)
+        assert not any(c.lstrip().startswith(("::add-mask", "::error file=x")) for c in commands)
+        assert not any(line.startswith("conformance level: full") for line in out.splitlines())
+    assert "\\x1b]0;pwned\\x07" in out + err  # the agent's words are shown, visibly
+
+
+def test_credentials_never_leak_cut_short_or_escaped(tmp_path, hostile_agent):
+    headers = ("--header", f"Authorization=Bearer {SECRET}", "--header",
+               f"X-Api-Key={BACKSLASH_SECRET}")
+    for mode in ("leak", "inject"):
+        for fmt in ("text", "json"):
+            code, out, err = cli(tmp_path, "probe", f"{hostile_agent}/{mode}", "--send", "hi",
+                                 *headers, "--format", fmt, "--timeout", "10")
+            text = out + err
+            assert code in (1, 3)
+            assert "[REDACTED]" in text
+            for secret in (SECRET, BACKSLASH_SECRET):
+                assert secret[:8] not in text and secret[-8:] not in text, (mode, fmt)
+            assert "k3y\\\\with" not in text and "backslashes" not in text  # escaped forms
+
+
+
+# --- resources: budgets --------------------------------------------------------------------------
+
+
+def fan_out(levels: int = 20) -> dict:
+    """anyOf branches over ``levels`` $ref levels: 2^levels paths, every one failing at the end."""
+    defs = {}
+    for i in range(levels):
+        below = {"$ref": f"#/$defs/l{i + 1}"} if i < levels - 1 else {"type": "integer"}
+        defs[f"l{i}"] = {"anyOf": [below, {"allOf": [below, {"minimum": 0}]}]}
+    return {"$defs": defs, "$ref": "#/$defs/l0"}
+
+
+@pytest.mark.parametrize(("engine", "limits", "reason"), [
+    ("jsonschema", ("--time-budget", "2"), "over the time budget: no verdict after 2 s"),
+    ("jsonschema", ("--memory-ceiling", "64"), "over the memory ceiling of 64 MiB"),
+    ("jsonschema-rs", ("--memory-ceiling", "64"), "over the memory ceiling of 64 MiB"),
+])
+def test_a_case_over_budget_is_errored_and_the_run_goes_on(tmp_path, engine, limits, reason):
+    root = schema_root(tmp_path, {"fan.json": fan_out(), "open.json": {"type": "string"}})
+    write(tmp_path / "cases" / "a.json", {"schema": "v1_0/fan.json", "tests": [
+        {"description": "explodes", "valid": True, "data": "x"}]})
+    write(tmp_path / "cases" / "b.json", {"schema": "v1_0/open.json", "tests": [
+        {"description": "after it", "valid": True, "data": "x"},
+        {"description": "and another", "valid": False, "data": 1}]})
+    started = time.monotonic()
+    code, out, _ = cli(tmp_path, "run", "cases", "--schemas", str(root), "--engine", engine,
+                       *limits, "--format", "json", "--output", "report.json", timeout=90)
+    assert code == 3 and time.monotonic() - started < 60
+    report = json.loads((tmp_path / "report.json").read_text())
+    by_description = {r["description"]: r for r in report["results"]}
+    assert by_description["explodes"]["outcome"] == "errored"
+    assert reason in by_description["explodes"]["reason"]
+    assert by_description["after it"]["outcome"] == "passed"
+    assert by_description["and another"]["outcome"] == "passed"
+    assert "2 passed, 0 failed, 1 errored" in out
+
+
+def test_validate_has_the_same_budgets(tmp_path):
+    root = schema_root(tmp_path, {"fan.json": fan_out()})
+    write(tmp_path / "one.json", '"x"')
+    write(tmp_path / "two.json", "1")
+    code, out, _ = cli(tmp_path, "validate", "--schemas", str(root), "--schema", "v1_0/fan.json",
+                       "one.json", "two.json", "--time-budget", "2", "--jobs", "2", timeout=60)
+    assert code == 3 and "over the time budget" in out
+    assert out.rstrip().endswith("1 passed, 0 failed, 1 errored")
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "soon"])
+def test_budget_options_are_checked(tmp_path, value):
+    assert cli(tmp_path, "run", "--time-budget", value)[0] == 2
+    assert cli(tmp_path, "run", "--memory-ceiling", value)[0] == 2
+
+
+def test_unique_items_over_30000_objects_is_fast_on_both_engines(tmp_path):
+    root = schema_root(tmp_path, {"list.json": {"type": "array", "uniqueItems": True}})
+    items = [{"id": i, "name": f"n{i}", "tags": ["a", "b"]} for i in range(30_000)]
+    write(tmp_path / "unique.json", items)
+    write(tmp_path / "repeated.json", [*items, {"tags": ["a", "b"], "name": "n7", "id": 7.0}])
+    write(tmp_path / "bool.json", [1, True, 0, False])
+    for engine in ("jsonschema", "jsonschema-rs"):
+        started = time.monotonic()
+        code, out, _ = cli(tmp_path, "validate", "--schemas", str(root), "--schema",
+                           "v1_0/list.json", "unique.json", "repeated.json", "bool.json",
+                           "--engine", engine, timeout=60)
+        assert time.monotonic() - started < 20  # was over a minute on the Python engine
+        assert code == 1 and "FAILED repeated.json" in out and "has non-unique elements" in out
+        assert out.rstrip().endswith("2 passed, 1 failed, 0 errored"), engine
+
+
+# --- signals ---------------------------------------------------------------------------------------
+
+
+def _slow_project(tmp_path: Path, suites: int = 4) -> Path:
+    root = schema_root(tmp_path, {"fan.json": fan_out(26)})
+    for i in range(suites):
+        write(tmp_path / "cases" / f"s{i}.json", {"schema": "v1_0/fan.json", "tests": [
+            {"description": "slow", "valid": True, "data": "x"}]})
+    return root
+
+
+def _processes_mentioning(marker: str) -> list[int]:
+    found = []
+    for process in Path("/proc").iterdir():
+        if process.name.isdigit() and int(process.name) != os.getpid():
+            try:
+                if marker in (process / "cmdline").read_bytes().decode("utf-8", "replace"):
+                    found.append(int(process.name))
+            except OSError:
+                continue
+    return found
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_sigterm_and_sighup_stop_the_workers_and_report_partial_results(tmp_path, signum, code):
+    root = _slow_project(tmp_path)
+    marker = str(tmp_path / "cases")
+    proc = subprocess.Popen([sys.executable, "-m", "a2a_schema_suite", "run", marker, "--schemas",
+                             str(root), "--jobs", "2", "--format", "json", "--output",
+                             str(tmp_path / "report.json")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    time.sleep(3)
+    proc.send_signal(signum)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == code, out + err
+    assert "Traceback" not in out + err
+    assert f"interrupted by {signal.Signals(signum).name}" in err
+    report = json.loads((tmp_path / "report.json").read_text())
+    last = report["results"][-1]
+    assert last["outcome"] == "errored" and "results are partial" in last["reason"]
+    time.sleep(0.5)
+    assert _processes_mentioning(marker) == []  # no worker left behind
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+def test_workers_exit_by_themselves_when_the_main_process_is_killed(tmp_path):
+    root = _slow_project(tmp_path)
+    marker = str(tmp_path / "cases")
+    proc = subprocess.Popen([sys.executable, "-m", "a2a_schema_suite", "run", marker, "--schemas",
+                             str(root), "--jobs", "2"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, cwd=tmp_path)
+    time.sleep(3)
+    workers = [p for p in _processes_mentioning(marker) if p != proc.pid]
+    assert len(workers) == 2
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and _processes_mentioning(marker):
+        time.sleep(0.2)
+    assert _processes_mentioning(marker) == []
+
+
+# --- the engines agree on hostile schemas ----------------------------------------------------------
+
+HOSTILE_SCHEMAS = {
+    "cycle.json": ({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"allOf": [{"$ref": "#/$defs/a"}]}},
+                    "properties": {"x": {"$ref": "#/$defs/a"}}},
+                   "$ref cycle that never looks into the document"),
+    "self.json": ({"$ref": "#"}, "$ref cycle"),
+    "typo.json": ({"type": "string", "format": "date_time"}, "unknown format 'date_time'"),
+    "custom.json": ({"properties": {"a": {"format": "x-custom"}}}, "unknown format 'x-custom'"),
+    "draft7.json": ({"$schema": "http://json-schema.org/draft-07/schema#"}, "is not Draft 2020-12"),
+    "nested.json": ({"properties": {"a": {"$id": "https://hostile.test/v1_0/inner.json",
+                                          "$schema": "https://json-schema.org/draft/2019-09/schema"}}},
+                    "is not Draft 2020-12"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_SCHEMAS))
+def test_both_engines_refuse_a_hostile_schema_alike(tmp_path, name):
+    body, reason = HOSTILE_SCHEMAS[name]
+    root = tmp_path / "schemas"
+    contents = {"$schema": DRAFT, "$id": f"https://hostile.test/v1_0/{name}", **body}
+    write(root / "v1_0" / name, contents)
+    write(tmp_path / "doc.json", {"x": 1, "a": "b"})
+    outputs = []
+    for engine in ("jsonschema", "jsonschema-rs"):
+        code, out, _ = cli(tmp_path, "validate", "--schemas", str(root), "--schema",
+                           f"v1_0/{name}", "doc.json", "--engine", engine, timeout=60)
+        assert code == 3 and reason in out, (engine, out)
+        outputs.append(out)
+    assert outputs[0] == outputs[1]
+
+
+def test_check_reports_unknown_formats_and_ref_cycles(tmp_path):
+    root = tmp_path / "schemas"
+    for name in ("typo.json", "cycle.json"):
+        body, _ = HOSTILE_SCHEMAS[name]
+        write(root / "v1_0" / name, {"$schema": DRAFT, "$id": f"https://hostile.test/v1_0/{name}", **body})
+    (tmp_path / "cases").mkdir()
+    for extra in ((), ("--strict",)):
+        code, out, _ = cli(tmp_path, "check", "cases", "--schemas", str(root), *extra)
+        assert code == 3
+        assert "check: unknown-format: v1_0/typo.json#/format" in out
+        assert "check: ref-cycle: v1_0/cycle.json" in out
