@@ -545,3 +545,98 @@ def test_check_reports_unknown_formats_and_ref_cycles(tmp_path):
         assert code == 3
         assert "check: unknown-format: v1_0/typo.json#/format" in out
         assert "check: ref-cycle: v1_0/cycle.json" in out
+
+
+# --- random hostile projects (hypothesis) ---------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+#: text with what attackers put in text: control characters, workflow commands, bidi, surrogates
+hostile_text = st.one_of(
+    st.text(max_size=20),
+    st.sampled_from([INJECTION, "::add-mask::x", "\n::error::y", "\x1b[2J", "a|b\rc",
+                     "../../etc/passwd", "", "\u202e", "##[error]x"]),
+)
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False) | hostile_text,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(hostile_text, inner, max_size=4),
+    max_leaves=12)
+PATTERNS = ["^[a-z]+$", "^(a+)+$", "^(.+)+$", "(((", "^(a|a)*$", "\\p{L}", "^" + "(" * 60 + "a" + ")" * 60,
+            "$(?!\\n)", "[", "^(\\w+\\s?)+$"]
+FORMATS = ["date-time", "uri", "email", "date_time", "x-custom", "regex", "duration"]
+REFS = ["#", "#/$defs/a", "#/$defs/missing", "other.json", "https://elsewhere.test/x.json",
+        "file:///etc/passwd", "http://127.0.0.1:9/meta.json"]
+
+
+def _schema(children: st.SearchStrategy) -> st.SearchStrategy:
+    keyword = st.one_of(
+        st.tuples(st.just("type"), st.sampled_from(["string", "object", "array", "integer", "null", "nope"])),
+        st.tuples(st.just("pattern"), st.sampled_from(PATTERNS)),
+        st.tuples(st.just("format"), st.sampled_from(FORMATS)),
+        st.tuples(st.just("$ref"), st.sampled_from(REFS)),
+        st.tuples(st.just("enum"), st.lists(json_values, max_size=3)),
+        st.tuples(st.just("uniqueItems"), st.booleans()),
+        st.tuples(st.just("minLength"), st.integers(-1, 5)),
+        st.tuples(st.sampled_from(["anyOf", "oneOf", "allOf"]), st.lists(children, min_size=1, max_size=3)),
+        st.tuples(st.sampled_from(["not", "items", "unevaluatedProperties"]), children),
+        st.tuples(st.just("properties"), st.dictionaries(hostile_text, children, max_size=3)),
+        st.tuples(st.just("$schema"), st.sampled_from([DRAFT, "http://json-schema.org/draft-07/schema#",
+                                                      "http://127.0.0.1:9/meta"])),
+    )
+    return st.lists(keyword, max_size=4).map(dict) | st.booleans()
+
+
+schemas = st.recursive(st.booleans() | st.just({}), _schema, max_leaves=8)
+matchers = st.lists(st.fixed_dictionaries(
+    {}, optional={"keyword": hostile_text, "path": hostile_text, "message": hostile_text}),
+    min_size=1, max_size=2)
+tests = st.lists(st.one_of(
+    st.fixed_dictionaries({"description": hostile_text, "valid": st.just(True), "data": json_values}),
+    st.fixed_dictionaries({"description": hostile_text, "valid": st.just(False), "data": json_values},
+                          optional={"expectedErrors": matchers})), min_size=1, max_size=4)
+well_formed_suites = (
+    st.fixed_dictionaries({"schema": st.sampled_from(["v9_a/a.json", "v9_b/b.json#/$defs/a",
+                                                      "v9_a/none.json", "v1_0/task.json"]),
+                           "tests": tests},
+                          optional={"profile": st.sampled_from(["strict", "interop", "other"]),
+                                    "streams": st.lists(st.fixed_dictionaries(
+                                        {"description": hostile_text, "valid": st.booleans(),
+                                         "file": st.sampled_from(["../../../etc/x.jsonl", "/etc/x.jsonl",
+                                                                  "s.jsonl", "missing.jsonl"])}),
+                                        max_size=2)}))
+suites = st.one_of(well_formed_suites, well_formed_suites, well_formed_suites, json_values)
+projects = st.tuples(
+    st.lists(schemas, min_size=2, max_size=2),
+    st.lists(suites, min_size=1, max_size=3),
+    st.lists(json_values, max_size=3),  # JSONL stream lines
+    st.none() | st.binary(max_size=64),  # a suite file of raw bytes
+)
+
+
+@settings(max_examples=25, deadline=None, database=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                 HealthCheck.data_too_large])
+@given(project=projects)
+def test_random_hostile_projects_get_a_documented_exit_code(tmp_path_factory, project):
+    """Random schema roots and suites through ``run`` under the budgets: only documented exit
+    codes, no traceback, no hang, no raw control character in the report (about 30 s)."""
+    (schema_a, schema_b), suite_values, lines, raw = project
+    tmp = tmp_path_factory.mktemp("random")
+    for version, name, schema in (("v9_a", "a.json", schema_a), ("v9_b", "b.json", schema_b)):
+        body = schema if isinstance(schema, dict) else {"allOf": [schema]}
+        body = {"$schema": DRAFT, **body, "$id": f"https://random.test/{version}/{name}"}
+        body.setdefault("$defs", {"a": {}})
+        write(tmp / "schemas" / version / name, body)
+    write(tmp / "schemas" / "v1_0" / "task.json", (SCHEMAS / "v1_0" / "task.json").read_bytes())
+    for i, suite in enumerate(suite_values):
+        write(tmp / "cases" / f"suite{i}.json", json.dumps(suite))
+    if "s.jsonl" in json.dumps(suite_values):  # else an orphan, always errored
+        write(tmp / "cases" / "s.jsonl", "".join(json.dumps(line) + "\n" for line in lines))
+    if raw is not None:
+        write(tmp / "cases" / "raw.json", raw)
+    code, out, err = cli(tmp, "run", "cases", "--schemas", "schemas", "--time-budget", "5",
+                         "--memory-ceiling", "512", timeout=60)
+    assert code in (0, 1, 3, 4), (code, out[-2000:], err[-2000:])
+    assert "\x1b" not in out and "\r" not in out
