@@ -157,11 +157,12 @@ def test_a_schema_dollar_schema_is_never_fetched_nor_read(tmp_path, recording_se
 def test_untrusted_text_never_reaches_a_terminal_or_a_ci_log_raw(tmp_path):
     cases = tmp_path / "cases"
     write(cases / "v1_0" / "task.json", {"schema": "v1_0/task.json", "tests": [
-        {"description": INJECTION, "valid": False, "data": TASK}]})
+        {"description": INJECTION, "valid": False, "data": TASK},
+        {"description": "valid " + INJECTION, "valid": True, "data": {**TASK, "metadata": {}}}]})
     # a file name is untrusted text too: an escape sequence and a line break in it
     write(cases / "v1_0" / "name\x1b[2J\n::warning::x.json", {"schema": "v1_0/task.json", "tests": [
         {"description": "fine", "valid": False, "data": TASK}]})
-    for fmt in ("text", "github", "junit", "markdown"):
+    for fmt in ("text", "github", "junit", "markdown", "json"):
         code, out, err = cli(tmp_path, "run", "cases", "--format", fmt, timeout=120)
         assert code == 1, (fmt, out)
         for text in (out, err):
@@ -180,6 +181,15 @@ def test_untrusted_text_never_reaches_a_terminal_or_a_ci_log_raw(tmp_path):
     assert "\\x1b]0;pwned\\x07" in out  # shown, visibly
     markdown = cli(tmp_path, "run", "cases", "--format", "markdown")[1]
     assert "\r" not in markdown and "\\r\\n" in markdown
+    # the JSON report keeps the exact text (JSON escapes it), and prints safely too
+    report = json.loads(cli(tmp_path, "run", "cases", "--format", "json")[1])
+    assert INJECTION in {r["description"] for r in report["results"]}
+    # coverage and mutate list suite names and descriptions too
+    for args in (("coverage", "cases"), ("coverage", "cases", "--format", "json"),
+                 ("mutate", "cases", "--limit", "3"), ("mutate", "cases", "--format", "json")):
+        _, out, err = cli(tmp_path, *args, timeout=300)
+        assert "\x1b" not in out + err and "\r" not in out + err, args
+        assert ci_commands(out + err) == [], args
 
 
 # --- output files ----------------------------------------------------------------------------------
@@ -640,3 +650,18 @@ def test_random_hostile_projects_get_a_documented_exit_code(tmp_path_factory, pr
                          "--memory-ceiling", "512", timeout=60)
     assert code in (0, 1, 3, 4), (code, out[-2000:], err[-2000:])
     assert "\x1b" not in out and "\r" not in out
+
+
+def test_the_sanitizer_in_short():
+    """The one sanitizer (sanitize.py), for the record: visible, idempotent, JSON-preserving."""
+    from a2a_schema_suite import sanitize
+
+    shown = sanitize.visible(INJECTION)
+    assert "\n" not in shown and "\r" not in shown and "\x1b" not in shown and "\u202e" not in shown
+    assert shown.startswith("\\x1b]0;pwned\\x07") and "#\\#[error]" in shown
+    assert sanitize.visible("  ::add-mask::x") == "  \\::add-mask::x"
+    assert sanitize.visible(shown) == shown
+    text = json.dumps({"a": INJECTION, "b": "\x85\u2028"}, indent=2, ensure_ascii=False)
+    safe = sanitize.json_text(text)
+    assert json.loads(safe) == json.loads(text) and "##[" not in safe and "\u2028" not in safe
+    assert ci_commands(safe) == []

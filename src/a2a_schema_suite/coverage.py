@@ -48,7 +48,7 @@ from referencing import Registry
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
-from a2a_schema_suite import __version__
+from a2a_schema_suite import __version__, sanitize
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
 from a2a_schema_suite.results import ExitCode, Outcome, RunSummary
 from a2a_schema_suite.runner import RunOptions, run_suites, stream_errors
@@ -921,11 +921,11 @@ def render_text(report: CoverageReport, *, details: bool | None = None) -> str:
         if len(problems) > 20:
             lines.append(f"    ... {len(problems) - 20} more")
     lines.append(report.summary.closing_line())
-    return "\n".join(lines) + "\n"
+    return sanitize.lines("\n".join(lines)) + "\n"  # suite names and descriptions: untrusted
 
 
 def render_json(report: CoverageReport) -> str:
-    return json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    return sanitize.json_text(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n")
 
 
 def render(report: CoverageReport, fmt: str) -> str:

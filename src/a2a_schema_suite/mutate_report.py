@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from a2a_schema_suite import sanitize
 from a2a_schema_suite.mutate import (
     LIKELY_FINE,
     LIKELY_GAP,
@@ -118,13 +119,13 @@ def render_text(report: MutationReport, listing: Listing = Listing(), *,
         if items:
             lines += ["", f"{title}:"] + [f"  {item}" for item in items]
     lines += ["", closing_line(report)]
-    return "\n".join(lines) + "\n"
+    return sanitize.lines("\n".join(lines)) + "\n"  # suite names and descriptions: untrusted
 
 
 def render_json(report: MutationReport, listing: Listing = Listing()) -> str:
     data = report.to_dict()
     data["survivors"] = [s.to_dict() for s in listing.select(report.survivors)]
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return sanitize.json_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 def render_html(report: MutationReport, listing: Listing = Listing()) -> str:

@@ -31,6 +31,9 @@ _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 #: overrides and isolates; the zero-width no-break space / BOM.
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
 _COMMAND_START = re.compile(r"^(\s*)::")
+#: The same, less the C0 controls: JSON escapes those inside strings, and its layout (newlines,
+#: indentation) is made of them.
+_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -60,10 +63,13 @@ def lines(text: str) -> str:
 
 
 def json_text(text: str) -> str:
-    """JSON text (``json.dumps(..., ensure_ascii=False)``) made safe the same way, still JSON:
-    every unsafe character left raw (DEL, C1, separators, bidi) written as its ``\\uXXXX``
-    escape, which means the same character in a JSON string (the only place it can be)."""
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    """JSON text (``json.dumps(..., ensure_ascii=False)``) made safe the same way, still the same
+    JSON value: every unsafe character left raw (DEL, C1, separators, bidi) written as its
+    ``\\uXXXX`` escape, and ``##[`` as ``#\\u0023[``. (JSON itself escapes C0 controls and
+    never breaks a string over two lines, so a line cannot start with ``::``.)"""
+    text = _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    # "##[" can only be inside a string: "#\u0023[" is the same string, and no workflow command
+    return text.replace("##[", "#\\u0023[")
 
 
 T = TypeVar("T")

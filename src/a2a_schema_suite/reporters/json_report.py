@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from a2a_schema_suite import __version__
+from a2a_schema_suite import __version__, sanitize
 from a2a_schema_suite.results import CaseResult, RunSummary
 
 TOOL_NAME = "a2a-schema-suite"
@@ -39,4 +39,4 @@ def render(summary: RunSummary) -> str:
         text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: only a \uXXXX escape can carry it
         text = json.dumps(to_dict(summary), indent=2) + "\n"
-    return text
+    return sanitize.json_text(text)  # the same JSON value, safe to print in a CI log
