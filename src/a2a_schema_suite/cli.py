@@ -61,7 +61,10 @@ def install_signal_handlers() -> None:
     KeyboardInterrupt): ``finally`` blocks run, worker processes are stopped."""
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
-            signal.signal(getattr(signal, name), _raise_interrupted)
+            try:
+                signal.signal(getattr(signal, name), _raise_interrupted)
+            except ValueError:  # not the main thread (an embedding caller): leave them be
+                return
 
 
 def interrupt_code(exc: BaseException) -> int:
