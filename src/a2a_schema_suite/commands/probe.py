@@ -204,7 +204,7 @@ def command(url: str, send_text: str | None, stream: bool, binding: str,
         for result in summary.results[:-1]:
             click.echo(f"  {result.outcome.value:<8} {sanitize.visible(result.description)}",
                        err=to_stderr)
-    code = emit(summary, OutputOptions(fmt, output), [])
+    code = emit(summary, OutputOptions(fmt, output), [store.root])  # never onto a schema
     for note in notes if console.verbosity() >= 0 else ():
         click.echo(sanitize.visible(note), err=to_stderr)
     level = report.level
