@@ -460,6 +460,19 @@ def _slow_project(tmp_path: Path, suites: int = 4) -> Path:
     return root
 
 
+def _wait_for_workers(marker: str, parent: int, count: int = 2, timeout: float = 60) -> list[int]:
+    """The worker processes of ``parent`` once ``count`` of them are running (a loaded machine
+    can take a while to start them)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        workers = [p for p in _processes_mentioning(marker) if p != parent]
+        if len(workers) >= count:
+            time.sleep(0.5)  # past their start-up: validating
+            return workers
+        time.sleep(0.1)
+    return [p for p in _processes_mentioning(marker) if p != parent]
+
+
 def _processes_mentioning(marker: str) -> list[int]:
     found = []
     for process in Path("/proc").iterdir():
@@ -481,7 +494,7 @@ def test_sigterm_and_sighup_stop_the_workers_and_report_partial_results(tmp_path
                              str(root), "--jobs", "2", "--format", "json", "--output",
                              str(tmp_path / "report.json")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
-    time.sleep(3)
+    assert len(_wait_for_workers(marker, proc.pid)) >= 2
     proc.send_signal(signum)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == code, out + err
@@ -501,9 +514,7 @@ def test_workers_exit_by_themselves_when_the_main_process_is_killed(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "a2a_schema_suite", "run", marker, "--schemas",
                              str(root), "--jobs", "2"], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, cwd=tmp_path)
-    time.sleep(3)
-    workers = [p for p in _processes_mentioning(marker) if p != proc.pid]
-    assert len(workers) == 2
+    assert len(_wait_for_workers(marker, proc.pid)) >= 2
     proc.kill()
     proc.wait()
     deadline = time.monotonic() + 10
