@@ -676,3 +676,21 @@ def test_the_sanitizer_in_short():
     safe = sanitize.json_text(text)
     assert json.loads(safe) == json.loads(text) and "##[" not in safe and "\u2028" not in safe
     assert ci_commands(safe) == []
+
+
+def test_a_recording_holds_no_credential_in_any_escaped_form(tmp_path):
+    """The echo agent streams the Authorization value back inside JSON text: a value with
+    backslashes and quotes is JSON-escaped there, and leaked in that form into --record files."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    from broken_agent import BrokenAgentServer
+
+    secret = 'Bearer t0k\\en"with\\\\escapes-0123456789'
+    with BrokenAgentServer() as server:
+        code, out, err = cli(tmp_path, "probe", server.url("echo"), "--send", "hi", "--stream",
+                             "--header", f"Authorization={secret}", "--record", "echo.jsonl")
+    assert code == 1, out + err
+    recorded = (tmp_path / "echo.jsonl").read_text() + (tmp_path / "echo.card.json").read_text()
+    assert "[REDACTED]" in recorded
+    for text in (recorded, out + err):
+        assert "t0k" not in text and "escapes-0123456789" not in text
