@@ -374,8 +374,9 @@ def test_credentials_never_leak_cut_short_or_escaped(tmp_path, hostile_agent):
             text = out + err
             assert code in (1, 3)
             assert "[REDACTED]" in text
-            for secret in (SECRET, BACKSLASH_SECRET):
-                assert secret[:8] not in text and secret[-8:] not in text, (mode, fmt)
+            for secret in (SECRET, BACKSLASH_SECRET):  # no piece of it: it was cut at "s3cr3t"
+                pieces = [secret[i:i + 6] for i in range(len(secret) - 5)]
+                assert not [p for p in pieces if p in text], (mode, fmt)
             assert "k3y\\\\with" not in text and "backslashes" not in text  # escaped forms
 
 
