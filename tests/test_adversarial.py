@@ -695,3 +695,18 @@ def test_a_recording_holds_no_credential_in_any_escaped_form(tmp_path):
     assert "[REDACTED]" in recorded
     for text in (recorded, out + err):
         assert "t0k" not in text and "escapes-0123456789" not in text
+
+
+def test_the_readme_budget_snippet_is_real_output(tmp_path):
+    """README, "Security": the console block is this run's output, line for line."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("**Budgets.**"):]
+    start = section.index("```console\n") + len("```console\n")
+    block = section[start:section.index("\n```", start)]
+    command, *expected = block.split("\n")
+    assert command == "$ a2a-schema-suite run cases --schemas draft --time-budget 5"
+    schema_root(tmp_path, {"fan.json": fan_out()}, name="draft")
+    write(tmp_path / "cases" / "fan.json", {"schema": "v1_0/fan.json", "tests": [
+        {"description": "anyOf over 20 $ref levels", "valid": False, "data": "x"}]})
+    code, out, _ = cli(tmp_path, *command.split()[2:], timeout=60)
+    assert code == 3 and out.rstrip("\n").split("\n") == expected
