@@ -445,7 +445,7 @@ def test_unique_items_over_30000_objects_is_fast_on_both_engines(tmp_path):
         code, out, _ = cli(tmp_path, "validate", "--schemas", str(root), "--schema",
                            "v1_0/list.json", "unique.json", "repeated.json", "bool.json",
                            "--engine", engine, timeout=60)
-        assert time.monotonic() - started < 20  # was over a minute on the Python engine
+        assert time.monotonic() - started < 45  # was over 3 minutes on the Python engine
         assert code == 1 and "FAILED repeated.json" in out and "has non-unique elements" in out
         assert out.rstrip().endswith("2 passed, 1 failed, 0 errored"), engine
 

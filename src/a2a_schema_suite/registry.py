@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import re
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -382,7 +383,7 @@ def _schema_problem(contents: Any, engine: str = engines.DEFAULT_ENGINE) -> str 
         return "schema has no $id"
     # Before the meta check: a foreign $schema would make jsonschema-rs fetch it (or read a
     # file:// path), and a pattern nested too deeply for re.compile breaks the "regex" format.
-    problem = _dialect_problem(contents) or _pattern_problem(contents)
+    problem = _dialect_problem(contents, absolute_only=True) or _pattern_problem(contents)
     if problem is not None:
         return problem
     try:
@@ -395,7 +396,7 @@ def _schema_problem(contents: Any, engine: str = engines.DEFAULT_ENGINE) -> str 
                 problem = f"not a valid Draft 2020-12 schema: {exc.message} at {exc.json_path}"
     except RecursionError:
         problem = "not a valid Draft 2020-12 schema: nested too deeply to check"
-    return problem or _format_problem(contents)
+    return problem or _dialect_problem(contents) or _format_problem(contents)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -439,10 +440,18 @@ def _escape(token: str) -> str:
 _DATA_KEYWORDS = frozenset({"enum", "const", "examples", "default"})
 
 
-def _dialect_problem(contents: Any) -> str | None:
+_ABSOLUTE_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def _dialect_problem(contents: Any, absolute_only: bool = False) -> str | None:
     """A ``$schema`` other than Draft 2020-12 anywhere: each engine would read it its own way
-    (python-jsonschema switches dialect, jsonschema-rs fetches an unknown meta-schema)."""
+    (python-jsonschema switches dialect, jsonschema-rs fetches an unknown meta-schema).
+
+    ``absolute_only``: only the values that could be fetched (absolute URIs), the check that must
+    come before any meta-schema check; the meta-schema words the others (``"not a uri"``)."""
     for pointer, value in keyword_values(contents, "$schema"):
+        if absolute_only and not (isinstance(value, str) and _ABSOLUTE_URI.match(value)):
+            continue
         if not isinstance(value, str) or value.rstrip("#") != engines.DRAFT_2020_12:
             return (f"$schema {value!r} at {pointer} is not Draft 2020-12 "
                     f"({engines.DRAFT_2020_12}); no other dialect is read, and nothing is fetched")
