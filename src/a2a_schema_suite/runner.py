@@ -613,24 +613,29 @@ def _documents_lost_results(unit: tuple[Any, ...], why: str) -> tuple[list[CaseR
 
 def _budgeted(task: sandbox.Task, units: Sequence[tuple[Any, ...]], store: SchemaStore,
               budget: sandbox.Budget, jobs: int,
-              lost: Callable[[tuple[Any, ...], str], tuple[list[CaseResult], Any]]
+              lost: Callable[[tuple[Any, ...], str], tuple[list[CaseResult], Any]],
+              on_result: Callable[[CaseResult], None] | None = None
               ) -> Iterator[tuple[list[CaseResult], Any]]:
     return sandbox.run_units(task, units, budget=budget, jobs=jobs,
                              setup=functools.partial(_init_lane, store), errored=_case_errored,
-                             lost=lost, context=_pool_context())
+                             lost=lost, context=_pool_context(), on_result=on_result)
 
 
 def run_paths_budgeted(inputs: Sequence[Path], store: SchemaStore, options: RunOptions,
-                       jobs: int, budget: sandbox.Budget) -> Iterator[CaseResult]:
+                       jobs: int, budget: sandbox.Budget,
+                       on_result: Callable[[CaseResult], None] | None = None
+                       ) -> Iterator[CaseResult]:
     """:func:`run_paths` with every case under ``budget`` (same results, same order).
 
     If interrupted (Ctrl-C, SIGTERM), the exception carries the results so far as ``partial``.
+    ``on_result`` sees each case's result as soon as a worker has it (a progress line); the
+    results are yielded once every suite has run (orphan streams come first).
     """
     units = [(path, name, options, root) for path, name, root in discover_roots(inputs)]
     outcomes: list[tuple[list[CaseResult], Any]] = []
     try:
         for outcome in _budgeted(_suite_file_task, units, store, budget, jobs,
-                                 _suite_file_lost_results):
+                                 _suite_file_lost_results, on_result):
             outcomes.append(outcome)
     except KeyboardInterrupt as exc:
         exc.partial = [r for results, _ in outcomes for r in results]  # type: ignore[attr-defined]

@@ -201,7 +201,8 @@ def _death(process: Any, budget: Budget) -> str:
 def run_units(task: Task, units: Sequence[tuple[Any, ...]], *, budget: Budget, jobs: int,
               setup: Callable[[], None], errored: Callable[[CaseInfo, str], Any],
               lost: Callable[[tuple[Any, ...], str], tuple[list[Any], Any]],
-              context: Any) -> Iterator[tuple[list[Any], Any]]:
+              context: Any, on_result: Callable[[Any], None] | None = None
+              ) -> Iterator[tuple[list[Any], Any]]:
     """``(results, payload)`` of ``task(*unit, start=0)`` for every unit, in unit order, each case
     under ``budget`` in one of ``jobs`` worker processes.
 
@@ -209,6 +210,7 @@ def run_units(task: Task, units: Sequence[tuple[Any, ...]], *, budget: Budget, j
     becomes ``errored(case, reason)`` and the unit goes on from the next case in a new worker; a
     worker that fails outside any case turns the rest of its unit into ``lost(unit, reason)``.
     Whatever ends this generator (the consumer, Ctrl-C, SIGTERM) stops every worker.
+    ``on_result`` is called with each result as it arrives (a progress line), in any order.
     """
     count = len(units)
     results: list[list[Any]] = [[] for _ in units]
@@ -269,6 +271,8 @@ def run_units(task: Task, units: Sequence[tuple[Any, ...]], *, budget: Budget, j
                     lane.deadline = time.monotonic() + budget.seconds
                 elif kind == "result":
                     results[lane.unit].append(value)  # type: ignore[index]
+                    if on_result is not None:
+                        on_result(value)
                     lane.case = None
                     lane.deadline = time.monotonic() + budget.seconds
                 elif kind == "crash":

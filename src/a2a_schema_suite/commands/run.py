@@ -65,8 +65,9 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, p
     store = load_store(roots.schemas, engine)
     options = RunOptions(profile=profile, policy=policy, select=select, fail_fast=fail_fast)
     with Progress("run", "results") as progress:
-        results, interrupted = collect(progress.track(run_paths_budgeted(
-            inputs, store, options, jobs, budget(time_budget, memory_ceiling))))
+        results, interrupted = collect(run_paths_budgeted(
+            inputs, store, options, jobs, budget(time_budget, memory_ceiling),
+            on_result=lambda _: progress.advance()))
     summary = RunSummary(results, roots, files=suite_files(inputs))
     if select is not None and not summary.results:
         # exit 4 (nothing collected) and the reason, instead of a bare "0 passed"
