@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from a2a_schema_suite import sanitize
 from a2a_schema_suite.commands._complete import versions as complete_versions
 from a2a_schema_suite.commands._options import (
     _overwrites_input,
@@ -86,7 +87,7 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, v
                          fail_under=fail_under)
     code = int(report.exit_code)
     if fmt == "text" or output is not None:  # stdout gets a text report: say which files
-        click.echo(roots.describe())
+        click.echo(sanitize.visible(roots.describe()))  # paths: untrusted text
     document, problem = _render(report, fmt)
     if output is None:
         if document is None:
@@ -141,20 +142,21 @@ def _suite_gain(inputs: list[Path], suite_file: Path, store, profile: str | None
                                      "versions, as text or json)", param_hint=hint)
     with Progress("coverage"):
         gain = suite_gain(inputs, suite_file, store, options=RunOptions(profile=profile))
-    text = render_gain_text(gain)
-    document = text if fmt == "text" else json.dumps(gain.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    text = sanitize.lines(render_gain_text(gain))  # suite names are untrusted text
+    document = text if fmt == "text" else sanitize.json_text(
+        json.dumps(gain.to_dict(), indent=2, ensure_ascii=False) + "\n")
     code = int(gain.exit_code)
     if fmt == "text" or output is not None:  # stdout gets a text report: say which files
-        click.echo(roots_line)
+        click.echo(sanitize.visible(roots_line))
     if output is None:
         click.echo(document, nl=False)
         sys.exit(code)
-    if _overwrites_input(output, [*inputs, suite_file], gain.own.summary):
+    if _overwrites_input(output, [*inputs, suite_file, store.root], gain.own.summary):
         click.echo(f"error: --output {output} is one of the inputs; refusing to overwrite it", err=True)
         click.echo(text, nl=False)
         sys.exit(int(ExitCode.ERRORED))
     try:
-        output.write_text(document, encoding="utf-8")
+        write_report(output, document)
     except OSError as exc:
         click.echo(f"error: cannot write report to {output}: {exc.strerror or exc}", err=True)
         click.echo(text, nl=False)

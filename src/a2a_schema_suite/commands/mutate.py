@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import click
 
+from a2a_schema_suite import sanitize
 from a2a_schema_suite.commands._options import (
     _overwrites_input,
     case_inputs,
@@ -131,7 +132,7 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, p
                        err=True)
 
     if fmt == "text" or output is not None:  # stdout gets a text report: say which files
-        click.echo(roots.describe())
+        click.echo(sanitize.visible(roots.describe()))  # paths: untrusted text
     document, problem = _render(report, fmt, listing)
     if output is None:
         if document is None:
