@@ -260,26 +260,32 @@ def run_units(task: Task, units: Sequence[tuple[Any, ...]], *, budget: Budget, j
             timeout = max(0.0, min(lane.deadline for lane in busy) - now) if busy else 0.1
             ready = wait([lane.conn for lane in busy], timeout=timeout)
             for lane in [lane for lane in busy if lane.conn in ready]:
-                try:
-                    kind, value = lane.conn.recv()
-                except (EOFError, OSError):
-                    lane.process.join(5)
-                    fail(lane, _death(lane.process, budget))
-                    continue
-                if kind == "case":
-                    lane.case = value
-                    lane.deadline = time.monotonic() + budget.seconds
-                elif kind == "result":
-                    results[lane.unit].append(value)  # type: ignore[index]
-                    if on_result is not None:
-                        on_result(value)
-                    lane.case = None
-                    lane.deadline = time.monotonic() + budget.seconds
-                elif kind == "crash":
-                    fail(lane, value)
-                else:  # "done"
-                    payloads[lane.unit], finished[lane.unit] = value, True  # type: ignore[index]
-                    lane.unit, lane.case, lane.deadline = None, None, float("inf")
+                while True:  # every message already there, then back to waiting
+                    try:
+                        kind, value = lane.conn.recv()
+                    except (EOFError, OSError):
+                        lane.process.join(5)
+                        fail(lane, _death(lane.process, budget))
+                        break
+                    if kind == "case":
+                        lane.case = value
+                        lane.deadline = time.monotonic() + budget.seconds
+                    elif kind == "result":
+                        results[lane.unit].append(value)  # type: ignore[index]
+                        if on_result is not None:
+                            on_result(value)
+                        lane.case = None
+                        lane.deadline = time.monotonic() + budget.seconds
+                    elif kind == "crash":
+                        fail(lane, value)
+                        break
+                    else:  # "done": the worker waits for its next unit
+                        payloads[lane.unit], finished[lane.unit] = value, True  # type: ignore[index]
+                        lane.unit, lane.case, lane.deadline = None, None, float("inf")
+                        if todo:
+                            assign(lane)
+                    if lane.unit is None or not lane.conn.poll():
+                        break
             now = time.monotonic()
             for lane in [lane for lane in lanes if lane.unit is not None and lane.deadline <= now]:
                 fail(lane, budget.over_time())
