@@ -93,13 +93,12 @@ def error(detail):  # ErrorDetail -> ErrorDetail
 
 
 def result(case):  # CaseResult -> CaseResult
-    """A result with every text field visible; the tested document (``data``) is kept as is."""
-    return dataclasses.replace(
-        case, suite=visible(case.suite), schema=visible(case.schema),
-        description=visible(case.description),
-        reason=None if case.reason is None else visible(case.reason),
-        source=None if case.source is None else visible(case.source),
-        errors=tuple(error(e) for e in case.errors))
+    """A result with every text field visible (whatever fields it has: ``suite``,
+    ``description``, ``reason``, ``note``, ...) and its errors; the tested document (``data``)
+    is kept as is."""
+    changes = {f.name: visible(getattr(case, f.name)) for f in dataclasses.fields(case)
+               if f.name != "data" and type(getattr(case, f.name)) is str}  # not the Outcome enum
+    return dataclasses.replace(case, **changes, errors=tuple(error(e) for e in case.errors))
 
 
 def summary(run):  # RunSummary -> RunSummary
