@@ -85,8 +85,10 @@ def test_validate_stream_policy_dial_json_says_severity(tmp_path):
 
 
 def test_suite_policy_decides_and_the_cli_overrides(tmp_path):
+    # a stream file is relative and inside the suite's tree (SECURITY.md): a copy next to it
+    (tmp_path / STREAM.name).write_bytes(STREAM.read_bytes())
     suite = {"schema": "v1_0/stream_response.json",
-             "streams": [{"description": "completed without artifact", "file": str(STREAM),
+             "streams": [{"description": "completed without artifact", "file": STREAM.name,
                           "valid": False, "expectedErrors": [{"rule": "completed-has-artifact"}]}]}
     path = tmp_path / "suite.json"
     path.write_text(json.dumps(suite))
