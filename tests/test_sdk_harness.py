@@ -381,3 +381,17 @@ def test_a_stream_that_cannot_be_read_is_one_probe_with_the_reason(tmp_path):
     assert len(broken) == 1 and not broken[0].sendable
     assert "the stream cannot be read" in broken[0].reason and "UTF-16" in broken[0].reason
     assert len(probes) > 100  # the other streams are still there
+
+
+def test_a_policy_only_invalidity_is_not_applicable_in_either_profile():
+    """Policy is its own dial (issue 12), not the strict profile: an invalid case whose only fault
+    is a policy rule is out of a parser's scope whatever the suite's profile, and says which rule."""
+    import dataclasses
+
+    from a2a_schema_suite import api
+
+    case = next(c for c in api.iter_cases("v1_0", valid=False)
+                if any(m.get("rule") == "https-interface" for m in c.expected_errors))
+    for profile in ("strict", "interop"):
+        probe = harness._test_probe(dataclasses.replace(case, profile=profile), None)
+        assert probe.expected is None and "https-interface" in (probe.reason or ""), (profile, probe)

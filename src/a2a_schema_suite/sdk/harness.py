@@ -309,7 +309,9 @@ def _test_probe(case: api.GoldenCase, schemas_dir: Path | None) -> Probe:
             case.schema, case.version, case.data, schemas_dir))
     shape = _shape_errors(case.schema, case.profile, case.data, schemas_dir)
     if not shape:
-        findings = policy_findings(case.schema, case.data) if case.profile == "strict" else []
+        # policy is its own dial, whatever the profile (issue 12): a policy-only invalidity is
+        # never the parser's business
+        findings = policy_findings(case.schema, case.data)
         rules = sorted({f.rule for f in findings if f.rule})
         why = (f"invalid only by policy rule(s) {', '.join(rules)}: local policy, not the "
                "document's shape" if rules else
@@ -347,9 +349,11 @@ def _stream_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> list[P
 def _stream_line_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> list[Probe]:
     validator = api.validator_for(stream.schema, stream.profile, schemas_dir=schemas_dir)
     name = stream.path.name
-    policy = stream.profile == "strict"
+    strict = stream.profile == "strict"
     rule_lines: dict[int | None, set[str]] = collections.defaultdict(set)
-    for finding in check_stream(iter_jsonl(stream.path, name), stream.version, None, policy=policy):
+    # every rule a line breaks, policy included (its own dial, in any profile), advice aside
+    for finding in check_stream(iter_jsonl(stream.path, name), stream.version, None, policy=True,
+                                advice=False):
         if finding.rule:
             rule_lines[finding.line].add(finding.rule)
     source = stream.path.as_posix()
@@ -375,7 +379,7 @@ def _stream_line_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> l
                                 reason=no_type_reason(stream.schema, payload)))
             continue
         if collect_errors(validator, payload):
-            closed_only = policy and _unknown_members_only(stream.schema, stream.version, payload,
+            closed_only = strict and _unknown_members_only(stream.schema, stream.version, payload,
                                                            schemas_dir)
             probes.append(Probe(**base, document=payload, wire=wire, expected=False, line=number,
                                 unknown_members_only=closed_only))
