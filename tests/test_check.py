@@ -489,3 +489,34 @@ def test_version_and_every_command_help_has_an_example():
         result = invoke(name, "--help")
         assert result.exit_code == 0, name
         assert "Example" in result.output and f"a2a-schema-suite {name}" in result.output, name
+
+
+def test_dead_def_only_judges_a_schema_root_by_its_whole_project(tmp_path):
+    """A user's own suites against the bundled schemas, or a part of a project's cases, cannot
+    tell which $defs are dead: dead-def is skipped and says why (it failed 53 times on one suite);
+    the project's whole cases/ (or no PATHS in its tree) still runs it."""
+    import shutil
+    import subprocess
+    import sys
+
+    def check_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "a2a_schema_suite", "check", "-q", *args],
+                              cwd=cwd, capture_output=True, text=True, timeout=300)
+
+    user = tmp_path / "user"
+    (user / "cases").mkdir(parents=True)
+    shutil.copy(CASES / "v1_0" / "task.json", user / "cases" / "task.json")
+    done = check_cli("cases", cwd=user)
+    assert done.returncode == 0, done.stdout
+    assert "SKIPPED check > check: dead-def: not checked" in done.stdout
+    assert "FAILED" not in done.stdout
+
+    project = tmp_path / "project"
+    shutil.copytree(SCHEMAS, project / "schemas")
+    (project / "cases" / "v1_0").mkdir(parents=True)
+    shutil.copy(CASES / "v1_0" / "task.json", project / "cases" / "v1_0" / "task.json")
+    part = check_cli("cases/v1_0", cwd=project)
+    assert "dead-def: not checked" in part.stdout and "[dead-def]" not in part.stdout
+    for whole in (check_cli(cwd=project), check_cli("cases", cwd=project)):
+        # most $defs of the copied schemas serve suites this project does not have
+        assert whole.returncode == 1 and "dead-def" in whole.stdout and "not checked" not in whole.stdout

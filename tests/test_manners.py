@@ -200,7 +200,7 @@ def test_check_file_is_scoped_and_whole_root_rules_need_a_directory(tmp_path):
     scoped = cli("check", "--schemas", str(root), str(cases / "task.json"))
     assert scoped.returncode == 0, scoped.stdout
     assert "dead-def" in scoped.stdout and "FAILED" not in scoped.stdout
-    assert ("SKIPPED check > check: dead-def: not checked: only suite files were given"
+    assert ("SKIPPED check > check: dead-def: not checked: the suites given are not every suite"
             in scoped.stdout)
     whole = cli("check", "--schemas", str(root), str(cases))
     assert whole.returncode == 1

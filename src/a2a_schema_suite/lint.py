@@ -774,13 +774,15 @@ def _clean_passes(findings: list[CaseResult], counts: dict[str, int],
 
 
 def check(schema_root: Path, paths: list[Path], options: CheckOptions = CheckOptions(),
-          run: bool = True, budget: Any = None) -> list[CaseResult]:
+          run: bool = True, budget: Any = None, whole_root: bool | None = None) -> list[CaseResult]:
     """Lint ``schema_root`` and the suites under ``paths``, then run the suites.
 
     Returns the findings, one passed result per clean rule, and the run's own results (which keep
     their ``run`` descriptions). Suites that cannot be loaded are reported once, by their rule.
     With a :class:`~a2a_schema_suite.sandbox.Budget`, every case runs under it in a worker; if
-    interrupted, the exception carries the results so far as ``partial``.
+    interrupted, the exception carries the results so far as ``partial``. ``whole_root``: the
+    suites are every suite of the schema root's project (dead-def runs only then); None: when a
+    directory is among ``paths``.
     """
     from a2a_schema_suite.runner import RunOptions, run_suites, run_suites_budgeted
     from a2a_schema_suite.suite import orphan_streams
@@ -794,13 +796,16 @@ def check(schema_root: Path, paths: list[Path], options: CheckOptions = CheckOpt
     for problem in problems:
         findings += problem_findings(problem)
     # dead-def needs every suite of the root (a $defs entry may be some other suite's schema):
-    # with suite FILEs only, it is skipped and the report says so.
-    scoped = bool(paths) and not any(p.is_dir() for p in paths)
+    # with only some of them, it is skipped and the report says so.
+    if whole_root is None:
+        whole_root = not paths or any(p.is_dir() for p in paths)
+    scoped = not whole_root
     if scoped:
         findings.append(CaseResult(
             "check", "", "check: dead-def", None, None, Outcome.SKIPPED,
-            reason="not checked: only suite files were given, and a $defs entry may be used by "
-                   "another suite; check the whole cases directory for dead $defs"))
+            reason="not checked: the suites given are not every suite of this schema root, and a "
+                   "$defs entry may be used by another suite; run check on the whole cases "
+                   "directory of the project (check with no PATHS in its tree) for dead $defs"))
     else:
         findings += dead_def_findings(tree, [s.schema for s in suites])
     for suite in suites:

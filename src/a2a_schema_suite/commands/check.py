@@ -65,10 +65,21 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, s
     root = roots.schemas
     options = CheckOptions(strict=strict, allowed_keywords=frozenset(allowed))
     limits = budget(time_budget, memory_ceiling)
+    # dead-def judges the schema root by every suite of its project: only when the cases/ next to
+    # it is what is checked (not some of its suites, nor a user's own suites against the bundled
+    # schemas, whose $defs serve suites the user does not have)
+    whole_root = _same_dir(root.parent / "cases", inputs)
     with Progress("check"):
         results, interrupted = collect(
-            result for result in check(root, inputs, options, budget=limits))
+            result for result in check(root, inputs, options, budget=limits, whole_root=whole_root))
     summary = RunSummary(results, roots, files=suite_files(inputs))
     schema_files = sorted(root.rglob("*.json"))
     code = emit(summary, OutputOptions(fmt, output), [*inputs, *schema_files, root])
     sys.exit(interrupted or code)
+
+
+def _same_dir(directory: Path, inputs: list[Path]) -> bool:
+    try:
+        return directory.is_dir() and any(p.is_dir() and p.samefile(directory) for p in inputs)
+    except OSError:
+        return False
