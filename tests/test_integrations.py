@@ -374,10 +374,17 @@ def test_action_passes_optional_inputs_only_when_set(tmp_path, installed):
     assert runner.run({}, only="run").returncode == 0
     assert recorded.read_text(encoding="utf-8").split("\n")[:-1] == ["run", "--format", "github"]
     assert runner.run({"paths": "a b\nc", "schemas": "my schemas", "profile": "interop",
-                       "policy": "warn", "command": "check"}, only="run").returncode == 0
+                       "policy": "warn", "command": "validate"}, only="run").returncode == 0
     assert recorded.read_text(encoding="utf-8").split("\n")[:-1] == [
-        "check", "--schemas", "my schemas", "--profile", "interop", "--policy", "warn",
+        "validate", "--schemas", "my schemas", "--profile", "interop", "--policy", "warn",
         "--format", "github", "a", "b", "c"]
+    # check has neither option (it would exit 2 on them): a warning, and they are left out
+    result = runner.run({"paths": "cases", "profile": "interop", "policy": "warn",
+                         "command": "check"}, only="run")
+    assert result.returncode == 0
+    assert recorded.read_text(encoding="utf-8").split("\n")[:-1] == [
+        "check", "--format", "github", "cases"]
+    assert "::warning title=a2a-schema-suite::input 'profile' applies to run and validate only" in result.stdout
 
 
 def test_readme_workflow_runs(tmp_path, installed):
