@@ -384,7 +384,8 @@ def test_action_passes_optional_inputs_only_when_set(tmp_path, installed):
     assert result.returncode == 0
     assert recorded.read_text(encoding="utf-8").split("\n")[:-1] == [
         "check", "--format", "github", "cases"]
-    assert "::warning title=a2a-schema-suite::input 'profile' applies to run and validate only" in result.stdout
+    warning = "::warning title=a2a-schema-suite::input 'profile' applies to run and validate only"
+    assert warning in result.stdout
 
 
 def test_readme_workflow_runs(tmp_path, installed):
