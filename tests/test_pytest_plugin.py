@@ -118,6 +118,18 @@ def test_x(a2a_case):
     assert "Traceback" not in result.stdout.str()
 
 
+@pytest.mark.parametrize(("option", "words"), [
+    (("--a2a-version", "v2_0"), "--a2a-version v2_0: no such version in the cases (known: v0_3, v1_0)"),
+    (("--a2a-schema", "agnet_card.json"), "--a2a-schema agnet_card.json: no case has this schema"),
+])
+def test_a_typo_in_a_command_line_filter_is_a_usage_error_not_a_green_run(pytester, option, words):
+    # it used to skip every a2a_case test ("got empty parameter set") and exit 0
+    pytester.makepyfile("def test_any(a2a_case):\n    pass\n")
+    result = run(pytester, "-q", *option)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert words in result.stderr.str() + result.stdout.str()
+
+
 def test_plugin_is_inert_for_other_tests(pytester):
     """Loaded into every run once installed: it must import and read nothing for plain tests."""
     pytester.makeconftest("""

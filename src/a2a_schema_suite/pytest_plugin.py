@@ -51,6 +51,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", f"{_MARKER}(version=None, schema=None, valid=None, cases_dir=None): the golden "
                    "samples an a2a_case / a2a_stream test runs over (a2a-schema-suite)")
+    _check_options(config)
 
 
 def _matches_schema(record: Any, wanted: str) -> bool:
@@ -81,6 +82,31 @@ def _records(metafunc: pytest.Metafunc, fixture: str) -> list[Any]:
             if (not versions or r.version in versions)
             and (not schemas or any(_matches_schema(r, s) for s in schemas))
             and (valid is None or r.valid is valid)]
+
+
+def _check_options(config: pytest.Config) -> None:
+    """A --a2a-version or --a2a-schema that names nothing in the cases is a typo: a usage error,
+    never a green run that checked nothing."""
+    versions, schemas = config.getoption("a2a_version"), config.getoption("a2a_schema")
+    if not versions and not schemas:
+        return  # inert: nothing imported
+    from a2a_schema_suite import api
+
+    cases_dir = config.getoption("a2a_cases")
+    try:
+        every = [*api.iter_cases(cases_dir=cases_dir), *api.iter_streams(cases_dir=cases_dir)]
+    except ValueError as exc:
+        raise pytest.UsageError(f"--a2a-cases: {exc}") from None
+    known_versions = sorted({r.version for r in every})
+    for version in versions:
+        if version not in known_versions:
+            raise pytest.UsageError(f"--a2a-version {version}: no such version in the cases "
+                                    f"(known: {', '.join(known_versions)})")
+    for schema in schemas:
+        if not any(_matches_schema(r, schema) for r in every):
+            known = sorted({r.schema.split("#", 1)[0] for r in every})
+            raise pytest.UsageError(f"--a2a-schema {schema}: no case has this schema "
+                                    f"(schemas with cases: {', '.join(known)})")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
