@@ -156,3 +156,33 @@ def test_detection_is_the_same_with_jobs(tmp_path):
     two = cli("validate", "--jobs", "2", *files)
     assert one.returncode == two.returncode == 3
     assert one.stdout == two.stdout and "A2A 0.3 agent card" in one.stdout
+
+
+def test_a_pipe_is_read_once_for_detection_and_validation(tmp_path):
+    """Detection used to read the input first, so /dev/stdin was empty when validated (errored)
+    and a valid stream through a FIFO failed with 'the stream has no events'."""
+    import os
+    import threading
+
+    task = json.dumps({"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}})
+    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "validate", "/dev/stdin"],
+                          input=task, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "-> v1_0/task.json" in done.stdout
+    assert done.stdout.rstrip().endswith("1 passed, 0 failed, 0 errored")
+
+    fifo = tmp_path / "recorded.jsonl"
+    os.mkfifo(fifo)
+    stream = (CASES / "streams" / "v1_0" / "happy_path_chunked.jsonl").read_bytes()
+
+    def feed() -> None:
+        with open(fifo, "wb") as pipe:
+            pipe.write(stream)
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "validate", str(fifo)],
+                          capture_output=True, text=True, timeout=120)
+    writer.join(10)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "-> v1_0/stream_response.json" in done.stdout

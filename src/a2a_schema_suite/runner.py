@@ -387,24 +387,39 @@ def stream_result(lines: Iterable[tuple[int, Any, LoadError | None]], schema: st
     return verdict_result(name, schema, errors, policy, note=note)
 
 
+def _rereadable(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
 def validate_file(path: Path, schema: str | None, store: SchemaStore,
                   profile: str = DEFAULT_PROFILE, policy: str = DEFAULT_POLICY) -> CaseResult:
     """Validate one of the user's files (``.jsonl``: a stream) against ``schema``, or against
     the schema :mod:`a2a_schema_suite.detection` finds when ``schema`` is None or ``"auto"``."""
-    from a2a_schema_suite.detection import detect_path
+    from a2a_schema_suite.detection import detect, detect_path, detect_stream
 
     name = path.as_posix()
     note = None
     data = None  # the loaded document, for reporters that show it (a stream is not kept)
+    lines: list[tuple[int, Any, LoadError | None]] | None = None  # a pipe's stream, read once
+    stream = path.suffix == ".jsonl"
     try:
         if schema in (None, AUTO):
-            detection = detect_path(path, name)
+            if not stream:
+                data = load_path(path, name)
+                detection = detect(data)
+            elif _rereadable(path):  # read again to be checked: memory stays flat
+                detection = detect_path(path, name)
+            else:  # a pipe or /dev/stdin can be read once: its lines are kept
+                lines = list(iter_jsonl(path, name))
+                detection = detect_stream(value for _, value, error in lines if error is None)
             note = detection.explain()
             if detection.schema is None:
                 return _errored(name, AUTO, name, True, f"cannot tell which schema to use: {note}",
                                 source=name, note=note)
             schema = detection.schema
-        stream = path.suffix == ".jsonl"
         try:
             validator = store.validator(stream_line_schema(store, schema) if stream else schema,
                                         profile)
@@ -412,9 +427,11 @@ def validate_file(path: Path, schema: str | None, store: SchemaStore,
             return _errored(name, schema, name, True, str(exc), note=note)
         if stream:
             version = store.resolve(schema)[0]
-            errors = stream_errors(path, name, version, validator, policy)
+            errors = (stream_errors(path, name, version, validator, policy) if lines is None else
+                      stream_line_errors(lines, version, validator, policy))
         else:
-            data = load_path(path, name)
+            if data is None:
+                data = load_path(path, name)
             errors = document_errors(validator, schema, data, policy, profile=profile)
     except LoadFailure as exc:
         return _errored(name, schema or AUTO, name, True, f"cannot load document: {exc.error}",
