@@ -186,3 +186,34 @@ def test_a_pipe_is_read_once_for_detection_and_validation(tmp_path):
     writer.join(10)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "-> v1_0/stream_response.json" in done.stdout
+
+
+def test_jsonl_of_documents_that_are_no_events_is_checked_line_by_line(tmp_path):
+    """A .jsonl against a schema whose documents are no stream events (agent cards, requests) is
+    JSON Lines of documents: each line on its own, no stream rule (it used to fail valid cards
+    with 'the stream has no events' and requests with 'a response has exactly one of ...')."""
+    cards = [t["data"] for t in json.loads((CASES / "v1_0" / "agent_card.json").read_text())["tests"]
+             if t["valid"]][:2]
+    good = tmp_path / "cards.jsonl"
+    good.write_text("".join(json.dumps(c) + "\n" for c in cards), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "validate", "--schema",
+                           "v1_0/agent_card.json", str(good)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout
+    broken = dict(cards[0])
+    del broken["name"]
+    bad = tmp_path / "cards_bad.jsonl"
+    bad.write_text(json.dumps(cards[0]) + "\n" + json.dumps(broken) + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "validate", "--schema",
+                           "v1_0/agent_card.json", "--format", "json", str(bad)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    (result,) = json.loads(done.stdout)["results"]
+    assert [(e["line"], e["keyword"]) for e in result["errors"]] == [(2, "required")]
+    requests = [t["data"] for t in json.loads((CASES / "v1_0" / "jsonrpc_request.json").read_text())["tests"]
+                if t["valid"]][:3]
+    calls = tmp_path / "requests.jsonl"
+    calls.write_text("".join(json.dumps(r) + "\n" for r in requests), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "validate", "--schema",
+                           "v1_0/jsonrpc_request.json", str(calls)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stdout

@@ -155,22 +155,23 @@ def run_test(suite: Suite, test: CaseTest, validator: Validator,
 def stream_errors(path: Path, name: str, version: str, validator: Validator,
                   policy: str = DEFAULT_POLICY,
                   limit: int | None = MAX_STREAM_FINDINGS, *,
-                  advice: bool = True) -> tuple[ErrorDetail, ...]:
+                  advice: bool = True, events: bool = True) -> tuple[ErrorDetail, ...]:
     """The line and cross-line findings of one JSONL file (raises LoadFailure if unreadable).
 
     At most ``limit`` findings are kept; if there are more, a last ``truncated`` entry says how
     many were dropped.
     """
     return stream_line_errors(iter_jsonl(path, name), version, validator, policy, limit,
-                              advice=advice)
+                              advice=advice, events=events)
 
 
 def stream_line_errors(lines: Iterable[tuple[int, Any, LoadError | None]], version: str,
                        validator: Validator, policy: str = DEFAULT_POLICY,
                        limit: int | None = MAX_STREAM_FINDINGS, *,
-                       advice: bool = True) -> tuple[ErrorDetail, ...]:
+                       advice: bool = True, events: bool = True) -> tuple[ErrorDetail, ...]:
     """:func:`stream_errors` for ``(line number, value, load error)`` triples."""
-    findings = check_stream(lines, version, validator, policy=policy != "off", advice=advice)
+    findings = check_stream(lines, version, validator, policy=policy != "off", advice=advice,
+                            events=events)
     kept = tuple(itertools.islice(findings, limit))
     dropped = sum(1 for _ in findings)
     if not dropped:
@@ -309,6 +310,20 @@ def run_paths(inputs: Sequence[Path], store: SchemaStore, options: RunOptions = 
 AUTO = "auto"
 
 
+#: the schema files whose documents are stream events (or envelopes of them): a ``.jsonl`` checked
+#: against one of them is a stream, with the rules across lines; against any other schema (agent
+#: cards, requests, parts) it is JSON Lines of documents, each checked on its own
+EVENT_SCHEMA_FILES = frozenset({
+    "stream_response.json", "task.json", "message.json", "task_status_update_event.json",
+    "task_artifact_update_event.json", "jsonrpc_response.json"})
+
+
+def carries_events(schema: str) -> bool:
+    """Is a ``.jsonl`` checked against ``schema`` a stream of events (see
+    :data:`EVENT_SCHEMA_FILES`)? A ``$defs`` pointer counts by its file."""
+    return urldefrag(schema)[0].rsplit("/", 1)[-1] in EVENT_SCHEMA_FILES
+
+
 def stream_line_schema(store: SchemaStore, schema: str) -> str:
     """The schema each line of a stream is checked against: a JSON-RPC envelope schema that
     names its bare event (``v0_3/stream_response.json`` -> ``...#/$defs/StreamEvent``) checks
@@ -427,8 +442,10 @@ def validate_file(path: Path, schema: str | None, store: SchemaStore,
             return _errored(name, schema, name, True, str(exc), note=note)
         if stream:
             version = store.resolve(schema)[0]
-            errors = (stream_errors(path, name, version, validator, policy) if lines is None else
-                      stream_line_errors(lines, version, validator, policy))
+            events = carries_events(schema)
+            errors = (stream_errors(path, name, version, validator, policy, events=events)
+                      if lines is None else
+                      stream_line_errors(lines, version, validator, policy, events=events))
         else:
             if data is None:
                 data = load_path(path, name)

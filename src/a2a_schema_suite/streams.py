@@ -137,6 +137,9 @@ class StreamChecker:
     validator: Validator | None = None
     policy: bool = True  #: whether the policy rules are checked (``--policy off``: not)
     advice: bool = True  #: whether 0.3 leftovers under interop are reported (warnings)
+    #: False: the lines are documents of a type that is no stream event (agent cards, requests):
+    #: each is validated on its own and no rule across lines applies
+    events: bool = True
     _first_line: int | None = None
     _message_only_line: int | None = None
     _rpc_id: Any = None
@@ -157,6 +160,9 @@ class StreamChecker:
 
     def feed(self, line: int, value: Any) -> list[ErrorDetail]:
         found: list[ErrorDetail] = []
+        if not self.events:
+            return [e.at_line(line) for e in collect_errors(self.validator, value)] \
+                if self.validator is not None else []
         payload = self._unwrap(line, value, found)
         if payload is _NO_PAYLOAD:
             return found
@@ -276,6 +282,8 @@ class StreamChecker:
             self._artifacts[artifact_id] = line
 
     def finish(self) -> list[ErrorDetail]:
+        if not self.events:
+            return []
         if self._first_line is None:
             return [ErrorDetail.finding("stream-order", "the stream has no events", line=1)]
         if self.policy and self._state == "completed" and not self._has_artifact:
@@ -290,9 +298,10 @@ _NO_PAYLOAD = object()
 
 def check_stream(lines: Iterable[tuple[int, Any, LoadError | None]], version: str,
                  validator: Validator | None, *, policy: bool = True,
-                 advice: bool = True) -> Iterator[ErrorDetail]:
-    """Check a stream given as ``(line number, value, load error)`` triples, lazily."""
-    checker = StreamChecker(version, validator, policy, advice)
+                 advice: bool = True, events: bool = True) -> Iterator[ErrorDetail]:
+    """Check a stream given as ``(line number, value, load error)`` triples, lazily
+    (``events=False``: JSON Lines of documents that are no stream events, each on its own)."""
+    checker = StreamChecker(version, validator, policy, advice, events)
     for number, value, error in lines:
         if error is not None:
             yield from checker.feed_error(error)
