@@ -217,3 +217,15 @@ def test_jsonl_of_documents_that_are_no_events_is_checked_line_by_line(tmp_path)
                            "v1_0/jsonrpc_request.json", str(calls)], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stdout
+
+
+def test_with_another_format_what_was_detected_goes_to_stderr(tmp_path):
+    document = tmp_path / "task.json"
+    document.write_text(json.dumps({"id": "t", "contextId": "c",
+                                    "status": {"state": "TASK_STATE_WORKING"}}), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "validate", "--format", "json",
+                           str(document)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0
+    note = json.loads(done.stdout)["results"][0]["note"]
+    assert note.startswith("A2A 1.0 task")
+    assert done.stderr.splitlines() == [f"{document.as_posix()}: {note} -> v1_0/task.json"]

@@ -72,7 +72,15 @@ def command(schema_ref: str | None, files: tuple[Path, ...], schemas: Path | Non
         results, interrupted = collect(progress.track(validate_documents_budgeted(
             files, None if auto else schema_ref, store, profile or "strict", jobs,
             budget(time_budget, memory_ceiling), policy or "warn")))
-    # what was detected is in the report: a line of the text report, the JSON result's note
+    # what was detected is in the report (a line of the text report, the JSON result's note) and,
+    # when stdout carries another format, on stderr for the person reading the log
+    if auto and fmt != "text" and output is None:
+        from a2a_schema_suite.reporters.text import detected
+        from a2a_schema_suite.sanitize import visible
+
+        for result in results:
+            if result.note and result.actual_valid is not None:
+                click.echo(visible(detected(result)), err=True)
     code = emit(RunSummary(results, roots), OutputOptions(fmt, output), [*files, store.root])
     sys.exit(interrupted or code)
 

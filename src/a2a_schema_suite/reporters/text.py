@@ -165,6 +165,11 @@ def _group_heading(suite: str, results: list[CaseResult]) -> str:
     return f"=== {suite}: {counts} ==="
 
 
+def detected(result: CaseResult) -> str:
+    """What ``validate`` without ``--schema`` chose for a file, and why."""
+    return f"{result.suite}: {result.note} -> {result.schema}"
+
+
 def render(summary: RunSummary, *, colour: bool | None = None) -> str:
     """The text report; ``colour=None`` decides from the override, stdout and ``NO_COLOR``."""
     summary = sanitize.summary(summary)  # untrusted text: no control sequence, no workflow command
@@ -181,8 +186,7 @@ def render(summary: RunSummary, *, colour: bool | None = None) -> str:
     if summary.roots is not None:
         lines.append(paint(sanitize.visible(summary.roots.describe()), "dim"))  # paths: untrusted
     if level >= 0:  # what validate without --schema detected, and why
-        lines.extend(f"{r.suite}: {r.note} -> {r.schema}" for r in summary.results
-                     if r.note and r.actual_valid is not None)
+        lines.extend(detected(r) for r in summary.results if r.note and r.actual_valid is not None)
     for suite, results in groups.items():
         if level < 0:  # -q: one line per problem
             lines.extend(render_result(r, paint)[0] for r in results)
