@@ -145,8 +145,14 @@ def test_the_public_function():
     found = suite.detect(CARD_03)
     assert isinstance(found, Detection) and found.schema == "v0_3/agent_card.json"
     assert detect_stream([]).schema is None
+    # a 1.0 task with a leftover 0.3 kind (the most common migration mistake) is a 1.0 task:
+    # the enum spelling breaks the tie, and validation names the kind with its hint
     assert detect({"kind": "task", "id": "t", "status": {"state": "TASK_STATE_WORKING"}}
-                  ).candidates == ("v1_0/task.json", "v0_3/task.json")
+                  ).schema == "v1_0/task.json"
+    # as many markers and as many enum spellings of each version: undecided, with candidates
+    mixed = {"kind": "task", "id": "t", "status": {"state": "TASK_STATE_WORKING"},
+             "history": [{"role": "user", "parts": [{"text": "hi"}]}]}
+    assert detect(mixed).candidates == ("v1_0/task.json", "v0_3/task.json")
 
 
 def test_detection_is_the_same_with_jobs(tmp_path):
@@ -229,3 +235,13 @@ def test_with_another_format_what_was_detected_goes_to_stderr(tmp_path):
     note = json.loads(done.stdout)["results"][0]["note"]
     assert note.startswith("A2A 1.0 task")
     assert done.stderr.splitlines() == [f"{document.as_posix()}: {note} -> v1_0/task.json"]
+
+
+def test_a_1_0_task_with_a_leftover_kind_is_validated_as_1_0_and_told_why(tmp_path):
+    """It used to be errored 'cannot tell' (exit 3): an infrastructure error with no finding."""
+    document = write(tmp_path, "task.json", {"id": "t1", "contextId": "c1", "kind": "task",
+                                             "status": {"state": "TASK_STATE_WORKING"}})
+    done = cli("validate", document)
+    assert done.returncode == 1, done.stdout
+    assert "-> v1_0/task.json" in done.stdout
+    assert "('kind' was unexpected); hint: 'kind' is 0.3" in done.stdout

@@ -74,7 +74,13 @@ class _Markers:
     def version(self) -> str | None:
         v1, v03 = len(self.found[V1]), len(self.found[V03])
         if v1 == v03:
-            return None
+            # a tie: the enum spellings (state, role) decide. They are what a sender writes on
+            # purpose; a leftover 0.3 kind in a 1.0 document (the most common migration mistake)
+            # is structure, and its validation then names it with the hint
+            v1, v03 = (sum(1 for m in self.found[v] if m.startswith(("state ", "role ")))
+                       for v in (V1, V03))
+            if v1 == v03:
+                return None
         return V1 if v1 > v03 else V03
 
 
