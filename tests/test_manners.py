@@ -378,3 +378,13 @@ def test_readme_bash_completion_snippet_completes():
                             timeout=60, env={**os.environ, "PATH": bin_dir + os.pathsep + os.environ["PATH"]})
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["v1_0/agent_card.json#/$defs/AgentSkill"]
+
+
+def test_quiet_keeps_the_reason_of_an_errored_result(tmp_path):
+    """-q kept only 'ERRORED x.json: expected valid, got no verdict': a CI log said nothing of why."""
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"id": ', encoding="utf-8")
+    quiet = cli("validate", "--schema", "v1_0/task.json", str(broken), "-q")
+    assert quiet.returncode == 3
+    (line,) = [x for x in quiet.stdout.splitlines() if x.startswith("ERRORED ")]
+    assert line.endswith(")") and "(cannot load document: " in line and ":1:" in line

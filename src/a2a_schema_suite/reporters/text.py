@@ -188,8 +188,9 @@ def render(summary: RunSummary, *, colour: bool | None = None) -> str:
     if level >= 0:  # what validate without --schema detected, and why
         lines.extend(detected(r) for r in summary.results if r.note and r.actual_valid is not None)
     for suite, results in groups.items():
-        if level < 0:  # -q: one line per problem
-            lines.extend(render_result(r, paint)[0] for r in results)
+        if level < 0:  # -q: one line per problem; an errored one keeps why (there is no verdict)
+            lines.extend(render_result(r, paint)[0] + (f" ({r.reason})" if r.outcome is Outcome.ERRORED
+                                                       and r.reason else "") for r in results)
             continue
         named = any(r.description != r.suite for r in results)
         if named:
