@@ -61,10 +61,6 @@ class Roots:
     cases: Path | None = None
     cases_origin: str | None = None
 
-    @property
-    def uses_bundled(self) -> bool:
-        return BUNDLED in (self.schemas_origin, self.cases_origin)
-
     def describe(self) -> str:
         """One line: ``schemas: /repo/schemas (checkout); cases: /repo/cases (checkout)``."""
         line = f"schemas: {self.schemas} ({self.schemas_origin})"

@@ -191,14 +191,6 @@ class SdkRun:
         found = collections.Counter(r.verdict for r in self.results)
         return {v.value: found.get(v, 0) for v in Verdict}
 
-    def counts_by_type(self) -> dict[str, dict[str, int]]:
-        """``"v1_0/Task"`` -> results per verdict (only the verdicts that occur)."""
-        table: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
-        for r in self.results:
-            name = r.probe.wire.name if r.probe.wire else "-"
-            table[f"{r.probe.version}/{name}"][r.verdict.value] += 1
-        return {k: dict(v) for k, v in sorted(table.items())}
-
     def to_dict(self) -> dict[str, Any]:
         return {"command": list(self.command),
                 "adapter": self.adapter.to_dict() if self.adapter else None,
@@ -728,10 +720,3 @@ def _run_probe(session: _Session, info: AdapterInfo, probe: Probe, timeout: floa
         return SdkResult(probe, Verdict.ERRORED, reason, seconds=seconds)
     session.failures_in_a_row = 0
     return _classify(probe, info, answer, time.monotonic() - begin, schemas_dir)
-
-
-def run_adapters(commands: Iterable[Sequence[str]], probes: Iterable[Probe] | None = None,
-                 **options: Any) -> tuple[SdkRun, ...]:
-    """:func:`run_adapter` for each command, over the same probes (collected once)."""
-    probes = collect_probes(schemas_dir=options.get("schemas_dir")) if probes is None else tuple(probes)
-    return tuple(run_adapter(command, probes, **options) for command in commands)
