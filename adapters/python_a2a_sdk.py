@@ -27,46 +27,119 @@ from a2a.types import a2a_pb2
 from google.protobuf import json_format
 
 V1_MESSAGES = (
-    "AgentCard", "AgentCapabilities", "AgentCardSignature", "AgentExtension", "AgentInterface",
-    "AgentProvider", "AgentSkill", "OAuthFlows", "SecurityRequirement", "SecurityScheme", "Task",
-    "TaskStatus", "Message", "Part", "Artifact", "TaskStatusUpdateEvent", "TaskArtifactUpdateEvent",
-    "StreamResponse", "SendMessageRequest", "SendMessageConfiguration", "SendMessageResponse",
-    "TaskPushNotificationConfig", "AuthenticationInfo", "GetTaskRequest", "CancelTaskRequest",
-    "SubscribeToTaskRequest", "GetExtendedAgentCardRequest", "GetTaskPushNotificationConfigRequest",
-    "DeleteTaskPushNotificationConfigRequest", "ListTaskPushNotificationConfigsRequest",
-    "ListTaskPushNotificationConfigsResponse", "ListTasksRequest", "ListTasksResponse",
+    "AgentCard",
+    "AgentCapabilities",
+    "AgentCardSignature",
+    "AgentExtension",
+    "AgentInterface",
+    "AgentProvider",
+    "AgentSkill",
+    "OAuthFlows",
+    "SecurityRequirement",
+    "SecurityScheme",
+    "Task",
+    "TaskStatus",
+    "Message",
+    "Part",
+    "Artifact",
+    "TaskStatusUpdateEvent",
+    "TaskArtifactUpdateEvent",
+    "StreamResponse",
+    "SendMessageRequest",
+    "SendMessageConfiguration",
+    "SendMessageResponse",
+    "TaskPushNotificationConfig",
+    "AuthenticationInfo",
+    "GetTaskRequest",
+    "CancelTaskRequest",
+    "SubscribeToTaskRequest",
+    "GetExtendedAgentCardRequest",
+    "GetTaskPushNotificationConfigRequest",
+    "DeleteTaskPushNotificationConfigRequest",
+    "ListTaskPushNotificationConfigsRequest",
+    "ListTaskPushNotificationConfigsResponse",
+    "ListTasksRequest",
+    "ListTasksResponse",
 )
 V1_RPC = ("JSONRPCRequest", "JSONRPCResponse", "JSONRPCError")
 # The result message of each 1.0 method (None: google.protobuf.Empty, which the client ignores).
 V1_RESULTS: dict[str, str | None] = {
-    "SendMessage": "SendMessageResponse", "SendStreamingMessage": "StreamResponse",
-    "GetTask": "Task", "ListTasks": "ListTasksResponse", "CancelTask": "Task",
+    "SendMessage": "SendMessageResponse",
+    "SendStreamingMessage": "StreamResponse",
+    "GetTask": "Task",
+    "ListTasks": "ListTasksResponse",
+    "CancelTask": "Task",
     "SubscribeToTask": "StreamResponse",
     "CreateTaskPushNotificationConfig": "TaskPushNotificationConfig",
     "GetTaskPushNotificationConfig": "TaskPushNotificationConfig",
     "ListTaskPushNotificationConfigs": "ListTaskPushNotificationConfigsResponse",
-    "DeleteTaskPushNotificationConfig": None, "GetExtendedAgentCard": "AgentCard",
+    "DeleteTaskPushNotificationConfig": None,
+    "GetExtendedAgentCard": "AgentCard",
 }
 V03_MODELS = (
-    "AgentCard", "AgentCapabilities", "AgentCardSignature", "AgentExtension", "AgentInterface",
-    "AgentProvider", "AgentSkill", "OAuthFlows", "SecurityScheme", "Task", "TaskStatus", "Message",
-    "Part", "Artifact", "TaskStatusUpdateEvent", "TaskArtifactUpdateEvent", "PushNotificationConfig",
-    "PushNotificationAuthenticationInfo", "TaskPushNotificationConfig", "TaskIdParams",
-    "TaskQueryParams", "GetTaskPushNotificationConfigParams", "ListTaskPushNotificationConfigParams",
-    "DeleteTaskPushNotificationConfigParams", "MessageSendParams", "MessageSendConfiguration",
-    "A2ARequest", "SendMessageRequest", "SendStreamingMessageRequest", "GetTaskRequest",
-    "CancelTaskRequest", "TaskResubscriptionRequest", "SetTaskPushNotificationConfigRequest",
-    "GetTaskPushNotificationConfigRequest", "ListTaskPushNotificationConfigRequest",
-    "DeleteTaskPushNotificationConfigRequest", "GetAuthenticatedExtendedCardRequest",
-    "JSONRPCResponse", "JSONRPCSuccessResponse", "JSONRPCErrorResponse", "SendMessageResponse",
-    "SendStreamingMessageResponse", "SendStreamingMessageSuccessResponse", "GetTaskSuccessResponse",
-    "CancelTaskSuccessResponse", "SetTaskPushNotificationConfigSuccessResponse",
-    "GetTaskPushNotificationConfigSuccessResponse", "ListTaskPushNotificationConfigSuccessResponse",
-    "DeleteTaskPushNotificationConfigSuccessResponse", "GetAuthenticatedExtendedCardSuccessResponse",
-    "JSONRPCError", "JSONParseError", "InvalidRequestError", "MethodNotFoundError",
-    "InvalidParamsError", "InternalError", "TaskNotFoundError", "TaskNotCancelableError",
-    "PushNotificationNotSupportedError", "UnsupportedOperationError", "ContentTypeNotSupportedError",
-    "InvalidAgentResponseError", "AuthenticatedExtendedCardNotConfiguredError",
+    "AgentCard",
+    "AgentCapabilities",
+    "AgentCardSignature",
+    "AgentExtension",
+    "AgentInterface",
+    "AgentProvider",
+    "AgentSkill",
+    "OAuthFlows",
+    "SecurityScheme",
+    "Task",
+    "TaskStatus",
+    "Message",
+    "Part",
+    "Artifact",
+    "TaskStatusUpdateEvent",
+    "TaskArtifactUpdateEvent",
+    "PushNotificationConfig",
+    "PushNotificationAuthenticationInfo",
+    "TaskPushNotificationConfig",
+    "TaskIdParams",
+    "TaskQueryParams",
+    "GetTaskPushNotificationConfigParams",
+    "ListTaskPushNotificationConfigParams",
+    "DeleteTaskPushNotificationConfigParams",
+    "MessageSendParams",
+    "MessageSendConfiguration",
+    "A2ARequest",
+    "SendMessageRequest",
+    "SendStreamingMessageRequest",
+    "GetTaskRequest",
+    "CancelTaskRequest",
+    "TaskResubscriptionRequest",
+    "SetTaskPushNotificationConfigRequest",
+    "GetTaskPushNotificationConfigRequest",
+    "ListTaskPushNotificationConfigRequest",
+    "DeleteTaskPushNotificationConfigRequest",
+    "GetAuthenticatedExtendedCardRequest",
+    "JSONRPCResponse",
+    "JSONRPCSuccessResponse",
+    "JSONRPCErrorResponse",
+    "SendMessageResponse",
+    "SendStreamingMessageResponse",
+    "SendStreamingMessageSuccessResponse",
+    "GetTaskSuccessResponse",
+    "CancelTaskSuccessResponse",
+    "SetTaskPushNotificationConfigSuccessResponse",
+    "GetTaskPushNotificationConfigSuccessResponse",
+    "ListTaskPushNotificationConfigSuccessResponse",
+    "DeleteTaskPushNotificationConfigSuccessResponse",
+    "GetAuthenticatedExtendedCardSuccessResponse",
+    "JSONRPCError",
+    "JSONParseError",
+    "InvalidRequestError",
+    "MethodNotFoundError",
+    "InvalidParamsError",
+    "InternalError",
+    "TaskNotFoundError",
+    "TaskNotCancelableError",
+    "PushNotificationNotSupportedError",
+    "UnsupportedOperationError",
+    "ContentTypeNotSupportedError",
+    "InvalidAgentResponseError",
+    "AuthenticatedExtendedCardNotConfiguredError",
 )
 
 
@@ -76,8 +149,9 @@ class Rejected(Exception):
 
 def _proto(name: str, document: Any, ignore_unknown: bool) -> Any:
     # The text path (Parse), as a document arrives on the wire.
-    return json_format.Parse(json.dumps(document), getattr(a2a_pb2, name)(),
-                             ignore_unknown_fields=ignore_unknown)
+    return json_format.Parse(
+        json.dumps(document), getattr(a2a_pb2, name)(), ignore_unknown_fields=ignore_unknown
+    )
 
 
 def _v1_message(name: str, document: Any, ignore_unknown: bool) -> dict[str, Any]:
@@ -103,8 +177,7 @@ def _v1_request(document: Any, method: str | None, ignore_unknown: bool) -> dict
         raise Rejected(f"method not found: {request.method!r}")
     if method is not None and request.method != method:
         raise Rejected(f"a {request.method} call, not a {method} call")
-    params = json_format.ParseDict(document.get("params", {}), model(),
-                                   ignore_unknown_fields=ignore_unknown)
+    params = json_format.ParseDict(document.get("params", {}), model(), ignore_unknown_fields=ignore_unknown)
     canonical: dict[str, Any] = {"jsonrpc": "2.0"}
     if "id" in document:
         canonical["id"] = document["id"]
@@ -122,8 +195,11 @@ def _v1_response(document: Any, method: str | None, ignore_unknown: bool) -> dic
         checker._check_jsonrpc_response(document)
     except A2AError:
         return None  # an error response the client understands (it raises the mapped A2A error)
-    results = [V1_RESULTS[method]] if method is not None else list(dict.fromkeys(
-        r for r in V1_RESULTS.values() if r is not None))
+    results = (
+        [V1_RESULTS[method]]
+        if method is not None
+        else list(dict.fromkeys(r for r in V1_RESULTS.values() if r is not None))
+    )
     if results == [None]:
         return None  # DeleteTaskPushNotificationConfig: the client ignores the result
     result = document["result"]
@@ -143,8 +219,7 @@ def _v1_response(document: Any, method: str | None, ignore_unknown: bool) -> dic
 def _v1_error(document: Any) -> dict[str, Any]:
     from a2a.server.jsonrpc_models import JSONRPCError
 
-    return JSONRPCError.model_validate(document).model_dump(mode="json", by_alias=True,
-                                                            exclude_unset=True)
+    return JSONRPCError.model_validate(document).model_dump(mode="json", by_alias=True, exclude_unset=True)
 
 
 def parse(request: dict[str, Any]) -> dict[str, Any]:
@@ -175,10 +250,12 @@ def parse(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def hello() -> dict[str, Any]:
-    return {"protocol": 1,
-            "sdk": {"name": "a2a-sdk", "version": metadata.version("a2a-sdk"), "language": "python"},
-            "types": {"v1_0": [*V1_MESSAGES, *V1_RPC], "v0_3": list(V03_MODELS)},
-            "unknownMembers": {"v1_0": "reject", "v0_3": "ignore"}}
+    return {
+        "protocol": 1,
+        "sdk": {"name": "a2a-sdk", "version": metadata.version("a2a-sdk"), "language": "python"},
+        "types": {"v1_0": [*V1_MESSAGES, *V1_RPC], "v0_3": list(V03_MODELS)},
+        "unknownMembers": {"v1_0": "reject", "v0_3": "ignore"},
+    }
 
 
 def main() -> int:
@@ -206,8 +283,13 @@ def main() -> int:
         try:
             line = json.dumps(answer, ensure_ascii=False, allow_nan=False)
         except ValueError as exc:  # a canonical the SDK produced that is not JSON (NaN)
-            line = json.dumps({"id": answer.get("id"), "accepted": answer.get("accepted", False),
-                               "error": f"canonical is not JSON: {exc}"})
+            line = json.dumps(
+                {
+                    "id": answer.get("id"),
+                    "accepted": answer.get("accepted", False),
+                    "error": f"canonical is not JSON: {exc}",
+                }
+            )
         out.write(line + "\n")
         out.flush()
     return 0

@@ -32,8 +32,8 @@ def main(root: Path, ref: str, document: Path) -> int:
     base, _, fragment = ref.partition("#")
     uri = json.loads((root / base).read_text(encoding="utf-8"))["$id"] + (f"#{fragment}" if fragment else "")
     validator = jsonschema.Draft202012Validator(
-        {"$ref": uri}, registry=registry,
-        format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+        {"$ref": uri}, registry=registry, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
     valid = validator.is_valid(json.loads(document.read_text(encoding="utf-8")))
     print("valid" if valid else "invalid")
     return 0 if valid else 1

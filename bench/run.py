@@ -58,13 +58,38 @@ CLI = [sys.executable, "-m", "a2a_schema_suite"]
 ENGINES = ("jsonschema", "jsonschema-rs")
 
 SIZES = {
-    "full": {"suites": CASES, "repeat": 3, "loops": 5, "cards": 1000, "fresh": 100,
-             "lines": (1_000_000, 100_000), "py_lines": 20_000, "bad_lines": 20_000},
-    "quick": {"suites": CASES, "repeat": 1, "loops": 3, "cards": 200, "fresh": 20,
-              "lines": (100_000, 10_000), "py_lines": 5_000, "bad_lines": 5_000},
+    "full": {
+        "suites": CASES,
+        "repeat": 3,
+        "loops": 5,
+        "cards": 1000,
+        "fresh": 100,
+        "lines": (1_000_000, 100_000),
+        "py_lines": 20_000,
+        "bad_lines": 20_000,
+    },
+    "quick": {
+        "suites": CASES,
+        "repeat": 1,
+        "loops": 3,
+        "cards": 200,
+        "fresh": 20,
+        "lines": (100_000, 10_000),
+        "py_lines": 5_000,
+        "bad_lines": 5_000,
+    },
     # every code path once, in seconds: for the tests
-    "smoke": {"suites": CASES / "contract", "repeat": 1, "loops": 1, "cards": 12, "fresh": 2,
-              "lines": (2_000, 200), "py_lines": 0, "bad_lines": 300, "jobs": (1,)},
+    "smoke": {
+        "suites": CASES / "contract",
+        "repeat": 1,
+        "loops": 1,
+        "cards": 12,
+        "fresh": 2,
+        "lines": (2_000, 200),
+        "py_lines": 0,
+        "bad_lines": 300,
+        "jobs": (1,),
+    },
 }
 
 
@@ -122,26 +147,41 @@ def without_bytecode() -> dict[str, str]:
 
 def run_child(cmd: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> Child:
     """Run ``cmd``; measure its wall time and the peak RSS of it and the workers it waited for."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
-            tempfile.TemporaryDirectory() as tmp:
+    with (
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+        tempfile.TemporaryDirectory() as tmp,
+    ):
         figures = Path(tmp) / "child.json"
-        subprocess.run([sys.executable, "-c", _LAUNCHER, str(figures), *cmd], stdout=out,
-                       stderr=err, cwd=cwd, check=False, env=env or CHILD_ENV)
+        subprocess.run(
+            [sys.executable, "-c", _LAUNCHER, str(figures), *cmd],
+            stdout=out,
+            stderr=err,
+            cwd=cwd,
+            check=False,
+            env=env or CHILD_ENV,
+        )
         measured = json.loads(figures.read_text(encoding="utf-8"))
         out.seek(0)
         err.seek(0)
         # ru_maxrss is in KiB on Linux, in bytes on macOS.
         rss = measured["maxrss"] / (1024 * 1024 if sys.platform == "darwin" else 1024)
-        return Child(measured["wall"], rss, measured["code"], out.read().decode("utf-8", "replace"),
-                     err.read().decode("utf-8", "replace"))
+        return Child(
+            measured["wall"],
+            rss,
+            measured["code"],
+            out.read().decode("utf-8", "replace"),
+            err.read().decode("utf-8", "replace"),
+        )
 
 
-def checked_child(cmd: list[str], expect: set[int] | None = None,
-                  env: dict[str, str] | None = None) -> Child:
+def checked_child(cmd: list[str], expect: set[int] | None = None, env: dict[str, str] | None = None) -> Child:
     child = run_child(cmd, env=env)
     if expect is not None and child.code not in expect:
-        raise SystemExit(f"bench: {' '.join(cmd[:6])} ... exited {child.code}:\n"
-                         f"{child.stdout[-2000:]}{child.stderr[-2000:]}")
+        raise SystemExit(
+            f"bench: {' '.join(cmd[:6])} ... exited {child.code}:\n"
+            f"{child.stdout[-2000:]}{child.stderr[-2000:]}"
+        )
     return child
 
 
@@ -195,23 +235,33 @@ def package_version(name: str) -> str:
 
 #: ``a2a-schema-suite run`` with jsonschema-rs made unimportable (as if the [fast] extra were not
 #: installed): the start-up meta checks then run on python-jsonschema alone.
-_NO_RS = ("import sys; sys.modules['jsonschema_rs'] = None; "
-          "from a2a_schema_suite.cli import main; main(prog_name='a2a-schema-suite')")
+_NO_RS = (
+    "import sys; sys.modules['jsonschema_rs'] = None; "
+    "from a2a_schema_suite.cli import main; main(prog_name='a2a-schema-suite')"
+)
 
 
-def bench_suites(results: dict[str, Any], engines: list[str], cases: Path, repeat: int,
-                 loops: int, jobs_variants: tuple[int, ...] = (1, 2)) -> None:
+def bench_suites(
+    results: dict[str, Any],
+    engines: list[str],
+    cases: Path,
+    repeat: int,
+    loops: int,
+    jobs_variants: tuple[int, ...] = (1, 2),
+) -> None:
     run_args = ["run", str(cases), "--schemas", str(SCHEMAS)]
     for engine in engines:
         for jobs in jobs_variants:
             if (engine, jobs) == ("jsonschema", 1):
                 continue  # measured below, side by side with the bare loop
-            child = median_child([*CLI, *run_args, "--engine", engine, "--jobs", str(jobs)],
-                                 repeat, {0})
+            child = median_child([*CLI, *run_args, "--engine", engine, "--jobs", str(jobs)], repeat, {0})
             total = counted(child)
             results[f"run.{engine}.jobs{jobs}"] = {
-                "cases": total, "wall_s": child.wall, "cases_per_s": total / child.wall,
-                "rss_mb": child.rss_mb}
+                "cases": total,
+                "wall_s": child.wall,
+                "cases_per_s": total / child.wall,
+                "rss_mb": child.rss_mb,
+            }
 
     import jsonschema
 
@@ -251,8 +301,10 @@ def bench_suites(results: dict[str, Any], engines: list[str], cases: Path, repea
             if (ref, profile) not in cache:
                 version, uri = store.resolve(ref)
                 cache[ref, profile] = jsonschema.Draft202012Validator(
-                    {"$ref": uri}, registry=store.registry(version, profile),
-                    format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+                    {"$ref": uri},
+                    registry=store.registry(version, profile),
+                    format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER,
+                )
             work.append((cache[ref, profile], data))
         return work
 
@@ -266,10 +318,10 @@ def bench_suites(results: dict[str, Any], engines: list[str], cases: Path, repea
             if (ref, profile) not in cache:
                 version, uri = store.resolve(ref)
                 if (version, profile) not in registries:
-                    registries[version, profile] = jsonschema_rs.Registry(
-                        store.resources(version, profile))
+                    registries[version, profile] = jsonschema_rs.Registry(store.resources(version, profile))
                 cache[ref, profile] = jsonschema_rs.validator_for(
-                    {"$ref": uri}, registry=registries[version, profile], validate_formats=True)
+                    {"$ref": uri}, registry=registries[version, profile], validate_formats=True
+                )
             work.append((cache[ref, profile], data))
         return work
 
@@ -300,19 +352,25 @@ def bench_suites(results: dict[str, Any], engines: list[str], cases: Path, repea
         bare_times, runner_times = [], []
         for _ in range(loops):
             bare_times.append(timed(loop))
-            runner_times.append(timed(lambda warm=warm: list(run_suites(suites, warm, RunOptions(),
-                                                                          orphans))))
+            runner_times.append(
+                timed(lambda warm=warm: list(run_suites(suites, warm, RunOptions(), orphans)))
+            )
         # Each ratio is the median of the ratios of measurements taken one right after the other,
         # so that a change in the machine's load during the bench moves both sides of each.
-        overhead = {"documents": len(documents), "load_schemas_s": load_store,
-                    "load_suites_s": load_suites_s, "runner_s": statistics.median(runner_times),
-                    "runner_ratio": statistics.median(
-                        [r / b for r, b in zip(runner_times, bare_times, strict=True)])}
+        overhead = {
+            "documents": len(documents),
+            "load_schemas_s": load_store,
+            "load_suites_s": load_suites_s,
+            "runner_s": statistics.median(runner_times),
+            "runner_ratio": statistics.median([r / b for r, b in zip(runner_times, bare_times, strict=True)]),
+        }
         if engine == "jsonschema":
             # End to end: fresh `run` processes (start-up included) take turns with the bare loop:
             # as installed (bytecode cached), without bytecode, without jsonschema-rs.
-            variants = {"run": ([*CLI, *run_args, "--engine", engine, "--jobs", "1"], None),
-                        "no_bytecode": ([*CLI, *run_args], without_bytecode())}
+            variants = {
+                "run": ([*CLI, *run_args, "--engine", engine, "--jobs", "1"], None),
+                "no_bytecode": ([*CLI, *run_args], without_bytecode()),
+            }
             if "jsonschema-rs" in engines:
                 variants["no_rs"] = ([sys.executable, "-c", _NO_RS, *run_args], None)
             for cmd, env in variants.values():
@@ -320,8 +378,7 @@ def bench_suites(results: dict[str, Any], engines: list[str], cases: Path, repea
             children: dict[str, list[Child]] = {name: [] for name in variants}
             paired: dict[str, list[float]] = {name: [] for name in variants}
             for _ in range(max(repeat, loops)):
-                round_children = {name: checked_child(cmd, {0}, env)
-                                  for name, (cmd, env) in variants.items()}
+                round_children = {name: checked_child(cmd, {0}, env) for name, (cmd, env) in variants.items()}
                 bare_now = timed(loop)
                 bare_times.append(bare_now)
                 for name, child in round_children.items():
@@ -331,13 +388,21 @@ def bench_suites(results: dict[str, Any], engines: list[str], cases: Path, repea
                 child = median_of(runs)
                 total = counted(child)
                 key = "run.jsonschema.jobs1" if name == "run" else f"run.jsonschema.{name}"
-                results[key] = {"cases": total, "wall_s": child.wall, "cases_per_s": total / child.wall,
-                                "rss_mb": child.rss_mb, "bare_ratio": statistics.median(paired[name]),
-                                "bare_ratios": paired[name]}
+                results[key] = {
+                    "cases": total,
+                    "wall_s": child.wall,
+                    "cases_per_s": total / child.wall,
+                    "rss_mb": child.rss_mb,
+                    "bare_ratio": statistics.median(paired[name]),
+                    "bare_ratios": paired[name],
+                }
         bare = statistics.median(bare_times)
         e2e = results[f"run.{engine}.jobs1"]
-        results[f"overhead.{engine}"] = {**overhead, "bare_s": bare, "end_to_end_ratio": e2e.get(
-            "bare_ratio", e2e["wall_s"] / bare)}
+        results[f"overhead.{engine}"] = {
+            **overhead,
+            "bare_s": bare,
+            "end_to_end_ratio": e2e.get("bare_ratio", e2e["wall_s"] / bare),
+        }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -351,13 +416,22 @@ def _card_samples() -> tuple[list[Any], list[Any]]:
     assert isinstance(suite, Suite), suite
     valid = [t.data for t in suite.tests if t.valid]
     # schema errors only (check-jsonschema knows nothing of our policy rules)
-    invalid = [t.data for t in suite.tests if not t.valid
-               and not any(m.keyword in ("https-interface", "binding-uri") for m in t.expected_errors)]
+    invalid = [
+        t.data
+        for t in suite.tests
+        if not t.valid and not any(m.keyword in ("https-interface", "binding-uri") for m in t.expected_errors)
+    ]
     return valid, invalid
 
 
-def bench_cards(results: dict[str, Any], engines: list[str], count: int, repeat: int,
-                work: Path, jobs_variants: tuple[int, ...] = (1, 2)) -> None:
+def bench_cards(
+    results: dict[str, Any],
+    engines: list[str],
+    count: int,
+    repeat: int,
+    work: Path,
+    jobs_variants: tuple[int, ...] = (1, 2),
+) -> None:
     from a2a_schema_suite.registry import SchemaStore
 
     valid, invalid = _card_samples()
@@ -387,30 +461,57 @@ def bench_cards(results: dict[str, Any], engines: list[str], count: int, repeat:
     ours = {}
     variants = [(e, 1) for e in engines] + [("jsonschema", j) for j in jobs_variants if j > 1]
     for engine, jobs in variants:
-        child = median_child([*CLI, "validate", "--schema", "v1_0/agent_card.json", "--schemas",
-                              str(SCHEMAS), "--engine", engine, "--jobs", str(jobs),
-                              "--format", "json", *files], repeat, {0, 1})
+        child = median_child(
+            [
+                *CLI,
+                "validate",
+                "--schema",
+                "v1_0/agent_card.json",
+                "--schemas",
+                str(SCHEMAS),
+                "--engine",
+                engine,
+                "--jobs",
+                str(jobs),
+                "--format",
+                "json",
+                *files,
+            ],
+            repeat,
+            {0, 1},
+        )
         report = json.loads(child.stdout)
         flagged = {r["suite"] for r in report["results"] if r["outcome"] != "passed"}
         ours[engine, jobs] = child
         results[f"cards.{engine}.jobs{jobs}"] = {
-            "files": count, "wall_s": child.wall, "files_per_s": count / child.wall,
-            "same_verdicts": flagged == expected_bad}
+            "files": count,
+            "wall_s": child.wall,
+            "files_per_s": count / child.wall,
+            "same_verdicts": flagged == expected_bad,
+        }
 
-    checker = shutil.which("check-jsonschema", path=str(Path(sys.executable).parent)) \
-        or shutil.which("check-jsonschema")
+    checker = shutil.which("check-jsonschema", path=str(Path(sys.executable).parent)) or shutil.which(
+        "check-jsonschema"
+    )
     if checker is None:
-        results["cards.check-jsonschema"] = {"skipped": "check-jsonschema is not installed "
-                                             "(pip install '.[bench]')"}
+        results["cards.check-jsonschema"] = {
+            "skipped": "check-jsonschema is not installed (pip install '.[bench]')"
+        }
         return
-    child = median_child([checker, "--schemafile", str(bundle_path), "--output-format", "json",
-                          *files], repeat, {0, 1})
+    child = median_child(
+        [checker, "--schemafile", str(bundle_path), "--output-format", "json", *files], repeat, {0, 1}
+    )
     report = json.loads(child.stdout)
-    flagged = {e["filename"] for e in report.get("errors", [])} | \
-        {e["filename"] for e in report.get("parse_errors", [])}
+    flagged = {e["filename"] for e in report.get("errors", [])} | {
+        e["filename"] for e in report.get("parse_errors", [])
+    }
     results["cards.check-jsonschema"] = {
-        "files": count, "wall_s": child.wall, "files_per_s": count / child.wall,
-        "same_verdicts": flagged == expected_bad, "version": package_version("check-jsonschema")}
+        "files": count,
+        "wall_s": child.wall,
+        "files_per_s": count / child.wall,
+        "same_verdicts": flagged == expected_bad,
+        "version": package_version("check-jsonschema"),
+    }
     for (engine, jobs), mine in ours.items():
         results[f"cards.{engine}.jobs{jobs}"]["speedup_vs_check_jsonschema"] = child.wall / mine.wall
 
@@ -422,9 +523,11 @@ def bench_cards(results: dict[str, Any], engines: list[str], count: int, repeat:
 def bench_fresh(results: dict[str, Any], count: int, work: Path) -> None:
     from a2a_schema_suite.suite import Suite, load_suites
 
-    suites = [s for s in load_suites([CASES / "v1_0", CASES / "v0_3"])
-              if isinstance(s, Suite) and (s.profile or "strict") == "strict"
-              and "agent_card" not in s.schema]  # no policy rules: the bare check is the verdict
+    suites = [
+        s
+        for s in load_suites([CASES / "v1_0", CASES / "v0_3"])
+        if isinstance(s, Suite) and (s.profile or "strict") == "strict" and "agent_card" not in s.schema
+    ]  # no policy rules: the bare check is the verdict
     tests = [(s.schema, t) for s in suites for t in s.tests]
     step = max(1, len(tests) // count)
     sample = tests[::step][:count]
@@ -442,8 +545,12 @@ def bench_fresh(results: dict[str, Any], count: int, work: Path) -> None:
         agree += (child.code == 0) == test.valid
     wall = time.perf_counter() - start
     per_case = wall / len(sample)
-    results["fresh"] = {"cases": len(sample), "wall_s": wall, "per_case_s": per_case,
-                        "verdicts_as_expected": agree == len(sample)}
+    results["fresh"] = {
+        "cases": len(sample),
+        "wall_s": wall,
+        "per_case_s": per_case,
+        "verdicts_as_expected": agree == len(sample),
+    }
     for engine in ENGINES:
         ours = results.get(f"run.{engine}.jobs1")
         if ours is not None:  # per case over the whole bundled run, start-up included
@@ -465,19 +572,42 @@ def write_stream(path: Path, lines: int, *, broken: bool = False) -> None:
     task, context = "task-5f1c0b7e-long-running", "ctx-90a2d4c3-recording"
 
     def envelope(result: dict[str, Any]) -> str:
-        return json.dumps({"jsonrpc": "2.0", "id": "req-1", "result": result},
-                          separators=(",", ":")) + "\n"
+        return json.dumps({"jsonrpc": "2.0", "id": "req-1", "result": result}, separators=(",", ":")) + "\n"
 
     def status(state: str, n: int) -> str:
-        return envelope({"statusUpdate": {"taskId": task, "contextId": context, "status": {
-            "state": state, "timestamp": "2026-01-01T00:00:00Z", "message": {
-                "messageId": f"msg-{n}", "contextId": context, "taskId": task,
-                "role": "ROLE_AGENT", "parts": [{"text": f"progress at line {n}"}]}}}})
+        return envelope(
+            {
+                "statusUpdate": {
+                    "taskId": task,
+                    "contextId": context,
+                    "status": {
+                        "state": state,
+                        "timestamp": "2026-01-01T00:00:00Z",
+                        "message": {
+                            "messageId": f"msg-{n}",
+                            "contextId": context,
+                            "taskId": task,
+                            "role": "ROLE_AGENT",
+                            "parts": [{"text": f"progress at line {n}"}],
+                        },
+                    },
+                }
+            }
+        )
 
     chunks_per_artifact = 500
     with path.open("w", encoding="utf-8") as out:
-        out.write(envelope({"task": {"id": task, "contextId": context, "status": {
-            "state": "TASK_STATE_SUBMITTED", "timestamp": "2026-01-01T00:00:00Z"}}}))
+        out.write(
+            envelope(
+                {
+                    "task": {
+                        "id": task,
+                        "contextId": context,
+                        "status": {"state": "TASK_STATE_SUBMITTED", "timestamp": "2026-01-01T00:00:00Z"},
+                    }
+                }
+            )
+        )
         out.write(status("TASK_STATE_WORKING", 2))
         written, chunk, artifact = 2, 0, 0
         while written < lines - 1:
@@ -487,9 +617,15 @@ def write_stream(path: Path, lines: int, *, broken: bool = False) -> None:
                 continue
             remaining = lines - 1 - written
             last = chunk == chunks_per_artifact - 1 or remaining == 1
-            event: dict[str, Any] = {"taskId": task, "contextId": context, "artifact": {
-                "artifactId": f"artifact-{artifact}", "name": "transcript",
-                "parts": [{"text": f"chunk {chunk} of artifact {artifact}: lorem ipsum dolor sit"}]}}
+            event: dict[str, Any] = {
+                "taskId": task,
+                "contextId": context,
+                "artifact": {
+                    "artifactId": f"artifact-{artifact}",
+                    "name": "transcript",
+                    "parts": [{"text": f"chunk {chunk} of artifact {artifact}: lorem ipsum dolor sit"}],
+                },
+            }
             if chunk:
                 event["append"] = True
             if last:
@@ -504,8 +640,7 @@ def write_stream(path: Path, lines: int, *, broken: bool = False) -> None:
         out.write(status("TASK_STATE_COMPLETED", lines))
 
 
-def bench_streams(results: dict[str, Any], engines: list[str], sizes: dict[str, Any],
-                  work: Path) -> None:
+def bench_streams(results: dict[str, Any], engines: list[str], sizes: dict[str, Any], work: Path) -> None:
     fast = "jsonschema-rs" if "jsonschema-rs" in engines else "jsonschema"
     plan = [(fast, n, False) for n in sizes["lines"]]
     if fast != "jsonschema" and sizes["py_lines"]:
@@ -515,15 +650,33 @@ def bench_streams(results: dict[str, Any], engines: list[str], sizes: dict[str, 
         path = work / f"stream_{lines}{'_broken' if broken else ''}.jsonl"
         if not path.exists():
             write_stream(path, lines, broken=broken)
-        child = run_child([*CLI, "validate", "--schema", "v1_0/stream_response.json", "--schemas",
-                           str(SCHEMAS), "--engine", engine, str(path)])
+        child = run_child(
+            [
+                *CLI,
+                "validate",
+                "--schema",
+                "v1_0/stream_response.json",
+                "--schemas",
+                str(SCHEMAS),
+                "--engine",
+                engine,
+                str(path),
+            ]
+        )
         if child.code != (1 if broken else 0):
-            raise SystemExit(f"bench: stream of {lines} lines exited {child.code}:\n"
-                             f"{child.stdout[-3000:]}{child.stderr[-2000:]}")
+            raise SystemExit(
+                f"bench: stream of {lines} lines exited {child.code}:\n"
+                f"{child.stdout[-3000:]}{child.stderr[-2000:]}"
+            )
         key = f"stream.{engine}.{lines}{'.errors' if broken else ''}"
-        results[key] = {"lines": lines, "wall_s": child.wall, "lines_per_s": lines / child.wall,
-                        "peak_rss_mb": child.rss_mb, "mb_on_disk": path.stat().st_size / 1e6,
-                        "every_line_invalid": broken}
+        results[key] = {
+            "lines": lines,
+            "wall_s": child.wall,
+            "lines_per_s": lines / child.wall,
+            "peak_rss_mb": child.rss_mb,
+            "mb_on_disk": path.stat().st_size / 1e6,
+            "every_line_invalid": broken,
+        }
         path.unlink()
 
 
@@ -545,48 +698,92 @@ def verdicts(results: dict[str, Any], engines: list[str]) -> list[tuple[str, str
     """(measure, figure, target, met) rows; met is None for figures without a target."""
     rows = []
     o = results["overhead.jsonschema"]
-    rows.append(("runner overhead: in-process run / bare jsonschema loop (validators prebuilt in both)",
-                 f"{o['runner_ratio']:.2f}x", "<= 1.25x", o["runner_ratio"] <= 1.25))
-    rows.append(("end to end: `run` wall time incl. start-up / bare jsonschema loop",
-                 _paired(results["run.jsonschema.jobs1"], o["end_to_end_ratio"]), "<= 1.25x",
-                 o["end_to_end_ratio"] <= 1.25))
+    rows.append(
+        (
+            "runner overhead: in-process run / bare jsonschema loop (validators prebuilt in both)",
+            f"{o['runner_ratio']:.2f}x",
+            "<= 1.25x",
+            o["runner_ratio"] <= 1.25,
+        )
+    )
+    rows.append(
+        (
+            "end to end: `run` wall time incl. start-up / bare jsonschema loop",
+            _paired(results["run.jsonschema.jobs1"], o["end_to_end_ratio"]),
+            "<= 1.25x",
+            o["end_to_end_ratio"] <= 1.25,
+        )
+    )
     no_rs = results.get("run.jsonschema.no_rs")
     if no_rs is not None:
-        rows.append(("end to end, jsonschema-rs not installed (start-up meta checks by "
-                     "python-jsonschema alone) / bare jsonschema loop",
-                     _paired(no_rs, no_rs["bare_ratio"]), "<= 1.25x", no_rs["bare_ratio"] <= 1.25))
+        rows.append(
+            (
+                "end to end, jsonschema-rs not installed (start-up meta checks by "
+                "python-jsonschema alone) / bare jsonschema loop",
+                _paired(no_rs, no_rs["bare_ratio"]),
+                "<= 1.25x",
+                no_rs["bare_ratio"] <= 1.25,
+            )
+        )
     no_bytecode = results.get("run.jsonschema.no_bytecode")
     if no_bytecode is not None:
-        rows.append(("end to end, no bytecode cache (every uncached source compiled in the "
-                     "process) / bare jsonschema loop", _paired(no_bytecode, no_bytecode["bare_ratio"]),
-                     "", None))
+        rows.append(
+            (
+                "end to end, no bytecode cache (every uncached source compiled in the "
+                "process) / bare jsonschema loop",
+                _paired(no_bytecode, no_bytecode["bare_ratio"]),
+                "",
+                None,
+            )
+        )
     if "jsonschema-rs" in engines:
         ratio = results["run.jsonschema-rs.jobs1"]["wall_s"] / o["bare_s"]
-        rows.append(("end to end: `run --engine jsonschema-rs` incl. start-up / bare jsonschema loop",
-                     f"{ratio:.2f}x", "", None))
+        rows.append(
+            (
+                "end to end: `run --engine jsonschema-rs` incl. start-up / bare jsonschema loop",
+                f"{ratio:.2f}x",
+                "",
+                None,
+            )
+        )
     cj = results.get("cards.check-jsonschema", {})
     for engine in engines:
         card = results[f"cards.{engine}.jobs1"]
         if "speedup_vs_check_jsonschema" in card:
-            rows.append((f"{card['files']:,} agent cards, `validate` ({engine}) vs check-jsonschema",
-                         f"{card['speedup_vs_check_jsonschema']:.2f}x faster", ">= 2x",
-                         card["speedup_vs_check_jsonschema"] >= 2))
+            rows.append(
+                (
+                    f"{card['files']:,} agent cards, `validate` ({engine}) vs check-jsonschema",
+                    f"{card['speedup_vs_check_jsonschema']:.2f}x faster",
+                    ">= 2x",
+                    card["speedup_vs_check_jsonschema"] >= 2,
+                )
+            )
     if "skipped" in cj:
         rows.append(("agent cards vs check-jsonschema", cj["skipped"], ">= 2x", False))
     fresh = results["fresh"]
     for engine in engines:
         speedup = fresh[f"speedup.{engine}"]
-        rows.append((f"a fresh validator process per case vs our `run` ({engine}), per case",
-                     f"{speedup:.0f}x faster", ">= 100x", speedup >= 100))
+        rows.append(
+            (
+                f"a fresh validator process per case vs our `run` ({engine}), per case",
+                f"{speedup:.0f}x faster",
+                ">= 100x",
+                speedup >= 100,
+            )
+        )
     streams = {k: v for k, v in results.items() if k.startswith("stream.")}
     peak = max(v["peak_rss_mb"] for v in streams.values())
     rows.append(("peak RSS of `validate` over every stream", f"{peak:.0f} MB", "< 150 MB", peak < 150))
-    valid = sorted((v["lines"], v["peak_rss_mb"]) for k, v in streams.items()
-                   if not v["every_line_invalid"] and k.split(".")[1] == _fast(engines))
+    valid = sorted(
+        (v["lines"], v["peak_rss_mb"])
+        for k, v in streams.items()
+        if not v["every_line_invalid"] and k.split(".")[1] == _fast(engines)
+    )
     (small, small_rss), (big, big_rss) = valid[0], valid[-1]
     growth = big_rss - small_rss
-    rows.append((f"RSS growth from {small:,} to {big:,} lines", f"{growth:+.1f} MB", "flat (< 10 MB)",
-                 growth < 10))
+    rows.append(
+        (f"RSS growth from {small:,} to {big:,} lines", f"{growth:+.1f} MB", "flat (< 10 MB)", growth < 10)
+    )
     startup = results["startup"]["help_s"]
     rows.append(("`a2a-schema-suite --help`", f"{startup:.3f} s", "< 0.5 s", startup < 0.5))
     return rows
@@ -606,52 +803,75 @@ def _fast(engines: list[str]) -> str:
 
 def markdown(results: dict[str, Any], engines: list[str]) -> str:
     env = results["environment"]
-    lines = [f"Measured {env['date']} on {env['cores']} cores ({env['machine']}), Python "
-             f"{env['python']}, jsonschema {env['jsonschema']}, jsonschema-rs {env['jsonschema-rs']}, "
-             f"check-jsonschema {env['check-jsonschema']}; `{env['command']}`.", "",
-             "| measure | figure | target | met |", "|---|---|---|---|"]
+    lines = [
+        f"Measured {env['date']} on {env['cores']} cores ({env['machine']}), Python "
+        f"{env['python']}, jsonschema {env['jsonschema']}, jsonschema-rs {env['jsonschema-rs']}, "
+        f"check-jsonschema {env['check-jsonschema']}; `{env['command']}`.",
+        "",
+        "| measure | figure | target | met |",
+        "|---|---|---|---|",
+    ]
     for measure, figure, target, met in verdicts(results, engines):
         mark = "" if met is None else "yes" if met else "**no**"
         lines.append(f"| {measure} | {figure} | {target} | {mark} |")
     lines += ["", "| throughput | wall | rate | peak RSS |", "|---|---|---|---|"]
-    variants = [(f"{engine}, --jobs {jobs}", f"run.{engine}.jobs{jobs}")
-                for engine in engines for jobs in (1, 2)]
-    variants += [("jsonschema, jsonschema-rs not importable", "run.jsonschema.no_rs"),
-                 ("jsonschema, no bytecode cache", "run.jsonschema.no_bytecode")]
+    variants = [
+        (f"{engine}, --jobs {jobs}", f"run.{engine}.jobs{jobs}") for engine in engines for jobs in (1, 2)
+    ]
+    variants += [
+        ("jsonschema, jsonschema-rs not importable", "run.jsonschema.no_rs"),
+        ("jsonschema, no bytecode cache", "run.jsonschema.no_bytecode"),
+    ]
     for label, key in variants:
         r = results.get(key)
         if r is None:
             continue
-        lines.append(f"| `run`, all {r['cases']:,} bundled cases, {label} | "
-                     f"{r['wall_s']:.2f} s | {r['cases_per_s']:,.0f} cases/s | {r['rss_mb']:.0f} MB |")
+        lines.append(
+            f"| `run`, all {r['cases']:,} bundled cases, {label} | "
+            f"{r['wall_s']:.2f} s | {r['cases_per_s']:,.0f} cases/s | {r['rss_mb']:.0f} MB |"
+        )
     for engine in engines:
         o = results[f"overhead.{engine}"]
-        lines.append(f"| bare {engine} loop, {o['documents']:,} documents (tests + stream lines) | "
-                     f"{o['bare_s']:.3f} s | {o['documents'] / o['bare_s']:,.0f} docs/s | |")
-        lines.append(f"| in-process runner, {engine} (ratio to the bare loop: {o['runner_ratio']:.2f}x) | "
-                     f"{o['runner_s']:.3f} s | {o['documents'] / o['runner_s']:,.0f} docs/s | |")
-        lines.append(f"| start-up pieces, {engine}: load + meta-check schemas / load + check suites | "
-                     f"{o['load_schemas_s']:.3f} s / {o['load_suites_s']:.3f} s | | |")
+        lines.append(
+            f"| bare {engine} loop, {o['documents']:,} documents (tests + stream lines) | "
+            f"{o['bare_s']:.3f} s | {o['documents'] / o['bare_s']:,.0f} docs/s | |"
+        )
+        lines.append(
+            f"| in-process runner, {engine} (ratio to the bare loop: {o['runner_ratio']:.2f}x) | "
+            f"{o['runner_s']:.3f} s | {o['documents'] / o['runner_s']:,.0f} docs/s | |"
+        )
+        lines.append(
+            f"| start-up pieces, {engine}: load + meta-check schemas / load + check suites | "
+            f"{o['load_schemas_s']:.3f} s / {o['load_suites_s']:.3f} s | | |"
+        )
     for key, r in results.items():
         if key.startswith("cards.") and "wall_s" in r:
             who = key.split(".", 1)[1].replace(".jobs", ", --jobs ")
-            lines.append(f"| {r['files']:,} agent cards, {who} | {r['wall_s']:.2f} s | "
-                         f"{r['files_per_s']:,.0f} files/s | |")
+            lines.append(
+                f"| {r['files']:,} agent cards, {who} | {r['wall_s']:.2f} s | "
+                f"{r['files_per_s']:,.0f} files/s | |"
+            )
     fresh = results["fresh"]
     ours = ", ".join(f"{e} {fresh[f'ours_per_case_s.{e}'] * 1000:.2f}" for e in engines)
-    lines.append(f"| {fresh['cases']} cases, a fresh `bench/fresh_case.py` process each | "
-                 f"{fresh['wall_s']:.2f} s | {fresh['per_case_s'] * 1000:.0f} ms/case (our `run`: "
-                 f"{ours} ms/case) | |")
+    lines.append(
+        f"| {fresh['cases']} cases, a fresh `bench/fresh_case.py` process each | "
+        f"{fresh['wall_s']:.2f} s | {fresh['per_case_s'] * 1000:.0f} ms/case (our `run`: "
+        f"{ours} ms/case) | |"
+    )
     for key, r in results.items():
         if key.startswith("stream."):
             engine = key.split(".")[1]
             kind = "every line invalid" if r["every_line_invalid"] else "valid"
-            lines.append(f"| JSONL stream, {r['lines']:,} lines ({r['mb_on_disk']:.0f} MB, {kind}), "
-                         f"{engine} | {r['wall_s']:.1f} s | {r['lines_per_s']:,.0f} lines/s | "
-                         f"{r['peak_rss_mb']:.0f} MB |")
+            lines.append(
+                f"| JSONL stream, {r['lines']:,} lines ({r['mb_on_disk']:.0f} MB, {kind}), "
+                f"{engine} | {r['wall_s']:.1f} s | {r['lines_per_s']:,.0f} lines/s | "
+                f"{r['peak_rss_mb']:.0f} MB |"
+            )
     s = results["startup"]
-    lines.append(f"| `a2a-schema-suite --help` (bare `python -c pass`: {s['python_s']:.3f} s) | "
-                 f"{s['help_s']:.3f} s | | |")
+    lines.append(
+        f"| `a2a-schema-suite --help` (bare `python -c pass`: {s['python_s']:.3f} s) | "
+        f"{s['help_s']:.3f} s | | |"
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -666,22 +886,30 @@ def main(argv: list[str] | None = None) -> int:
     sizes = SIZES[mode]
     jobs = sizes.get("jobs", (1, 2))
     engines = ["jsonschema", *(["jsonschema-rs"] if have_rust() else [])]
-    results: dict[str, Any] = {"environment": {
-        "date": datetime.date.today().isoformat(), "cores": os.cpu_count(),
-        "machine": f"{platform.system()} {platform.machine()}",
-        "python": platform.python_version(), "mode": mode,
-        "command": "python bench/run.py" + ("" if mode == "full" else f" --{mode}"),
-        **{name: package_version(name) for name in ("jsonschema", "jsonschema-rs", "check-jsonschema")},
-    }}
+    results: dict[str, Any] = {
+        "environment": {
+            "date": datetime.date.today().isoformat(),
+            "cores": os.cpu_count(),
+            "machine": f"{platform.system()} {platform.machine()}",
+            "python": platform.python_version(),
+            "mode": mode,
+            "command": "python bench/run.py" + ("" if mode == "full" else f" --{mode}"),
+            **{name: package_version(name) for name in ("jsonschema", "jsonschema-rs", "check-jsonschema")},
+        }
+    }
     if len(engines) == 1:
-        print("note: jsonschema-rs is not installed: only the Python engine is measured "
-              "(pip install '.[bench]')", file=sys.stderr)
+        print(
+            "note: jsonschema-rs is not installed: only the Python engine is measured "
+            "(pip install '.[bench]')",
+            file=sys.stderr,
+        )
     steps = [
         ("start-up", lambda: bench_startup(results, sizes["loops"] * 2 + 1)),
-        ("bundled suites", lambda: bench_suites(results, engines, sizes["suites"], sizes["repeat"],
-                                                sizes["loops"], jobs)),
-        ("agent cards", lambda: bench_cards(results, engines, sizes["cards"], sizes["repeat"], work,
-                                            jobs)),
+        (
+            "bundled suites",
+            lambda: bench_suites(results, engines, sizes["suites"], sizes["repeat"], sizes["loops"], jobs),
+        ),
+        ("agent cards", lambda: bench_cards(results, engines, sizes["cards"], sizes["repeat"], work, jobs)),
         ("fresh process per case", lambda: bench_fresh(results, sizes["fresh"], work)),
         ("JSONL streams", lambda: bench_streams(results, engines, sizes, work)),
     ]
@@ -692,14 +920,16 @@ def main(argv: list[str] | None = None) -> int:
         # untimed: compiles the bytecode every child then reads, as an installation has it
         checked_child([*CLI, "--help"], {0})
         for engine in engines:
-            checked_child([*CLI, "run", str(CASES / "contract"), "--schemas", str(SCHEMAS), "--engine",
-                           engine], {0})
+            checked_child(
+                [*CLI, "run", str(CASES / "contract"), "--schemas", str(SCHEMAS), "--engine", engine], {0}
+            )
         for label, step in steps:
             print(f"bench: {label} ...", file=sys.stderr, flush=True)
             started = time.perf_counter()
             step()
-            print(f"bench: {label} done in {time.perf_counter() - started:.1f} s", file=sys.stderr,
-                  flush=True)
+            print(
+                f"bench: {label} done in {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True
+            )
     report = markdown(results, engines)
     print(report, end="")
     if args.json:

@@ -142,8 +142,9 @@ def parse_sse(lines: Iterable[str]) -> Iterator[SseEvent]:
     for line in lines:
         if line == "":
             if st.data:
-                yield SseEvent(data="\n".join(st.data), event=st.event or "message", id=st.last_id,
-                               retry=st.retry)
+                yield SseEvent(
+                    data="\n".join(st.data), event=st.event or "message", id=st.last_id, retry=st.retry
+                )
             st.data, st.event = [], ""
             continue
         if line.startswith(":"):
@@ -226,8 +227,10 @@ def stream_events(client, url: str, body: dict, headers: dict[str, str], label: 
         ctype = resp.headers.get("content-type", "")
         if resp.status_code != 200 or not ctype.startswith("text/event-stream"):
             resp.read()
-            raise RecordError(f"{label}: expected 200 text/event-stream from {url}, got "
-                              f"{resp.status_code} {ctype!r}: {resp.text[:500]}")
+            raise RecordError(
+                f"{label}: expected 200 text/event-stream from {url}, got "
+                f"{resp.status_code} {ctype!r}: {resp.text[:500]}"
+            )
         events = list(parse_sse(iter_sse_lines(resp.iter_bytes())))
     payloads = []
     for n, ev in enumerate(events, 1):
@@ -340,8 +343,15 @@ def unwrap_jsonrpc(label: str, envelopes: list[dict], request_id: object) -> lis
 
 def write_jsonl_atomic(path: Path, objects: list[dict]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="\n", dir=path.parent,
-                                     prefix=f".{path.name}.", suffix=".tmp", delete=False) as fh:
+    with tempfile.NamedTemporaryFile(
+        "w",
+        encoding="utf-8",
+        newline="\n",
+        dir=path.parent,
+        prefix=f".{path.name}.",
+        suffix=".tmp",
+        delete=False,
+    ) as fh:
         tmp = Path(fh.name)
         for obj in objects:
             fh.write(compact(obj) + "\n")
@@ -400,10 +410,15 @@ def record(out_dir: Path, rest: bool = True) -> dict[Path, list[dict]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out-dir", type=Path, default=REPO_ROOT / "cases" / "streams",
-                        help="directory that receives v1_0/ and v0_3/ (default: %(default)s)")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--out-dir",
+        type=Path,
+        default=REPO_ROOT / "cases" / "streams",
+        help="directory that receives v1_0/ and v0_3/ (default: %(default)s)",
+    )
     parser.add_argument("--no-rest", action="store_true", help="skip the HTTP+JSON recording")
     args = parser.parse_args(argv)
 

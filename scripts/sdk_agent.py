@@ -280,8 +280,10 @@ class SdkAgentServer:
                     last = exc
             time.sleep(0.05)
         self.stop()
-        raise RuntimeError(f"SDK agent server did not answer on {self.card_url} within "
-                           f"{self.startup_timeout}s (last error: {last!r})")
+        raise RuntimeError(
+            f"SDK agent server did not answer on {self.card_url} within "
+            f"{self.startup_timeout}s (last error: {last!r})"
+        )
 
     def stop(self, timeout: float = 10.0) -> None:
         if self._server is not None:

@@ -46,12 +46,28 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 
 from sdk_agent import SdkAgentServer
 
-MODES = ("broken", "broken03", "good", "nostream", "hang", "huge", "redirect", "xorigin", "echo",
-         "flood", "drip", "weird", "auth", "message")
+MODES = (
+    "broken",
+    "broken03",
+    "good",
+    "nostream",
+    "hang",
+    "huge",
+    "redirect",
+    "xorigin",
+    "echo",
+    "flood",
+    "drip",
+    "weird",
+    "auth",
+    "message",
+)
 AUTH_TOKEN = "Bearer let-me-in"
 #: the SSE body of the ``weird`` agent: nothing in it is an A2A event
-WEIRD_STREAM = (b"data: null\n\ndata: [1]\n\ndata: {\n\ndata: NaN\n\ndata: {\"a\": 1, \"a\": 2}\n\n"
-                b"event: error\ndata: {\"error\": {\"code\": \"x\"}}\n\ndata: \"cut off")
+WEIRD_STREAM = (
+    b'data: null\n\ndata: [1]\n\ndata: {\n\ndata: NaN\n\ndata: {"a": 1, "a": 2}\n\n'
+    b'event: error\ndata: {"error": {"code": "x"}}\n\ndata: "cut off'
+)
 TIMESTAMP = "2026-01-01T00:00:00Z"
 HANG_SECONDS = 2.0
 FLOOD_EVENTS = 50
@@ -106,9 +122,16 @@ class BrokenAgent:
             return
         mode, _, rest = scope["path"].lstrip("/").partition("/")
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        self.requests.append({"time": time.monotonic(), "mode": mode, "path": scope["path"],
-                              "host": headers.get("host", ""), "user_agent": headers.get("user-agent", ""),
-                              "authorization": "authorization" in headers})
+        self.requests.append(
+            {
+                "time": time.monotonic(),
+                "mode": mode,
+                "path": scope["path"],
+                "host": headers.get("host", ""),
+                "user_agent": headers.get("user-agent", ""),
+                "authorization": "authorization" in headers,
+            }
+        )
         body = b""
         while True:
             message = await receive()
@@ -123,8 +146,13 @@ class BrokenAgent:
             if mode == "hang" and await self._client_left(receive):
                 return
             if mode == "auth" and headers.get("authorization") != AUTH_TOKEN:
-                await self._reply(send, 401, b'{"error": "unauthorized"}', "application/json",
-                                  [(b"www-authenticate", b"Bearer")])
+                await self._reply(
+                    send,
+                    401,
+                    b'{"error": "unauthorized"}',
+                    "application/json",
+                    [(b"www-authenticate", b"Bearer")],
+                )
                 return
             await self._rpc(send, mode, body, headers, receive)
         else:
@@ -139,10 +167,16 @@ class BrokenAgent:
             return False
         return True
 
-    async def _reply(self, send: Any, status: int, body: bytes, content_type: str,
-                     extra: list[tuple[bytes, bytes]] = ()) -> None:
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", content_type.encode()), *extra]})
+    async def _reply(
+        self, send: Any, status: int, body: bytes, content_type: str, extra: list[tuple[bytes, bytes]] = ()
+    ) -> None:
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [(b"content-type", content_type.encode()), *extra],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
     async def _json(self, send: Any, value: Any) -> None:
@@ -158,16 +192,16 @@ class BrokenAgent:
         elif mode == "broken03":
             card = _card_v03(self.base, mode, "0.3.0")
         else:
-            card = _card_v1(self.base, mode, streaming=mode != "nostream",
-                            host="localhost" if mode == "xorigin" else None)
+            card = _card_v1(
+                self.base, mode, streaming=mode != "nostream", host="localhost" if mode == "xorigin" else None
+            )
         if mode == "huge":
             card["description"] = "x" * 300_000
         await self._json(send, card)
 
     # -- JSON-RPC ---------------------------------------------------------------------------------
 
-    async def _rpc(self, send: Any, mode: str, body: bytes, headers: dict[str, str],
-                   receive: Any) -> None:
+    async def _rpc(self, send: Any, mode: str, body: bytes, headers: dict[str, str], receive: Any) -> None:
         v03 = mode == "broken03"
         secret = headers.get("authorization", "") if mode == "echo" else ""
         try:
@@ -176,17 +210,27 @@ class BrokenAgent:
             await self._json(send, self._error(None, -32700, "Parse error"))
             return
         if not isinstance(request, dict) or not isinstance(request.get("method"), str):
-            await self._json(send, self._error(request.get("id") if isinstance(request, dict) else None,
-                                               -32600, "Invalid Request"))
+            await self._json(
+                send,
+                self._error(
+                    request.get("id") if isinstance(request, dict) else None, -32600, "Invalid Request"
+                ),
+            )
             return
         rid, method, params = request.get("id"), request["method"], request.get("params") or {}
         if mode == "weird":
             await self._weird(send, rid, method)
             return
-        names = {"message/send": "send", "message/stream": "stream", "tasks/get": "get",
-                 "tasks/cancel": "cancel"} if v03 else {
-            "SendMessage": "send", "SendStreamingMessage": "stream", "GetTask": "get",
-            "CancelTask": "cancel"}
+        names = (
+            {"message/send": "send", "message/stream": "stream", "tasks/get": "get", "tasks/cancel": "cancel"}
+            if v03
+            else {
+                "SendMessage": "send",
+                "SendStreamingMessage": "stream",
+                "GetTask": "get",
+                "CancelTask": "cancel",
+            }
+        )
         action = names.get(method)
         if action is None:
             code = -32603 if mode in ("broken", "broken03") else -32601
@@ -206,19 +250,29 @@ class BrokenAgent:
                     await self._json(send, self._error(rid, -32603, f"cannot handle {text}"))
                     return
             if mode == "message":
-                reply = {"messageId": str(uuid.uuid4()), "contextId": str(uuid.uuid4()),
-                         "role": "ROLE_AGENT", "parts": [{"text": f"Echo: {text}"}]}
+                reply = {
+                    "messageId": str(uuid.uuid4()),
+                    "contextId": str(uuid.uuid4()),
+                    "role": "ROLE_AGENT",
+                    "parts": [{"text": f"Echo: {text}"}],
+                }
                 if action == "send":
                     await self._json(send, {"jsonrpc": "2.0", "id": rid, "result": {"message": reply}})
                 else:
-                    await self._reply(send, 200, b"data: " + json.dumps(
-                        {"jsonrpc": "2.0", "id": rid, "result": {"message": reply}}).encode() + b"\n\n",
-                        "text/event-stream")
+                    await self._reply(
+                        send,
+                        200,
+                        b"data: "
+                        + json.dumps({"jsonrpc": "2.0", "id": rid, "result": {"message": reply}}).encode()
+                        + b"\n\n",
+                        "text/event-stream",
+                    )
                 return
             if action == "send":
                 task = self._task(text, v03)
-                await self._json(send, {"jsonrpc": "2.0", "id": rid,
-                                        "result": task if v03 else {"task": task}})
+                await self._json(
+                    send, {"jsonrpc": "2.0", "id": rid, "result": task if v03 else {"task": task}}
+                )
             else:
                 await self._stream(send, mode, rid, text, v03, receive)
             return
@@ -234,11 +288,17 @@ class BrokenAgent:
 
     async def _weird(self, send: Any, rid: Any, method: str) -> None:
         if method == "SendMessage":
-            await self._json(send, {"jsonrpc": "2.0", "id": rid, "result": {"task": {"id": 5,
-                                                                                    "status": "done"}}})
+            await self._json(
+                send, {"jsonrpc": "2.0", "id": rid, "result": {"task": {"id": 5, "status": "done"}}}
+            )
         elif method == "SendStreamingMessage":
-            await send({"type": "http.response.start", "status": 200,
-                        "headers": [(b"content-type", b"text/event-stream")]})
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 200,
+                    "headers": [(b"content-type", b"text/event-stream")],
+                }
+            )
             await send({"type": "http.response.body", "body": WEIRD_STREAM})
         else:
             await self._json(send, [])
@@ -250,9 +310,12 @@ class BrokenAgent:
         task_id, context_id = str(uuid.uuid4()), str(uuid.uuid4())
         part = {"kind": "text", "text": f"Echo: {text}"} if v03 else {"text": f"Echo: {text}"}
         artifact = {"artifactId": f"artifact-{task_id}", "name": "echo", "parts": [part]}
-        task = {"id": task_id, "contextId": context_id,
-                "status": {"state": _state("completed", v03), "timestamp": TIMESTAMP},
-                "artifacts": [artifact]}
+        task = {
+            "id": task_id,
+            "contextId": context_id,
+            "status": {"state": _state("completed", v03), "timestamp": TIMESTAMP},
+            "artifacts": [artifact],
+        }
         if v03:
             task["kind"] = "task"
         self.tasks[task_id] = task
@@ -266,43 +329,62 @@ class BrokenAgent:
         script: list[tuple] = [("task", "submitted"), ("status", "working")]
         if mode == "flood":
             script += [("status", "working")] * FLOOD_EVENTS
-        script += [("artifact", "Echo: ", False, False), ("artifact", text, True, True),
-                   ("status", "completed")]
+        script += [
+            ("artifact", "Echo: ", False, False),
+            ("artifact", text, True, True),
+            ("status", "completed"),
+        ]
         if mode in ("broken", "broken03"):
             # resurrected after COMPLETED, then a chunk after lastChunk, then COMPLETED again
-            script += [("status", "working"), ("artifact", " (late)", True, False),
-                       ("status", "completed")]
+            script += [("status", "working"), ("artifact", " (late)", True, False), ("status", "completed")]
         events = []
         last_status = max(i for i, step in enumerate(script) if step[0] == "status")
         for i, step in enumerate(script):
             if step[0] == "task":
-                body = {"id": task_id, "contextId": context_id,
-                        "status": {"state": _state(step[1], v03), "timestamp": TIMESTAMP}}
+                body = {
+                    "id": task_id,
+                    "contextId": context_id,
+                    "status": {"state": _state(step[1], v03), "timestamp": TIMESTAMP},
+                }
                 events.append({**body, "kind": "task"} if v03 else {"task": body})
             elif step[0] == "status":
-                body = {"taskId": task_id, "contextId": context_id,
-                        "status": {"state": _state(step[1], v03), "timestamp": TIMESTAMP}}
+                body = {
+                    "taskId": task_id,
+                    "contextId": context_id,
+                    "status": {"state": _state(step[1], v03), "timestamp": TIMESTAMP},
+                }
                 if v03:
                     body.update(kind="status-update", final=step[1] == "completed" and i == last_status)
                 events.append(body if v03 else {"statusUpdate": body})
             else:
                 part = {"kind": "text", "text": step[1]} if v03 else {"text": step[1]}
-                body = {"taskId": task_id, "contextId": context_id,
-                        "artifact": {"artifactId": artifact_id, "parts": [part]},
-                        "append": step[2], "lastChunk": step[3]}
+                body = {
+                    "taskId": task_id,
+                    "contextId": context_id,
+                    "artifact": {"artifactId": artifact_id, "parts": [part]},
+                    "append": step[2],
+                    "lastChunk": step[3],
+                }
                 if v03:
                     body["kind"] = "artifact-update"
                 events.append(body if v03 else {"artifactUpdate": body})
         return events
 
-    async def _stream(self, send: Any, mode: str, rid: Any, text: str, v03: bool,
-                      receive: Any = None) -> None:
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache")]})
+    async def _stream(
+        self, send: Any, mode: str, rid: Any, text: str, v03: bool, receive: Any = None
+    ) -> None:
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache")],
+            }
+        )
         if mode == "drip":
             first = json.dumps({"jsonrpc": "2.0", "id": rid, "result": self._events(mode, text, v03)[0]})
-            await send({"type": "http.response.body", "body": f"data: {first}\n\n".encode(),
-                        "more_body": True})
+            await send(
+                {"type": "http.response.body", "body": f"data: {first}\n\n".encode(), "more_body": True}
+            )
             for _ in range(int(HANG_SECONDS / 0.1)):
                 try:
                     if (await asyncio.wait_for(receive(), 0.1))["type"] == "http.disconnect":
@@ -313,8 +395,13 @@ class BrokenAgent:
             return
         crlf = "\r\n" if mode == "broken" else "\n"
         if mode == "broken":
-            await send({"type": "http.response.body", "body": b": keep-alive\r\nretry: 1000\r\n\r\n",
-                        "more_body": True})
+            await send(
+                {
+                    "type": "http.response.body",
+                    "body": b": keep-alive\r\nretry: 1000\r\n\r\n",
+                    "more_body": True,
+                }
+            )
         for n, event in enumerate(self._events(mode, text, v03), start=1):
             data = json.dumps({"jsonrpc": "2.0", "id": rid, "result": event})
             if mode == "broken" and n == 2:

@@ -29,8 +29,7 @@ def missing() -> str | None:
         return "node is not installed"
     absent = [name for name in PACKAGES if not (NODE_MODULES / name / "package.json").is_file()]
     if absent:
-        return (f"{', '.join(absent)} not installed in {NODE_MODULES} "
-                "(run: npm ci --prefix tests/js)")
+        return f"{', '.join(absent)} not installed in {NODE_MODULES} (run: npm ci --prefix tests/js)"
     return None
 
 
@@ -52,7 +51,13 @@ def pinned() -> dict[str, str]:
 
 def run_script(node: str, script: str, payload: Any, timeout: float = 600) -> Any:
     """Run ``tests/js/<script>`` with ``payload`` as JSON on stdin; its JSON stdout, parsed."""
-    done = subprocess.run([node, str(JS / script)], input=json.dumps(payload), capture_output=True,
-                          text=True, timeout=timeout, cwd=JS)
+    done = subprocess.run(
+        [node, str(JS / script)],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=JS,
+    )
     assert done.returncode == 0, f"node {script} failed ({done.returncode}): {done.stderr[-3000:]}"
     return json.loads(done.stdout)

@@ -29,17 +29,25 @@ DRAFT = "https://json-schema.org/draft/2020-12/schema"
 TASK = {"id": "task-1", "contextId": "ctx-1", "status": {"state": "TASK_STATE_WORKING"}}
 CARD = json.loads((CASES / "v1_0" / "agent_card.json").read_text(encoding="utf-8"))["tests"][0]["data"]
 #: what a hostile text tries to do to a terminal or a GitHub Actions log
-INJECTION = ("\x1b]0;pwned\x07\x1b[2J\x1b[H\nconformance level: full\n::add-mask::hidden\n"
-             "::error file=x::forged\r\n##[error]legacy\u202eevil")
+INJECTION = (
+    "\x1b]0;pwned\x07\x1b[2J\x1b[H\nconformance level: full\n::add-mask::hidden\n"
+    "::error file=x::forged\r\n##[error]legacy\u202eevil"
+)
 
 
-def cli(cwd: Path, *args: str, timeout: float = 120, stdin=None, env: dict | None = None
-        ) -> tuple[int, str, str]:
+def cli(
+    cwd: Path, *args: str, timeout: float = 120, stdin=None, env: dict | None = None
+) -> tuple[int, str, str]:
     """Run the CLI as a user would: (exit code, stdout, stderr); never a traceback, never a hang."""
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", *args], cwd=cwd,
-                          capture_output=True, timeout=timeout, stdin=stdin,
-                          env={**os.environ, "NO_COLOR": "1", **(env or {})})
+    done = subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", *args],
+        cwd=cwd,
+        capture_output=True,
+        timeout=timeout,
+        stdin=stdin,
+        env={**os.environ, "NO_COLOR": "1", **(env or {})},
+    )
     out = done.stdout.decode("utf-8", "replace")
     err = done.stderr.decode("utf-8", "replace")
     assert "Traceback" not in out + err and "internal error" not in out + err, (out + err)[-3000:]
@@ -69,8 +77,7 @@ def write(path: Path, content: str | bytes | dict | list) -> Path:
 def ci_commands(text: str) -> list[str]:
     """Lines a GitHub Actions runner would read as workflow commands (``::`` after leading
     spaces, or the old ``##[`` form anywhere)."""
-    return [line for line in re.split(r"\r\n|\r|\n", text)
-            if line.lstrip().startswith("::") or "##[" in line]
+    return [line for line in re.split(r"\r\n|\r|\n", text) if line.lstrip().startswith("::") or "##[" in line]
 
 
 # --- regular expressions --------------------------------------------------------------------------
@@ -81,12 +88,29 @@ def test_the_ecma_end_anchor_cannot_make_a_pattern_hang(tmp_path):
     exponential with the ECMA-262 end of input the validator runs: it hung validate, run, check."""
     root = schema_root(tmp_path, {"text.json": {"type": "string", "pattern": "^(.+)+$"}})
     write(tmp_path / "doc.json", json.dumps("a" * 40 + "\n"))
-    write(tmp_path / "cases" / "text.json", {"schema": "v1_0/text.json", "tests": [
-        {"description": "almost matches", "valid": True, "data": "a" * 40 + "\n"},
-        {"description": "a number", "valid": False, "data": 1}]})
+    write(
+        tmp_path / "cases" / "text.json",
+        {
+            "schema": "v1_0/text.json",
+            "tests": [
+                {"description": "almost matches", "valid": True, "data": "a" * 40 + "\n"},
+                {"description": "a number", "valid": False, "data": 1},
+            ],
+        },
+    )
     for engine in ("jsonschema", "jsonschema-rs"):
-        code, out, _ = cli(tmp_path, "validate", "--schemas", str(root), "--schema",
-                           "v1_0/text.json", "doc.json", "--engine", engine, timeout=60)
+        code, out, _ = cli(
+            tmp_path,
+            "validate",
+            "--schemas",
+            str(root),
+            "--schema",
+            "v1_0/text.json",
+            "doc.json",
+            "--engine",
+            engine,
+            timeout=60,
+        )
         assert code == 3 and "can take exponential time" in out and "/pattern" in out
     code, out, _ = cli(tmp_path, "run", "cases", "--schemas", str(root), timeout=60)
     assert code == 3 and out.rstrip().endswith("0 passed, 0 failed, 2 errored")
@@ -99,8 +123,18 @@ def test_a_pattern_too_deep_to_analyse_is_refused_not_a_recursion_error(tmp_path
     root = schema_root(tmp_path, {"deep.json": {"type": "string", "pattern": deep}})
     write(tmp_path / "doc.json", '"a"')
     for engine in ("jsonschema", "jsonschema-rs"):
-        code, out, _ = cli(tmp_path, "validate", "--schemas", str(root), "--schema",
-                           "v1_0/deep.json", "doc.json", "--engine", engine, timeout=60)
+        code, out, _ = cli(
+            tmp_path,
+            "validate",
+            "--schemas",
+            str(root),
+            "--schema",
+            "v1_0/deep.json",
+            "doc.json",
+            "--engine",
+            engine,
+            timeout=60,
+        )
         assert code == 3 and "nest too deeply to analyse" in out
     (tmp_path / "nocases").mkdir()
     code, out, _ = cli(tmp_path, "check", "--schemas", str(root), "nocases", timeout=60)
@@ -141,12 +175,23 @@ def test_a_schema_dollar_schema_is_never_fetched_nor_read(tmp_path, recording_se
     base, hits = recording_server
     meta = write(tmp_path / "meta.json", {"$schema": DRAFT, "$id": "file:meta", "not": {}})
     root = tmp_path / "schemas"
-    write(root / "v1_0" / "http.json", {"$schema": f"{base}/meta.json", "$id": "https://h.test/v1_0/http.json"})
+    write(
+        root / "v1_0" / "http.json", {"$schema": f"{base}/meta.json", "$id": "https://h.test/v1_0/http.json"}
+    )
     write(root / "v1_0" / "file.json", {"$schema": meta.as_uri(), "$id": "https://h.test/v1_0/file.json"})
     write(tmp_path / "doc.json", "{}")
     for engine in ("jsonschema", "jsonschema-rs"):
-        code, out, _ = cli(tmp_path, "validate", "--schemas", str(root), "--schema",
-                           "v1_0/http.json", "doc.json", "--engine", engine)
+        code, out, _ = cli(
+            tmp_path,
+            "validate",
+            "--schemas",
+            str(root),
+            "--schema",
+            "v1_0/http.json",
+            "doc.json",
+            "--engine",
+            engine,
+        )
         assert code == 3 and "is not Draft 2020-12" in out and "nothing is fetched" in out
     assert hits == []  # jsonschema-rs fetched it during its meta-schema check
 
@@ -156,12 +201,21 @@ def test_a_schema_dollar_schema_is_never_fetched_nor_read(tmp_path, recording_se
 
 def test_untrusted_text_never_reaches_a_terminal_or_a_ci_log_raw(tmp_path):
     cases = tmp_path / "cases"
-    write(cases / "v1_0" / "task.json", {"schema": "v1_0/task.json", "tests": [
-        {"description": INJECTION, "valid": False, "data": TASK},
-        {"description": "valid " + INJECTION, "valid": True, "data": {**TASK, "metadata": {}}}]})
+    write(
+        cases / "v1_0" / "task.json",
+        {
+            "schema": "v1_0/task.json",
+            "tests": [
+                {"description": INJECTION, "valid": False, "data": TASK},
+                {"description": "valid " + INJECTION, "valid": True, "data": {**TASK, "metadata": {}}},
+            ],
+        },
+    )
     # a file name is untrusted text too: an escape sequence and a line break in it
-    write(cases / "v1_0" / "name\x1b[2J\n::warning::x.json", {"schema": "v1_0/task.json", "tests": [
-        {"description": "fine", "valid": False, "data": TASK}]})
+    write(
+        cases / "v1_0" / "name\x1b[2J\n::warning::x.json",
+        {"schema": "v1_0/task.json", "tests": [{"description": "fine", "valid": False, "data": TASK}]},
+    )
     for fmt in ("text", "github", "junit", "markdown", "json"):
         code, out, err = cli(tmp_path, "run", "cases", "--format", fmt, timeout=120)
         assert code == 1, (fmt, out)
@@ -170,8 +224,10 @@ def test_untrusted_text_never_reaches_a_terminal_or_a_ci_log_raw(tmp_path):
             assert "\r" not in text, fmt
         commands = ci_commands(out)
         if fmt == "github":  # only our own: the annotations and the folded, stop-commands report
-            assert all(re.match(r"::(error file=|group::|stop-commands::|endgroup::|a2a-schema-suite-)",
-                                line) for line in commands), commands
+            assert all(
+                re.match(r"::(error file=|group::|stop-commands::|endgroup::|a2a-schema-suite-)", line)
+                for line in commands
+            ), commands
         else:
             assert commands == [], (fmt, commands)
     code, out, _ = cli(tmp_path, "run", "cases", "--format", "github", "--output", "gh.txt")
@@ -185,8 +241,12 @@ def test_untrusted_text_never_reaches_a_terminal_or_a_ci_log_raw(tmp_path):
     report = json.loads(cli(tmp_path, "run", "cases", "--format", "json")[1])
     assert INJECTION in {r["description"] for r in report["results"]}
     # coverage and mutate list suite names and descriptions too
-    for args in (("coverage", "cases"), ("coverage", "cases", "--format", "json"),
-                 ("mutate", "cases", "--limit", "3"), ("mutate", "cases", "--format", "json")):
+    for args in (
+        ("coverage", "cases"),
+        ("coverage", "cases", "--format", "json"),
+        ("mutate", "cases", "--limit", "3"),
+        ("mutate", "cases", "--format", "json"),
+    ):
         _, out, err = cli(tmp_path, *args, timeout=300)
         assert "\x1b" not in out + err and "\r" not in out + err, args
         assert ci_commands(out + err) == [], args
@@ -201,10 +261,13 @@ def test_output_never_overwrites_a_schema_under_schemas(tmp_path, command):
     subprocess.run(["cp", "-r", str(SCHEMAS), str(root)], check=True)
     target = root / "v1_0" / "task.json"
     before = target.read_bytes()
-    write(tmp_path / "cases" / "t.json", {"schema": "v1_0/task.json", "tests": [
-        {"description": "ok", "valid": True, "data": TASK}]})
-    code, _, err = cli(tmp_path, command, "cases", "--schemas", str(root), "--output", str(target),
-                       timeout=300)
+    write(
+        tmp_path / "cases" / "t.json",
+        {"schema": "v1_0/task.json", "tests": [{"description": "ok", "valid": True, "data": TASK}]},
+    )
+    code, _, err = cli(
+        tmp_path, command, "cases", "--schemas", str(root), "--output", str(target), timeout=300
+    )
     assert code == 3 and "refusing to overwrite" in err
     assert target.read_bytes() == before
 
@@ -212,16 +275,20 @@ def test_output_never_overwrites_a_schema_under_schemas(tmp_path, command):
 def test_output_through_a_symbolic_link_does_not_overwrite_its_target(tmp_path):
     victim = write(tmp_path / "precious.txt", "keep me\n")
     (tmp_path / "report.json").symlink_to(victim)
-    write(tmp_path / "cases" / "t.json", {"schema": "v1_0/task.json", "tests": [
-        {"description": "ok", "valid": True, "data": TASK}]})
+    write(
+        tmp_path / "cases" / "t.json",
+        {"schema": "v1_0/task.json", "tests": [{"description": "ok", "valid": True, "data": TASK}]},
+    )
     code, out, err = cli(tmp_path, "run", "cases", "--format", "json", "--output", "report.json")
     assert code == 3 and "symbolic link" in err and "1 passed" in out  # the results still shown
     assert victim.read_text() == "keep me\n"
 
 
 def test_output_is_replaced_atomically(tmp_path):
-    write(tmp_path / "cases" / "t.json", {"schema": "v1_0/task.json", "tests": [
-        {"description": "ok", "valid": True, "data": TASK}]})
+    write(
+        tmp_path / "cases" / "t.json",
+        {"schema": "v1_0/task.json", "tests": [{"description": "ok", "valid": True, "data": TASK}]},
+    )
     old = write(tmp_path / "report.json", "old report\n")
     inode = old.stat().st_ino
     code, _, _ = cli(tmp_path, "run", "cases", "--format", "json", "--output", "report.json")
@@ -238,12 +305,15 @@ def test_a_stream_file_cannot_point_outside_the_suites_tree(tmp_path):
     outside = write(tmp_path / "secret.jsonl", json.dumps({"task": {"id": "TOP-SECRET-LINE"}}) + "\n")
     (project / "cases" / "streams").mkdir(parents=True)
     (project / "cases" / "streams" / "link.jsonl").symlink_to(outside)
-    entries = [("dot-dot", "../../../secret.jsonl"), ("absolute", str(outside)),
-               ("symlink", "link.jsonl")]
+    entries = [("dot-dot", "../../../secret.jsonl"), ("absolute", str(outside)), ("symlink", "link.jsonl")]
     for label, file in entries:
-        write(project / "cases" / "streams" / f"{label}.json", {
-            "schema": "v1_0/stream_response.json",
-            "streams": [{"description": label, "valid": False, "file": file}]})
+        write(
+            project / "cases" / "streams" / f"{label}.json",
+            {
+                "schema": "v1_0/stream_response.json",
+                "streams": [{"description": label, "valid": False, "file": file}],
+            },
+        )
     code, out, _ = cli(project, "run", "cases")
     assert code == 3
     assert "TOP-SECRET-LINE" not in out
@@ -251,20 +321,30 @@ def test_a_stream_file_cannot_point_outside_the_suites_tree(tmp_path):
     # (and link.jsonl, which no suite could use, is an orphan; it is not read either)
     assert out.rstrip().endswith("0 passed, 0 failed, 4 errored")
     # inside the tree (a sibling directory of the suite, as the bundled streams are) is fine
-    write(project / "cases" / "samples" / "ok.jsonl",
-          json.dumps({"task": TASK}) + "\n")
-    write(project / "cases" / "v1_0" / "ok.json", {"schema": "v1_0/stream_response.json", "streams": [
-        {"description": "sibling", "valid": True, "file": "../samples/ok.jsonl"}]})
+    write(project / "cases" / "samples" / "ok.jsonl", json.dumps({"task": TASK}) + "\n")
+    write(
+        project / "cases" / "v1_0" / "ok.json",
+        {
+            "schema": "v1_0/stream_response.json",
+            "streams": [{"description": "sibling", "valid": True, "file": "../samples/ok.jsonl"}],
+        },
+    )
     code, out, _ = cli(project, "run", "cases/v1_0")
     assert code == 0, out
 
 
 def test_mutate_emit_never_writes_outside_its_directory(tmp_path):
-    write(tmp_path / "cases" / "task.json", {"schema": "v1_0/task.json", "tests": [
-        {"description": "working", "valid": True, "data": {**TASK, "metadata": {"a": 1}}}]})
+    write(
+        tmp_path / "cases" / "task.json",
+        {
+            "schema": "v1_0/task.json",
+            "tests": [{"description": "working", "valid": True, "data": {**TASK, "metadata": {"a": 1}}}],
+        },
+    )
     (tmp_path / "cases" / "v1_0").mkdir()
-    code, _, err = cli(tmp_path, "mutate", "cases/v1_0/../task.json", "--emit", "review",
-                       "--operator", "drop", timeout=300)
+    code, _, err = cli(
+        tmp_path, "mutate", "cases/v1_0/../task.json", "--emit", "review", "--operator", "drop", timeout=300
+    )
     assert code == 0, err
     written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.mutants.json"))
     assert written == ["review/cases/task.mutants.json"]
@@ -274,8 +354,9 @@ def test_a_silent_writer_on_stdin_or_a_fifo_cannot_block(tmp_path):
     started = time.monotonic()
     writer = subprocess.Popen(["sleep", "60"], stdout=subprocess.PIPE)  # keeps the pipe open
     try:
-        code, out, _ = cli(tmp_path, "validate", "--schema", "v1_0/task.json", "/dev/stdin",
-                           stdin=writer.stdout, timeout=60)
+        code, out, _ = cli(
+            tmp_path, "validate", "--schema", "v1_0/task.json", "/dev/stdin", stdin=writer.stdout, timeout=60
+        )
     finally:
         writer.kill()
         writer.wait()
@@ -296,7 +377,7 @@ def test_probe_usage_errors_are_exit_2(tmp_path, args):
 # --- hostile agents -------------------------------------------------------------------------------
 
 SECRET = "s3cr3t-T0KEN-abcdefghijklmnop"
-BACKSLASH_SECRET = "k3y\\with\\backslashes/and\"quotes\"-0123456789"
+BACKSLASH_SECRET = 'k3y\\with\\backslashes/and"quotes"-0123456789'
 
 
 class HostileAgent(BaseHTTPRequestHandler):
@@ -322,9 +403,13 @@ class HostileAgent(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         mode = self.path.strip("/").split("/")[0]
         base = f"http://127.0.0.1:{self.server.server_address[1]}/{mode}"
-        card = {**CARD, "supportedInterfaces": [
-            {"url": f"{base}/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
-            "description": INJECTION}
+        card = {
+            **CARD,
+            "supportedInterfaces": [
+                {"url": f"{base}/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+            ],
+            "description": INJECTION,
+        }
         if mode == "leak":
             echoed = self._echo()
             card["name"] = ["A" * 985 + echoed + "B" * 1000]
@@ -334,8 +419,9 @@ class HostileAgent(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         request = json.loads(self.rfile.read(length) or b"{}")
         message = f"{INJECTION} (you sent {self._echo()})" + "x" * 3000
-        self._send(200, {"jsonrpc": "2.0", "id": request.get("id"),
-                         "error": {"code": -32603, "message": message}})
+        self._send(
+            200, {"jsonrpc": "2.0", "id": request.get("id"), "error": {"code": -32603, "message": message}}
+        )
 
     def log_message(self, *args) -> None:
         pass
@@ -353,8 +439,9 @@ def hostile_agent():
 
 def test_an_agents_answers_cannot_inject_into_the_terminal_or_ci_log(tmp_path, hostile_agent):
     for fmt in ("text", "github"):
-        code, out, err = cli(tmp_path, "probe", f"{hostile_agent}/inject", "--send", "hi",
-                             "--format", fmt, "--timeout", "10")
+        code, out, err = cli(
+            tmp_path, "probe", f"{hostile_agent}/inject", "--send", "hi", "--format", fmt, "--timeout", "10"
+        )
         assert code in (1, 3), out + err
         for text in (out, err):
             assert "\x1b" not in text and "\x07" not in text and "\r" not in text
@@ -365,20 +452,28 @@ def test_an_agents_answers_cannot_inject_into_the_terminal_or_ci_log(tmp_path, h
 
 
 def test_credentials_never_leak_cut_short_or_escaped(tmp_path, hostile_agent):
-    headers = ("--header", f"Authorization=Bearer {SECRET}", "--header",
-               f"X-Api-Key={BACKSLASH_SECRET}")
+    headers = ("--header", f"Authorization=Bearer {SECRET}", "--header", f"X-Api-Key={BACKSLASH_SECRET}")
     for mode in ("leak", "inject"):
         for fmt in ("text", "json"):
-            code, out, err = cli(tmp_path, "probe", f"{hostile_agent}/{mode}", "--send", "hi",
-                                 *headers, "--format", fmt, "--timeout", "10")
+            code, out, err = cli(
+                tmp_path,
+                "probe",
+                f"{hostile_agent}/{mode}",
+                "--send",
+                "hi",
+                *headers,
+                "--format",
+                fmt,
+                "--timeout",
+                "10",
+            )
             text = out + err
             assert code in (1, 3)
             assert "[REDACTED]" in text
             for secret in (SECRET, BACKSLASH_SECRET):  # no piece of it: it was cut at "s3cr3t"
-                pieces = [secret[i:i + 6] for i in range(len(secret) - 5)]
+                pieces = [secret[i : i + 6] for i in range(len(secret) - 5)]
                 assert not [p for p in pieces if p in text], (mode, fmt)
             assert "k3y\\\\with" not in text and "backslashes" not in text  # escaped forms
-
 
 
 # --- resources: budgets --------------------------------------------------------------------------
@@ -393,24 +488,49 @@ def fan_out(levels: int = 20) -> dict:
     return {"$defs": defs, "$ref": "#/$defs/l0"}
 
 
-@pytest.mark.parametrize(("engine", "limits", "reason"), [
-    ("jsonschema", ("--time-budget", "2"), "over the time budget: no verdict after 2 s"),
-    # 128 MiB: the ceiling is address space above the worker's size at start, and a fresh worker
-    # that loads the next suite needs some (at 64 MiB a non-editable install, as in CI, died
-    # loading the suite after the exploding case); the fan-out still needs gigabytes
-    ("jsonschema", ("--memory-ceiling", "128"), "over the memory ceiling of 128 MiB"),
-    ("jsonschema-rs", ("--memory-ceiling", "128"), "over the memory ceiling of 128 MiB"),
-])
+@pytest.mark.parametrize(
+    ("engine", "limits", "reason"),
+    [
+        ("jsonschema", ("--time-budget", "2"), "over the time budget: no verdict after 2 s"),
+        # 128 MiB: the ceiling is address space above the worker's size at start, and a fresh worker
+        # that loads the next suite needs some (at 64 MiB a non-editable install, as in CI, died
+        # loading the suite after the exploding case); the fan-out still needs gigabytes
+        ("jsonschema", ("--memory-ceiling", "128"), "over the memory ceiling of 128 MiB"),
+        ("jsonschema-rs", ("--memory-ceiling", "128"), "over the memory ceiling of 128 MiB"),
+    ],
+)
 def test_a_case_over_budget_is_errored_and_the_run_goes_on(tmp_path, engine, limits, reason):
     root = schema_root(tmp_path, {"fan.json": fan_out(), "open.json": {"type": "string"}})
-    write(tmp_path / "cases" / "a.json", {"schema": "v1_0/fan.json", "tests": [
-        {"description": "explodes", "valid": True, "data": "x"}]})
-    write(tmp_path / "cases" / "b.json", {"schema": "v1_0/open.json", "tests": [
-        {"description": "after it", "valid": True, "data": "x"},
-        {"description": "and another", "valid": False, "data": 1}]})
+    write(
+        tmp_path / "cases" / "a.json",
+        {"schema": "v1_0/fan.json", "tests": [{"description": "explodes", "valid": True, "data": "x"}]},
+    )
+    write(
+        tmp_path / "cases" / "b.json",
+        {
+            "schema": "v1_0/open.json",
+            "tests": [
+                {"description": "after it", "valid": True, "data": "x"},
+                {"description": "and another", "valid": False, "data": 1},
+            ],
+        },
+    )
     started = time.monotonic()
-    code, out, _ = cli(tmp_path, "run", "cases", "--schemas", str(root), "--engine", engine,
-                       *limits, "--format", "json", "--output", "report.json", timeout=90)
+    code, out, _ = cli(
+        tmp_path,
+        "run",
+        "cases",
+        "--schemas",
+        str(root),
+        "--engine",
+        engine,
+        *limits,
+        "--format",
+        "json",
+        "--output",
+        "report.json",
+        timeout=90,
+    )
     assert code == 3 and time.monotonic() - started < 60
     report = json.loads((tmp_path / "report.json").read_text())
     by_description = {r["description"]: r for r in report["results"]}
@@ -425,8 +545,21 @@ def test_validate_has_the_same_budgets(tmp_path):
     root = schema_root(tmp_path, {"fan.json": fan_out()})
     write(tmp_path / "one.json", '"x"')
     write(tmp_path / "two.json", "1")
-    code, out, _ = cli(tmp_path, "validate", "--schemas", str(root), "--schema", "v1_0/fan.json",
-                       "one.json", "two.json", "--time-budget", "2", "--jobs", "2", timeout=60)
+    code, out, _ = cli(
+        tmp_path,
+        "validate",
+        "--schemas",
+        str(root),
+        "--schema",
+        "v1_0/fan.json",
+        "one.json",
+        "two.json",
+        "--time-budget",
+        "2",
+        "--jobs",
+        "2",
+        timeout=60,
+    )
     assert code == 3 and "over the time budget" in out
     assert out.rstrip().endswith("1 passed, 0 failed, 1 errored")
 
@@ -445,9 +578,20 @@ def test_unique_items_over_30000_objects_is_fast_on_both_engines(tmp_path):
     write(tmp_path / "bool.json", [1, True, 0, False])
     for engine in ("jsonschema", "jsonschema-rs"):
         started = time.monotonic()
-        code, out, _ = cli(tmp_path, "validate", "--schemas", str(root), "--schema",
-                           "v1_0/list.json", "unique.json", "repeated.json", "bool.json",
-                           "--engine", engine, timeout=60)
+        code, out, _ = cli(
+            tmp_path,
+            "validate",
+            "--schemas",
+            str(root),
+            "--schema",
+            "v1_0/list.json",
+            "unique.json",
+            "repeated.json",
+            "bool.json",
+            "--engine",
+            engine,
+            timeout=60,
+        )
         assert time.monotonic() - started < 45  # was over 3 minutes on the Python engine
         assert code == 1 and "FAILED repeated.json" in out and "has non-unique elements" in out
         assert out.rstrip().endswith("2 passed, 1 failed, 0 errored"), engine
@@ -459,8 +603,10 @@ def test_unique_items_over_30000_objects_is_fast_on_both_engines(tmp_path):
 def _slow_project(tmp_path: Path, suites: int = 4) -> Path:
     root = schema_root(tmp_path, {"fan.json": fan_out(26)})
     for i in range(suites):
-        write(tmp_path / "cases" / f"s{i}.json", {"schema": "v1_0/fan.json", "tests": [
-            {"description": "slow", "valid": True, "data": "x"}]})
+        write(
+            tmp_path / "cases" / f"s{i}.json",
+            {"schema": "v1_0/fan.json", "tests": [{"description": "slow", "valid": True, "data": "x"}]},
+        )
     return root
 
 
@@ -494,10 +640,27 @@ def _processes_mentioning(marker: str) -> list[int]:
 def test_sigterm_and_sighup_stop_the_workers_and_report_partial_results(tmp_path, signum, code):
     root = _slow_project(tmp_path)
     marker = str(tmp_path / "cases")
-    proc = subprocess.Popen([sys.executable, "-m", "a2a_schema_suite", "run", marker, "--schemas",
-                             str(root), "--jobs", "2", "--format", "json", "--output",
-                             str(tmp_path / "report.json")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "a2a_schema_suite",
+            "run",
+            marker,
+            "--schemas",
+            str(root),
+            "--jobs",
+            "2",
+            "--format",
+            "json",
+            "--output",
+            str(tmp_path / "report.json"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
     assert len(_wait_for_workers(marker, proc.pid)) >= 2
     proc.send_signal(signum)
     out, err = proc.communicate(timeout=30)
@@ -515,9 +678,12 @@ def test_sigterm_and_sighup_stop_the_workers_and_report_partial_results(tmp_path
 def test_workers_exit_by_themselves_when_the_main_process_is_killed(tmp_path):
     root = _slow_project(tmp_path)
     marker = str(tmp_path / "cases")
-    proc = subprocess.Popen([sys.executable, "-m", "a2a_schema_suite", "run", marker, "--schemas",
-                             str(root), "--jobs", "2"], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, cwd=tmp_path)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "a2a_schema_suite", "run", marker, "--schemas", str(root), "--jobs", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=tmp_path,
+    )
     assert len(_wait_for_workers(marker, proc.pid)) >= 2
     proc.kill()
     proc.wait()
@@ -530,16 +696,28 @@ def test_workers_exit_by_themselves_when_the_main_process_is_killed(tmp_path):
 # --- the engines agree on hostile schemas ----------------------------------------------------------
 
 HOSTILE_SCHEMAS = {
-    "cycle.json": ({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"allOf": [{"$ref": "#/$defs/a"}]}},
-                    "properties": {"x": {"$ref": "#/$defs/a"}}},
-                   "$ref cycle that never looks into the document"),
+    "cycle.json": (
+        {
+            "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"allOf": [{"$ref": "#/$defs/a"}]}},
+            "properties": {"x": {"$ref": "#/$defs/a"}},
+        },
+        "$ref cycle that never looks into the document",
+    ),
     "self.json": ({"$ref": "#"}, "$ref cycle"),
     "typo.json": ({"type": "string", "format": "date_time"}, "unknown format 'date_time'"),
     "custom.json": ({"properties": {"a": {"format": "x-custom"}}}, "unknown format 'x-custom'"),
     "draft7.json": ({"$schema": "http://json-schema.org/draft-07/schema#"}, "is not Draft 2020-12"),
-    "nested.json": ({"properties": {"a": {"$id": "https://hostile.test/v1_0/inner.json",
-                                          "$schema": "https://json-schema.org/draft/2019-09/schema"}}},
-                    "is not Draft 2020-12"),
+    "nested.json": (
+        {
+            "properties": {
+                "a": {
+                    "$id": "https://hostile.test/v1_0/inner.json",
+                    "$schema": "https://json-schema.org/draft/2019-09/schema",
+                }
+            }
+        },
+        "is not Draft 2020-12",
+    ),
 }
 
 
@@ -552,8 +730,18 @@ def test_both_engines_refuse_a_hostile_schema_alike(tmp_path, name):
     write(tmp_path / "doc.json", {"x": 1, "a": "b"})
     outputs = []
     for engine in ("jsonschema", "jsonschema-rs"):
-        code, out, _ = cli(tmp_path, "validate", "--schemas", str(root), "--schema",
-                           f"v1_0/{name}", "doc.json", "--engine", engine, timeout=60)
+        code, out, _ = cli(
+            tmp_path,
+            "validate",
+            "--schemas",
+            str(root),
+            "--schema",
+            f"v1_0/{name}",
+            "doc.json",
+            "--engine",
+            engine,
+            timeout=60,
+        )
         assert code == 3 and reason in out, (engine, out)
         outputs.append(out)
     assert outputs[0] == outputs[1]
@@ -580,19 +768,51 @@ from hypothesis import strategies as st  # noqa: E402
 #: text with what attackers put in text: control characters, workflow commands, bidi, surrogates
 hostile_text = st.one_of(
     st.text(max_size=20),
-    st.sampled_from([INJECTION, "::add-mask::x", "\n::error::y", "\x1b[2J", "a|b\rc",
-                     "../../etc/passwd", "", "\u202e", "##[error]x"]),
+    st.sampled_from(
+        [
+            INJECTION,
+            "::add-mask::x",
+            "\n::error::y",
+            "\x1b[2J",
+            "a|b\rc",
+            "../../etc/passwd",
+            "",
+            "\u202e",
+            "##[error]x",
+        ]
+    ),
 )
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-2**70, 2**70)
-    | st.floats(allow_nan=False, allow_infinity=False) | hostile_text,
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | hostile_text,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(hostile_text, inner, max_size=4),
-    max_leaves=12)
-PATTERNS = ["^[a-z]+$", "^(a+)+$", "^(.+)+$", "(((", "^(a|a)*$", "\\p{L}", "^" + "(" * 60 + "a" + ")" * 60,
-            "$(?!\\n)", "[", "^(\\w+\\s?)+$"]
+    max_leaves=12,
+)
+PATTERNS = [
+    "^[a-z]+$",
+    "^(a+)+$",
+    "^(.+)+$",
+    "(((",
+    "^(a|a)*$",
+    "\\p{L}",
+    "^" + "(" * 60 + "a" + ")" * 60,
+    "$(?!\\n)",
+    "[",
+    "^(\\w+\\s?)+$",
+]
 FORMATS = ["date-time", "uri", "email", "date_time", "x-custom", "regex", "duration"]
-REFS = ["#", "#/$defs/a", "#/$defs/missing", "other.json", "https://elsewhere.test/x.json",
-        "file:///etc/passwd", "http://127.0.0.1:9/meta.json"]
+REFS = [
+    "#",
+    "#/$defs/a",
+    "#/$defs/missing",
+    "other.json",
+    "https://elsewhere.test/x.json",
+    "file:///etc/passwd",
+    "http://127.0.0.1:9/meta.json",
+]
 
 
 def _schema(children: st.SearchStrategy) -> st.SearchStrategy:
@@ -607,30 +827,56 @@ def _schema(children: st.SearchStrategy) -> st.SearchStrategy:
         st.tuples(st.sampled_from(["anyOf", "oneOf", "allOf"]), st.lists(children, min_size=1, max_size=3)),
         st.tuples(st.sampled_from(["not", "items", "unevaluatedProperties"]), children),
         st.tuples(st.just("properties"), st.dictionaries(hostile_text, children, max_size=3)),
-        st.tuples(st.just("$schema"), st.sampled_from([DRAFT, "http://json-schema.org/draft-07/schema#",
-                                                      "http://127.0.0.1:9/meta"])),
+        st.tuples(
+            st.just("$schema"),
+            st.sampled_from([DRAFT, "http://json-schema.org/draft-07/schema#", "http://127.0.0.1:9/meta"]),
+        ),
     )
     return st.lists(keyword, max_size=4).map(dict) | st.booleans()
 
 
 schemas = st.recursive(st.booleans() | st.just({}), _schema, max_leaves=8)
-matchers = st.lists(st.fixed_dictionaries(
-    {}, optional={"keyword": hostile_text, "path": hostile_text, "message": hostile_text}),
-    min_size=1, max_size=2)
-tests = st.lists(st.one_of(
-    st.fixed_dictionaries({"description": hostile_text, "valid": st.just(True), "data": json_values}),
-    st.fixed_dictionaries({"description": hostile_text, "valid": st.just(False), "data": json_values},
-                          optional={"expectedErrors": matchers})), min_size=1, max_size=4)
-well_formed_suites = (
-    st.fixed_dictionaries({"schema": st.sampled_from(["v9_a/a.json", "v9_b/b.json#/$defs/a",
-                                                      "v9_a/none.json", "v1_0/task.json"]),
-                           "tests": tests},
-                          optional={"profile": st.sampled_from(["strict", "interop", "other"]),
-                                    "streams": st.lists(st.fixed_dictionaries(
-                                        {"description": hostile_text, "valid": st.booleans(),
-                                         "file": st.sampled_from(["../../../etc/x.jsonl", "/etc/x.jsonl",
-                                                                  "s.jsonl", "missing.jsonl"])}),
-                                        max_size=2)}))
+matchers = st.lists(
+    st.fixed_dictionaries(
+        {}, optional={"keyword": hostile_text, "path": hostile_text, "message": hostile_text}
+    ),
+    min_size=1,
+    max_size=2,
+)
+tests = st.lists(
+    st.one_of(
+        st.fixed_dictionaries({"description": hostile_text, "valid": st.just(True), "data": json_values}),
+        st.fixed_dictionaries(
+            {"description": hostile_text, "valid": st.just(False), "data": json_values},
+            optional={"expectedErrors": matchers},
+        ),
+    ),
+    min_size=1,
+    max_size=4,
+)
+well_formed_suites = st.fixed_dictionaries(
+    {
+        "schema": st.sampled_from(
+            ["v9_a/a.json", "v9_b/b.json#/$defs/a", "v9_a/none.json", "v1_0/task.json"]
+        ),
+        "tests": tests,
+    },
+    optional={
+        "profile": st.sampled_from(["strict", "interop", "other"]),
+        "streams": st.lists(
+            st.fixed_dictionaries(
+                {
+                    "description": hostile_text,
+                    "valid": st.booleans(),
+                    "file": st.sampled_from(
+                        ["../../../etc/x.jsonl", "/etc/x.jsonl", "s.jsonl", "missing.jsonl"]
+                    ),
+                }
+            ),
+            max_size=2,
+        ),
+    },
+)
 suites = st.one_of(well_formed_suites, well_formed_suites, well_formed_suites, json_values)
 projects = st.tuples(
     st.lists(schemas, min_size=2, max_size=2),
@@ -640,9 +886,17 @@ projects = st.tuples(
 )
 
 
-@settings(max_examples=25, deadline=None, database=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                 HealthCheck.data_too_large])
+@settings(
+    max_examples=25,
+    deadline=None,
+    database=None,
+    derandomize=True,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+    ],
+)
 @given(project=projects)
 def test_random_hostile_projects_get_a_documented_exit_code(tmp_path_factory, project):
     """Random schema roots and suites through ``run`` under the budgets: only documented exit
@@ -661,8 +915,18 @@ def test_random_hostile_projects_get_a_documented_exit_code(tmp_path_factory, pr
         write(tmp / "cases" / "s.jsonl", "".join(json.dumps(line) + "\n" for line in lines))
     if raw is not None:
         write(tmp / "cases" / "raw.json", raw)
-    code, out, err = cli(tmp, "run", "cases", "--schemas", "schemas", "--time-budget", "5",
-                         "--memory-ceiling", "512", timeout=60)
+    code, out, err = cli(
+        tmp,
+        "run",
+        "cases",
+        "--schemas",
+        "schemas",
+        "--time-budget",
+        "5",
+        "--memory-ceiling",
+        "512",
+        timeout=60,
+    )
     assert code in (0, 1, 3, 4), (code, out[-2000:], err[-2000:])
     assert "\x1b" not in out and "\r" not in out
 
@@ -691,8 +955,18 @@ def test_a_recording_holds_no_credential_in_any_escaped_form(tmp_path):
 
     secret = 'Bearer t0k\\en"with\\\\escapes-0123456789'
     with BrokenAgentServer() as server:
-        code, out, err = cli(tmp_path, "probe", server.url("echo"), "--send", "hi", "--stream",
-                             "--header", f"Authorization={secret}", "--record", "echo.jsonl")
+        code, out, err = cli(
+            tmp_path,
+            "probe",
+            server.url("echo"),
+            "--send",
+            "hi",
+            "--stream",
+            "--header",
+            f"Authorization={secret}",
+            "--record",
+            "echo.jsonl",
+        )
     assert code == 1, out + err
     recorded = (tmp_path / "echo.jsonl").read_text() + (tmp_path / "echo.card.json").read_text()
     assert "[REDACTED]" in recorded
@@ -703,13 +977,18 @@ def test_a_recording_holds_no_credential_in_any_escaped_form(tmp_path):
 def test_the_readme_budget_snippet_is_real_output(tmp_path):
     """README, "Security": the console block is this run's output, line for line."""
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("**Budgets.**"):]
+    section = readme[readme.index("**Budgets.**") :]
     start = section.index("```console\n") + len("```console\n")
-    block = section[start:section.index("\n```", start)]
+    block = section[start : section.index("\n```", start)]
     command, *expected = block.split("\n")
     assert command == "$ a2a-schema-suite run cases --schemas draft --time-budget 5"
     schema_root(tmp_path, {"fan.json": fan_out()}, name="draft")
-    write(tmp_path / "cases" / "fan.json", {"schema": "v1_0/fan.json", "tests": [
-        {"description": "anyOf over 20 $ref levels", "valid": False, "data": "x"}]})
+    write(
+        tmp_path / "cases" / "fan.json",
+        {
+            "schema": "v1_0/fan.json",
+            "tests": [{"description": "anyOf over 20 $ref levels", "valid": False, "data": "x"}],
+        },
+    )
     code, out, _ = cli(tmp_path, *command.split()[2:], timeout=60)
     assert code == 3 and out.rstrip("\n").split("\n") == expected

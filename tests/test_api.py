@@ -20,9 +20,11 @@ def bundled_tests() -> list[tuple[Suite, object]]:
 
 
 def test_import_is_cheap_and_the_api_is_lazy():
-    code = ("import sys, a2a_schema_suite as s; heavy = [m for m in ('jsonschema', 'referencing', "
-            "'a2a_schema_suite.api') if m in sys.modules]; print(heavy); s.iter_cases; "
-            "print('a2a_schema_suite.api' in sys.modules)")
+    code = (
+        "import sys, a2a_schema_suite as s; heavy = [m for m in ('jsonschema', 'referencing', "
+        "'a2a_schema_suite.api') if m in sys.modules]; print(heavy); s.iter_cases; "
+        "print('a2a_schema_suite.api' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split("\n")[:2] == ["[]", "True"]
     assert {"iter_cases", "iter_streams", "GoldenCase", "schema_path", "validator_for"} <= set(dir(suite))
@@ -61,15 +63,20 @@ def test_data_is_a_fresh_copy_per_call():
     assert again.data["status"]["state"] != "MUTATED"
 
 
-@pytest.mark.parametrize(("kwargs", "schemas"), [
-    ({"version": "v1_0", "schema": "task.json"}, {"v1_0/task.json"}),
-    ({"schema": "v0_3/task.json"}, {"v0_3/task.json"}),
-    ({"schema": "task.json"}, {"v1_0/task.json", "v0_3/task.json"}),
-    ({"schema": "v1_0/task.json#/$defs/TaskStatus"}, {"v1_0/task.json#/$defs/TaskStatus"}),
-    ({"version": "v1_0", "schema": "agent_card.json#/$defs/AgentSkill"},
-     {"v1_0/agent_card.json#/$defs/AgentSkill"}),
-    ({"schema": "https://a2a-schema-suite.dev/schemas/v1_0/part.json"}, {"v1_0/part.json"}),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "schemas"),
+    [
+        ({"version": "v1_0", "schema": "task.json"}, {"v1_0/task.json"}),
+        ({"schema": "v0_3/task.json"}, {"v0_3/task.json"}),
+        ({"schema": "task.json"}, {"v1_0/task.json", "v0_3/task.json"}),
+        ({"schema": "v1_0/task.json#/$defs/TaskStatus"}, {"v1_0/task.json#/$defs/TaskStatus"}),
+        (
+            {"version": "v1_0", "schema": "agent_card.json#/$defs/AgentSkill"},
+            {"v1_0/agent_card.json#/$defs/AgentSkill"},
+        ),
+        ({"schema": "https://a2a-schema-suite.dev/schemas/v1_0/part.json"}, {"v1_0/part.json"}),
+    ],
+)
 def test_schema_selection_is_exact(kwargs, schemas):
     cases = list(suite.iter_cases(**kwargs))
     assert cases and {c.schema for c in cases} == schemas
@@ -109,8 +116,14 @@ def test_streams():
 
 
 def test_custom_cases_dir(tmp_path):
-    (tmp_path / "mine.json").write_text(json.dumps({"schema": "v1_0/part.json", "tests": [
-        {"description": "text part", "valid": True, "data": {"text": "hi"}}]}))
+    (tmp_path / "mine.json").write_text(
+        json.dumps(
+            {
+                "schema": "v1_0/part.json",
+                "tests": [{"description": "text part", "valid": True, "data": {"text": "hi"}}],
+            }
+        )
+    )
     cases = list(suite.iter_cases(cases_dir=tmp_path))
     assert [(c.suite, c.id) for c in cases] == [(f"{tmp_path.name}/mine.json", "v1_0/part.json > text part")]
     (tmp_path / "broken.json").write_text('{"schema": "v1_0/part.json", "tests": []}')
@@ -135,13 +148,15 @@ def test_schemas_and_validators_agree_with_the_cases():
 
 # -- validate_document / validate_stream: the CLI's verdicts as functions (issue 12, item 6) -----
 
+
 def _cli_result(path, *args: str) -> dict:
     from click.testing import CliRunner
 
     from a2a_schema_suite.cli import main
 
-    done = CliRunner().invoke(main, ["validate", "--format", "json", *args, str(path)],
-                              catch_exceptions=False)
+    done = CliRunner().invoke(
+        main, ["validate", "--format", "json", *args, str(path)], catch_exceptions=False
+    )
     (result,) = json.loads(done.stdout)["results"]
     return result
 
@@ -161,10 +176,15 @@ def _documents():
     hybrid = {**card, "url": "https://agent.example.com/a2a", "preferredTransport": "JSONRPC"}
     task03 = next(iter(suite.iter_cases(version="v0_3", schema="task.json", valid=True))).data
     bad = {"id": "t", "status": {"state": "completed"}, "kind": "task"}
-    return [("card", card, "v1_0/agent_card.json"), ("http card", http, "v1_0/agent_card.json"),
-            ("hybrid card", hybrid, "v1_0/agent_card.json"), ("0.3 task", task03, "auto"),
-            ("0.3 task as 1.0", task03, "v1_0/task.json"), ("mixed task", bad, "v1_0/task.json"),
-            ("unknown", {"foo": 1}, "auto")]
+    return [
+        ("card", card, "v1_0/agent_card.json"),
+        ("http card", http, "v1_0/agent_card.json"),
+        ("hybrid card", hybrid, "v1_0/agent_card.json"),
+        ("0.3 task", task03, "auto"),
+        ("0.3 task as 1.0", task03, "v1_0/task.json"),
+        ("mixed task", bad, "v1_0/task.json"),
+        ("unknown", {"foo": 1}, "auto"),
+    ]
 
 
 @pytest.mark.parametrize("policy", ["off", "warn", "error"])
@@ -181,10 +201,10 @@ def test_validate_document_gives_the_cli_result(tmp_path, profile, policy):
 @pytest.mark.parametrize("policy", ["warn", "error"])
 def test_validate_stream_gives_the_cli_result(policy):
     for stream in suite.iter_streams():
-        api = suite.validate_stream(stream.path, stream.schema, profile=stream.profile,
-                                    policy=policy)
-        cli = _cli_result(stream.path, "--schema", stream.schema, "--profile", stream.profile,
-                          "--policy", policy)
+        api = suite.validate_stream(stream.path, stream.schema, profile=stream.profile, policy=policy)
+        cli = _cli_result(
+            stream.path, "--schema", stream.schema, "--profile", stream.profile, "--policy", policy
+        )
         _same(api, cli)
 
 
@@ -196,8 +216,12 @@ def test_validate_stream_takes_events_and_json_texts():
     from_texts = suite.validate_stream(lines)
     assert from_path.note == from_values.note == from_texts.note
     rules = [(e.line, e.rule) for e in from_path.errors]
-    assert rules == [(e.line, e.rule) for e in from_values.errors] == [
-        (e.line, e.rule) for e in from_texts.errors] == [(7, "lifecycle-terminal")]
+    assert (
+        rules
+        == [(e.line, e.rule) for e in from_values.errors]
+        == [(e.line, e.rule) for e in from_texts.errors]
+        == [(7, "lifecycle-terminal")]
+    )
     broken = suite.validate_stream([lines[0], '{"a": 1, "a": 2}'])
     assert [e.rule for e in broken.errors] == ["json-line"]
 

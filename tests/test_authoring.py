@@ -51,7 +51,7 @@ def guide_blocks(text: str) -> list[Block]:
         kind = arg = None
         if marker:
             kind, arg = (marker["kind"], marker["arg"]) if marker["kind"] else ("skip", None)
-        body = "\n".join(lines[index + 1:end]) + "\n"
+        body = "\n".join(lines[index + 1 : end]) + "\n"
         blocks.append(Block(index + 1, opening.group(1), body, kind, arg))
         index = end + 1
     return blocks
@@ -100,10 +100,17 @@ def _run(block: Block, workspace: Path) -> None:
         target.write_text(block.body, encoding="utf-8")
         return
     if block.kind == "sh":
-        done = subprocess.run(["bash", "-euo", "pipefail", "-c", block.body], cwd=workspace, env=_env(),
-                              capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, \
+        done = subprocess.run(
+            ["bash", "-euo", "pipefail", "-c", block.body],
+            cwd=workspace,
+            env=_env(),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, (
             f"{where}: exit {done.returncode}\n{done.stdout[-4000:]}\n{done.stderr[-2000:]}"
+        )
         return
     raise AssertionError(f"{where}: cannot run a {block.kind!r} block")
 
@@ -115,13 +122,20 @@ def _run_pytest(blocks: list[Block], workspace: Path) -> None:
         test_file = workspace / f"test_guide_line_{block.line}.py"
         test_file.write_text(block.body, encoding="utf-8")
         files.append(test_file.name)
-    done = subprocess.run([sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", *files],
-                          cwd=workspace, env=_env(), capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", *files],
+        cwd=workspace,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     where = "docs/AUTHORING.md:" + ",".join(str(b.line) for b in blocks)
     summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
     assert done.returncode == 0, f"{where}:\n{done.stdout[-4000:]}\n{done.stderr[-2000:]}"
-    assert " passed" in summary and not re.search(r"skipped|xfail|xpass|deselected", summary), \
+    assert " passed" in summary and not re.search(r"skipped|xfail|xpass|deselected", summary), (
         f"{where}: {summary}"
+    )
     for name in files:
         assert f"{name}::" in done.stdout, f"{name}: no test collected"
 

@@ -19,8 +19,13 @@ from conftest import SCHEMAS
 
 
 def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "a2a_schema_suite", "bundle", *args],
-                          capture_output=True, text=True, timeout=120, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", "bundle", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +47,9 @@ def test_the_command_writes_what_the_parity_test_validated(schema_store, tmp_pat
     assert again.returncode == 0 and again.stdout == out.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("ref", ["v1_0/task.json", "v1_0/agent_card.json#/$defs/AgentSkill",
-                                 "v0_3/stream_response.json"])
+@pytest.mark.parametrize(
+    "ref", ["v1_0/task.json", "v1_0/agent_card.json#/$defs/AgentSkill", "v0_3/stream_response.json"]
+)
 def test_a_schema_bundle_is_what_the_parity_test_validated(schema_store, tmp_path, ref):
     out = tmp_path / "one.json"
     done = cli("--schema", ref, "--output", str(out))
@@ -68,7 +74,8 @@ def test_every_schema_is_embedded_unchanged_under_its_id(schema_store, profile):
         if version == "v1_0":  # interop really is opened, strict 1.0 really is closed
             closed = json.dumps(document).count('"unevaluatedProperties": false')
             strict = json.dumps(bundle(schema_store, version, "strict")).count(
-                '"unevaluatedProperties": false')
+                '"unevaluatedProperties": false'
+            )
             # interop keeps closed only what must stay closed (Empty: registry.open_objects)
             assert closed == strict > 20 if profile == "strict" else 0 < closed < strict / 10
 
@@ -76,14 +83,20 @@ def test_every_schema_is_embedded_unchanged_under_its_id(schema_store, profile):
 def test_a_schema_bundle_embeds_what_its_root_needs_and_resolves_alone(schema_store):
     document = bundle(schema_store, None, "strict", "v1_0/task.json")
     assert document["$ref"] == f"{BASE_URI}v1_0/task.json"
-    assert sorted(document["$defs"]) == [f"{BASE_URI}v1_0/{name}.json" for name in
-                                         ("artifact", "common", "message", "part", "task")]
+    assert sorted(document["$defs"]) == [
+        f"{BASE_URI}v1_0/{name}.json" for name in ("artifact", "common", "message", "part", "task")
+    ]
     # an empty registry: every $ref must resolve inside the document, nothing can be fetched
     validator = jsonschema.Draft202012Validator(document, registry=referencing.Registry())
     assert validator.is_valid({"id": "t", "status": {"state": "TASK_STATE_WORKING"}})
     assert not validator.is_valid({"id": "t", "status": {"state": "working"}})
-    assert not validator.is_valid({"id": "t", "status": {"state": "TASK_STATE_WORKING"},
-                                   "history": [{"messageId": "m", "role": "ROLE_USER", "parts": [{}]}]})
+    assert not validator.is_valid(
+        {
+            "id": "t",
+            "status": {"state": "TASK_STATE_WORKING"},
+            "history": [{"messageId": "m", "role": "ROLE_USER", "parts": [{}]}],
+        }
+    )
     skill = bundle(schema_store, None, "interop", "v1_0/agent_card.json#/$defs/AgentSkill")
     assert skill["$ref"] == f"{BASE_URI}v1_0/agent_card.json#/$defs/AgentSkill"
     validator = jsonschema.Draft202012Validator(skill, registry=referencing.Registry())
@@ -96,13 +109,16 @@ def test_the_newest_version_is_the_default(schema_store):
     assert json.loads(done.stdout)["$id"] == f"{BASE_URI}v1_0/bundle.json"
 
 
-@pytest.mark.parametrize(("args", "says"), [
-    (["--version", "v9_9"], "unknown version 'v9_9' (the schema root has: v0_3, v1_0)"),
-    (["--schema", "v1_0/nope.json"], "schema 'v1_0/nope.json' not found"),
-    (["--version", "v0_3", "--schema", "v1_0/task.json"], "is a v1_0 schema, not v0_3"),
-    (["--schema", "v1_0/task.json#/$defs/Nope"], "cannot be resolved"),
-    (["--profile", "lenient"], "'lenient' is not one of 'strict', 'interop'"),
-])
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--version", "v9_9"], "unknown version 'v9_9' (the schema root has: v0_3, v1_0)"),
+        (["--schema", "v1_0/nope.json"], "schema 'v1_0/nope.json' not found"),
+        (["--version", "v0_3", "--schema", "v1_0/task.json"], "is a v1_0 schema, not v0_3"),
+        (["--schema", "v1_0/task.json#/$defs/Nope"], "cannot be resolved"),
+        (["--profile", "lenient"], "'lenient' is not one of 'strict', 'interop'"),
+    ],
+)
 def test_a_bad_request_is_a_usage_error_and_keeps_the_output(tmp_path, args, says):
     out = tmp_path / "keep.json"
     out.write_text("precious", encoding="utf-8")
@@ -116,8 +132,9 @@ def test_a_bad_request_is_a_usage_error_and_keeps_the_output(tmp_path, args, say
 def test_it_never_writes_inside_the_schema_root(tmp_path):
     root = tmp_path / "schemas"
     (root / "v1_0").mkdir(parents=True)
-    (root / "v1_0" / "common.json").write_text((SCHEMAS / "v1_0" / "common.json").read_text(encoding="utf-8"),
-                                               encoding="utf-8")
+    (root / "v1_0" / "common.json").write_text(
+        (SCHEMAS / "v1_0" / "common.json").read_text(encoding="utf-8"), encoding="utf-8"
+    )
     before = (root / "v1_0" / "common.json").read_bytes()
     done = cli("--schemas", str(root), "--output", str(root / "v1_0" / "common.json"))
     assert done.returncode == 2 and "inside the schema root" in done.stderr, done.stderr

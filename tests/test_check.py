@@ -37,15 +37,22 @@ def thing_schema(**changes) -> dict:
     return {k: v for k, v in schema.items() if v is not None}
 
 
-COMMON = {"$schema": DIALECT, "$id": BASE + "v9/common.json",
-          "$defs": {"Count": {"type": "integer", "minimum": 0}}}
+COMMON = {
+    "$schema": DIALECT,
+    "$id": BASE + "v9/common.json",
+    "$defs": {"Count": {"type": "integer", "minimum": 0}},
+}
 
 THING_SUITE = {
     "schema": "v9/thing.json",
     "tests": [
         {"description": "named thing", "valid": True, "data": {"name": "lamp", "size": 2}},
-        {"description": "no name", "valid": False, "data": {"size": 2},
-         "expectedErrors": [{"path": "$", "keyword": "required", "message": "'name'"}]},
+        {
+            "description": "no name",
+            "valid": False,
+            "data": {"size": 2},
+            "expectedErrors": [{"path": "$", "keyword": "required", "message": "'name'"}],
+        },
     ],
 }
 
@@ -76,8 +83,7 @@ def tree(tmp_path: Path) -> Tree:
 
 
 def findings(results: list[CaseResult], rule: str) -> list[CaseResult]:
-    return [r for r in results if r.outcome is not Outcome.PASSED
-            and any(e.rule == rule for e in r.errors)]
+    return [r for r in results if r.outcome is not Outcome.PASSED and any(e.rule == rule for e in r.errors)]
 
 
 def problems(results: list[CaseResult]) -> list[CaseResult]:
@@ -94,6 +100,7 @@ def only(results: list[CaseResult], rule: str) -> CaseResult:
 
 
 # --- the clean tree -----------------------------------------------------------------------------
+
 
 def test_clean_tree_passes_every_rule_and_runs_the_suite(tree):
     results = tree.check(strict=True)
@@ -115,6 +122,7 @@ def test_every_rule_is_documented_in_the_authoring_guide():
 
 # --- schema rules -------------------------------------------------------------------------------
 
+
 def test_schema_load_strict_json_with_line(tree):
     tree.write("schemas/v9/broken.json", '{\n  "$id": "x",\n  "$id": "y"\n}\n', raw=True)
     result = only(tree.check(), "schema-load")
@@ -129,7 +137,9 @@ def test_schema_load_not_an_object(tree, value, kind):
 
 
 def test_schema_dialect_other_draft_is_errored_missing_is_failed(tree):
-    tree.write("schemas/v9/thing.json", thing_schema(**{"$schema": "http://json-schema.org/draft-07/schema#"}))
+    tree.write(
+        "schemas/v9/thing.json", thing_schema(**{"$schema": "http://json-schema.org/draft-07/schema#"})
+    )
     assert only(tree.check(), "schema-dialect").outcome is Outcome.ERRORED
     tree.write("schemas/v9/thing.json", thing_schema(**{"$schema": None}))
     assert only(tree.check(), "schema-dialect").outcome is Outcome.FAILED
@@ -148,13 +158,16 @@ def test_schema_metaschema_reports_every_error_with_its_line(tree):
     assert {r.errors[0].pointer for r in found} == {"/properties/name/type", "/minProperties"}
 
 
-@pytest.mark.parametrize(("change", "words", "outcome"), [
-    ({"$id": None}, "has no $id", Outcome.ERRORED),
-    ({"$id": "v9/thing.json"}, "not an absolute URI", Outcome.ERRORED),
-    ({"$id": BASE + "v9/thing.json#top"}, "has a fragment", Outcome.ERRORED),
-    ({"$id": BASE + "v9/common.json"}, "also the $id of", Outcome.ERRORED),
-    ({"$id": BASE + "v9/other_name.json"}, "does not end in the file's path", Outcome.FAILED),
-])
+@pytest.mark.parametrize(
+    ("change", "words", "outcome"),
+    [
+        ({"$id": None}, "has no $id", Outcome.ERRORED),
+        ({"$id": "v9/thing.json"}, "not an absolute URI", Outcome.ERRORED),
+        ({"$id": BASE + "v9/thing.json#top"}, "has a fragment", Outcome.ERRORED),
+        ({"$id": BASE + "v9/common.json"}, "also the $id of", Outcome.ERRORED),
+        ({"$id": BASE + "v9/other_name.json"}, "does not end in the file's path", Outcome.FAILED),
+    ],
+)
 def test_schema_id(tree, change, words, outcome):
     tree.write("schemas/v9/thing.json", thing_schema(**change))
     results = tree.check()
@@ -168,9 +181,16 @@ def test_unknown_keywords_anywhere_but_not_in_names_or_values(tree):
     schema["x-since"] = "1.1"
     schema["$defs"]["Name"]["definitions"] = {}
     schema["properties"]["x-tag"] = {"type": "string"}  # a property name, not a keyword
-    schema["properties"]["kind"] = {"enum": [{"nullable": True}], "examples": [{"foo": 1}],
-                                    "default": {"bar": 2}, "deprecated": True, "readOnly": True,
-                                    "contentMediaType": "text/plain", "format": "uri", "$comment": "ok"}
+    schema["properties"]["kind"] = {
+        "enum": [{"nullable": True}],
+        "examples": [{"foo": 1}],
+        "default": {"bar": 2},
+        "deprecated": True,
+        "readOnly": True,
+        "contentMediaType": "text/plain",
+        "format": "uri",
+        "$comment": "ok",
+    }
     tree.write("schemas/v9/thing.json", schema)
     found = findings(tree.check(), "unknown-keyword")
     assert sorted(r.errors[0].pointer for r in found) == ["/$defs/Name/definitions", "/x-since"]
@@ -181,17 +201,22 @@ def test_unknown_keywords_anywhere_but_not_in_names_or_values(tree):
     assert [r.errors[0].pointer for r in allowed] == ["/$defs/Name/definitions"]
 
 
-@pytest.mark.parametrize(("ref", "words"), [
-    ("#/$defs/Missing", "v9/thing.json has no 'Missing' at /$defs"),
-    ("missing.json", "no schema under the root has the $id"),
-    ("common.json#/$defs/Cont", "v9/common.json has no 'Cont' at /$defs; did you mean 'Count'?"),
-    ("#anchor", "has no $anchor or $dynamicAnchor 'anchor'"),
-    (DIALECT, "no schema under the root has the $id"),  # never fetched from the network
-    (BASE + "v8/thing.json", "is in version v8"),
-])
+@pytest.mark.parametrize(
+    ("ref", "words"),
+    [
+        ("#/$defs/Missing", "v9/thing.json has no 'Missing' at /$defs"),
+        ("missing.json", "no schema under the root has the $id"),
+        ("common.json#/$defs/Cont", "v9/common.json has no 'Cont' at /$defs; did you mean 'Count'?"),
+        ("#anchor", "has no $anchor or $dynamicAnchor 'anchor'"),
+        (DIALECT, "no schema under the root has the $id"),  # never fetched from the network
+        (BASE + "v8/thing.json", "is in version v8"),
+    ],
+)
 def test_unresolved_refs_are_errored_and_never_fetched(tree, ref, words):
-    tree.write("schemas/v8/thing.json", {**thing_schema(**{"$id": BASE + "v8/thing.json"}),
-                                         "properties": {"name": {"type": "string"}}})
+    tree.write(
+        "schemas/v8/thing.json",
+        {**thing_schema(**{"$id": BASE + "v8/thing.json"}), "properties": {"name": {"type": "string"}}},
+    )
     schema = thing_schema()
     schema["$defs"]["Name"]["allOf"] = [{"$ref": ref}]  # inside $defs: every subschema is walked
     tree.write("schemas/v9/thing.json", schema)
@@ -215,17 +240,31 @@ def test_dynamic_ref_and_anchors_resolve(tree):
 
 def test_dead_defs_and_what_makes_a_def_live(tree):
     schema = thing_schema()
-    schema["$defs"].update({
-        "Unused": {"$ref": "#/$defs/OnlyFromUnused"},  # dead, and so is what only it references
-        "OnlyFromUnused": {"type": "string"},
-        "Entry": {"type": "integer"},  # live: a suite names it
-        "Outer": {"$defs": {"Inner": {"type": "string"}}, "$ref": "#/$defs/Outer/$defs/Inner"},
-    })
+    schema["$defs"].update(
+        {
+            "Unused": {"$ref": "#/$defs/OnlyFromUnused"},  # dead, and so is what only it references
+            "OnlyFromUnused": {"type": "string"},
+            "Entry": {"type": "integer"},  # live: a suite names it
+            "Outer": {"$defs": {"Inner": {"type": "string"}}, "$ref": "#/$defs/Outer/$defs/Inner"},
+        }
+    )
     schema["properties"]["outer"] = {"$ref": "#/$defs/Outer"}
     tree.write("schemas/v9/thing.json", schema)
-    tree.write("cases/entry.json", {"schema": "v9/thing.json#/$defs/Entry", "tests": [
-        {"description": "an integer", "valid": True, "data": 1},
-        {"description": "a string", "valid": False, "data": "1", "expectedErrors": [{"keyword": "type"}]}]})
+    tree.write(
+        "cases/entry.json",
+        {
+            "schema": "v9/thing.json#/$defs/Entry",
+            "tests": [
+                {"description": "an integer", "valid": True, "data": 1},
+                {
+                    "description": "a string",
+                    "valid": False,
+                    "data": "1",
+                    "expectedErrors": [{"keyword": "type"}],
+                },
+            ],
+        },
+    )
     found = findings(tree.check(), "dead-def")
     assert sorted(r.errors[0].pointer for r in found) == ["/$defs/OnlyFromUnused", "/$defs/Unused"]
     assert all(r.outcome is Outcome.FAILED for r in found)
@@ -258,13 +297,17 @@ def test_pattern_backtracking_is_errored_at_the_pattern_and_the_run_errors_too(t
     # its '$' is also a portability warning; the suite cannot run (the store refuses the schema)
     (portability,) = findings(results, "pattern-portability")
     assert portability.outcome is Outcome.WARNING and "final newline" in portability.reason
-    assert {r.outcome for r in results if r.suite.endswith("thing.json") and
-            not r.description.startswith("check:")} == {Outcome.ERRORED}
+    assert {
+        r.outcome
+        for r in results
+        if r.suite.endswith("thing.json") and not r.description.startswith("check:")
+    } == {Outcome.ERRORED}
     cli = invoke("check", "--schemas", str(tree.schemas), str(tree.cases), "--format", "json")
     assert cli.exit_code == 3
     report = json.loads(cli.output)
     assert "check: pattern-backtracking: v9/thing.json#/$defs/Name/pattern" in [
-        r["description"] for r in report["results"] if r["outcome"] == "errored"]
+        r["description"] for r in report["results"] if r["outcome"] == "errored"
+    ]
     # written so that each string matches one way only: clean
     tree.write("schemas/v9/thing.json", _with_name_pattern("^[a-z]+$(?!\\n)"))
     assert problems(tree.check(strict=True)) == []
@@ -279,8 +322,10 @@ def test_pattern_portability_warns_and_fails_with_strict(tree):
     assert {r.outcome for r in found} == {Outcome.WARNING} and RunSummary(warned).exit_code == 0
     lines = pointer_lines((tree.schemas / "v9/thing.json").read_text())
     where = {(r.errors[0].pointer, r.line) for r in found}
-    assert where == {("/$defs/Name/pattern", lines["/$defs/Name/pattern"]),
-                     ("/patternProperties/^x-.*$(?!\\n)", lines["/patternProperties/^x-.*$(?!\\n)"])}
+    assert where == {
+        ("/$defs/Name/pattern", lines["/$defs/Name/pattern"]),
+        ("/patternProperties/^x-.*$(?!\\n)", lines["/patternProperties/^x-.*$(?!\\n)"]),
+    }
     reasons = sorted(r.reason for r in found)
     assert len(found) == 3  # \\w and $ in the pattern, '.' in the patternProperties name
     assert any("'\\w' matches Unicode letters" in r for r in reasons), reasons
@@ -311,12 +356,15 @@ def test_a_pattern_python_cannot_compile_is_the_metaschema_rule(tree):
 
 # --- suite rules --------------------------------------------------------------------------------
 
+
 def test_suite_load_and_metaschema(tree):
     tree.write("cases/broken.json", '{"schema": "v9/thing.json", "tests": [NaN]}', raw=True)
     assert only(tree.check(), "suite-load").outcome is Outcome.ERRORED
     (tree.cases / "broken.json").unlink()
-    tree.write("cases/shape.json", {"schema": "v9/thing.json", "tests": [
-        {"description": "x", "valid": "yes", "data": 1}]})
+    tree.write(
+        "cases/shape.json",
+        {"schema": "v9/thing.json", "tests": [{"description": "x", "valid": "yes", "data": 1}]},
+    )
     result = only(tree.check(), "suite-metaschema")
     assert result.outcome is Outcome.ERRORED and result.line == 4  # the offending test entry
 
@@ -327,8 +375,13 @@ def test_duplicate_description_within_a_suite(tree):
 
 
 def test_stream_file_missing(tree):
-    tree.write("cases/streams.json", {"schema": "v9/thing.json", "streams": [
-        {"description": "gone", "file": "gone.jsonl", "valid": True}]})
+    tree.write(
+        "cases/streams.json",
+        {
+            "schema": "v9/thing.json",
+            "streams": [{"description": "gone", "file": "gone.jsonl", "valid": True}],
+        },
+    )
     assert "gone.jsonl" in only(tree.check(), "stream-missing").reason
 
 
@@ -342,16 +395,30 @@ def test_each_suite_needs_a_valid_and_an_invalid_case(tree, keep, rule):
 
 def test_streams_count_with_tests(tree):
     tree.write("cases/s.jsonl", '{"name": "a"}\n', raw=True)
-    tree.write("cases/thing.json", {**THING_SUITE, "tests": THING_SUITE["tests"][:1], "streams": [
-        {"description": "nameless line", "file": "s.jsonl", "valid": False,
-         "expectedErrors": [{"line": 1, "keyword": "required"}]}]})
+    tree.write(
+        "cases/thing.json",
+        {
+            **THING_SUITE,
+            "tests": THING_SUITE["tests"][:1],
+            "streams": [
+                {
+                    "description": "nameless line",
+                    "file": "s.jsonl",
+                    "valid": False,
+                    "expectedErrors": [{"line": 1, "keyword": "required"}],
+                }
+            ],
+        },
+    )
     (tree.cases / "s.jsonl").write_text('{"size": 1}\n', encoding="utf-8")
     assert problems(tree.check(strict=True)) == []
 
 
 def test_missing_expected_errors_warns_and_fails_with_strict(tree):
-    tests = [THING_SUITE["tests"][0], {k: v for k, v in THING_SUITE["tests"][1].items()
-                                       if k != "expectedErrors"}]
+    tests = [
+        THING_SUITE["tests"][0],
+        {k: v for k, v in THING_SUITE["tests"][1].items() if k != "expectedErrors"},
+    ]
     tree.write("cases/thing.json", {**THING_SUITE, "tests": tests})
     warned = tree.check()
     result = next(r for r in problems(warned))
@@ -372,16 +439,26 @@ def test_duplicate_case_across_suites_same_schema_and_profile(tree):
     absolute = {**THING_SUITE, "schema": BASE + "v9/thing.json"}  # the same schema, spelled as its $id
     tree.write("cases/again.json", absolute)
     found = findings(tree.check(), "duplicate-case")
-    assert sorted(r.description for r in found) == ["check: duplicate-case: named thing",
-                                                     "check: duplicate-case: no name"]
+    assert sorted(r.description for r in found) == [
+        "check: duplicate-case: named thing",
+        "check: duplicate-case: no name",
+    ]
     assert "cases/again.json" in found[0].reason or "cases/thing.json" in found[0].reason
     tree.write("cases/again.json", {**THING_SUITE, "profile": "interop"})  # another profile: a new claim
     assert findings(tree.check(), "duplicate-case") == []
 
 
 def test_the_run_itself_wrong_verdict_fails_check(tree):
-    tree.write("cases/thing.json", {**THING_SUITE, "tests": [
-        THING_SUITE["tests"][0], {**THING_SUITE["tests"][1], "expectedErrors": [{"keyword": "enum"}]}]})
+    tree.write(
+        "cases/thing.json",
+        {
+            **THING_SUITE,
+            "tests": [
+                THING_SUITE["tests"][0],
+                {**THING_SUITE["tests"][1], "expectedErrors": [{"keyword": "enum"}]},
+            ],
+        },
+    )
     results = tree.check()
     bad = problems(results)
     assert [(r.description, r.outcome) for r in bad] == [("no name", Outcome.FAILED)]
@@ -397,6 +474,7 @@ def test_a_suite_with_an_unknown_schema_is_errored_by_the_run(tree):
 
 # --- the command --------------------------------------------------------------------------------
 
+
 def invoke(*args: str):
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
@@ -410,13 +488,15 @@ def test_cli_exit_codes_and_json_report(tree, tmp_path):
 
     tree.write("schemas/v9/thing.json", thing_schema(**{"x-draft": True}))
     out = tmp_path / "check.json"
-    failed = invoke("check", "--schemas", str(tree.schemas), str(tree.cases), "--format", "json",
-                    "--output", str(out))
+    failed = invoke(
+        "check", "--schemas", str(tree.schemas), str(tree.cases), "--format", "json", "--output", str(out)
+    )
     assert failed.exit_code == 1
     assert "check: unknown-keyword:" in failed.output  # the text summary on stdout
     report = json.loads(out.read_text())
     assert [r["description"] for r in report["results"] if r["outcome"] == "failed"] == [
-        "check: unknown-keyword: v9/thing.json#/x-draft"]
+        "check: unknown-keyword: v9/thing.json#/x-draft"
+    ]
     allowed = invoke("check", "--schemas", str(tree.schemas), str(tree.cases), "--allow-keyword", "x-draft")
     assert allowed.exit_code == 0
 
@@ -441,8 +521,11 @@ def test_cli_strict_and_usage_errors(tree, tmp_path):
 @pytest.fixture(scope="module")
 def bundled_check():
     """``check --strict`` over the bundled schemas and cases: run once, reused."""
-    return CliRunner().invoke(main, ["check", "--strict", "--schemas", str(SCHEMAS), str(CASES),
-                                     "--format", "json"], catch_exceptions=False)
+    return CliRunner().invoke(
+        main,
+        ["check", "--strict", "--schemas", str(SCHEMAS), str(CASES), "--format", "json"],
+        catch_exceptions=False,
+    )
 
 
 def test_bundled_suites_pass_check_strict(bundled_check):
@@ -457,6 +540,7 @@ def test_bundled_suites_pass_check_strict(bundled_check):
 
 # --- list, --help, --version --------------------------------------------------------------------
 
+
 def test_list_text_and_json(tree):
     text = invoke("list", "--schemas", str(tree.schemas), str(tree.cases))
     assert text.exit_code == 0
@@ -464,8 +548,11 @@ def test_list_text_and_json(tree):
     assert "2 tests (1 valid, 1 invalid)" in text.output
     listed = invoke("list", "--schemas", str(tree.schemas), str(tree.cases), "--format", "json")
     data = json.loads(listed.output)
-    assert data["versions"][0]["schemas"][1] == {"path": "v9/thing.json", "id": BASE + "v9/thing.json",
-                                                  "defs": ["Name"]}
+    assert data["versions"][0]["schemas"][1] == {
+        "path": "v9/thing.json",
+        "id": BASE + "v9/thing.json",
+        "defs": ["Name"],
+    }
     assert data["suites"][0]["tests"] == 2 and data["totals"]["invalid"] == 1
 
 
@@ -500,8 +587,13 @@ def test_dead_def_only_judges_a_schema_root_by_its_whole_project(tmp_path):
     import sys
 
     def check_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "a2a_schema_suite", "check", "-q", *args],
-                              cwd=cwd, capture_output=True, text=True, timeout=300)
+        return subprocess.run(
+            [sys.executable, "-m", "a2a_schema_suite", "check", "-q", *args],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
 
     user = tmp_path / "user"
     (user / "cases").mkdir(parents=True)

@@ -13,11 +13,18 @@ from conftest import CASES, SCHEMAS
 
 REPORT_SCHEMA = json.loads((SCHEMAS / "_meta" / "report.json").read_text())
 
-TIMESTAMP_SUITE = {"schema": "v1_0/common.json#/$defs/Timestamp", "tests": [
-    {"description": "utc", "valid": True, "data": "2026-03-01T10:00:00Z"},
-    {"description": "offset", "valid": False, "data": "2026-03-01T10:00:00+01:00",
-     "expectedErrors": [{"keyword": "pattern"}]},
-]}
+TIMESTAMP_SUITE = {
+    "schema": "v1_0/common.json#/$defs/Timestamp",
+    "tests": [
+        {"description": "utc", "valid": True, "data": "2026-03-01T10:00:00Z"},
+        {
+            "description": "offset",
+            "valid": False,
+            "data": "2026-03-01T10:00:00+01:00",
+            "expectedErrors": [{"keyword": "pattern"}],
+        },
+    ],
+}
 
 
 def invoke(*args: str):
@@ -39,8 +46,10 @@ def test_run_passing_suite_exit_0(write_json):
 
 
 def test_run_failing_suite_exit_1_names_the_test(write_json):
-    suite = {**TIMESTAMP_SUITE, "tests": [{**TIMESTAMP_SUITE["tests"][1], "valid": True,
-                                           "expectedErrors": None}]}
+    suite = {
+        **TIMESTAMP_SUITE,
+        "tests": [{**TIMESTAMP_SUITE["tests"][1], "valid": True, "expectedErrors": None}],
+    }
     del suite["tests"][0]["expectedErrors"]
     path = write_json("s.json", suite)
     result = invoke("run", str(path), "--schemas", str(SCHEMAS))
@@ -73,8 +82,14 @@ def test_json_report_matches_its_schema(write_json):
     result = invoke("run", str(path), "--schemas", str(SCHEMAS), "--format", "json")
     report = json.loads(result.output)
     jsonschema.Draft202012Validator(REPORT_SCHEMA).validate(report)
-    assert report["summary"] == {"total": 2, "passed": 2, "failed": 0, "errored": 0, "skipped": 0,
-                                 "warning": 0}
+    assert report["summary"] == {
+        "total": 2,
+        "passed": 2,
+        "failed": 0,
+        "errored": 0,
+        "skipped": 0,
+        "warning": 0,
+    }
     assert report["tool"] == {"name": "a2a-schema-suite", "version": __version__}
 
 
@@ -101,10 +116,8 @@ def test_output_never_overwrites_an_input(write_json):
 def test_validate_documents(write_json):
     good = write_json("good.json", "2026-03-01T10:00:00Z")
     bad = write_json("bad.json", "yesterday")
-    assert invoke("validate", "--schema", "v1_0/common.json#/$defs/Timestamp",
-                  str(good)).exit_code == 0
-    result = invoke("validate", "--schema", "v1_0/common.json#/$defs/Timestamp",
-                    str(good), str(bad))
+    assert invoke("validate", "--schema", "v1_0/common.json#/$defs/Timestamp", str(good)).exit_code == 0
+    result = invoke("validate", "--schema", "v1_0/common.json#/$defs/Timestamp", str(good), str(bad))
     assert result.exit_code == 1 and "bad.json" in result.output
     broken = write_json("broken.json", '"a" "b"', raw=True)
     result = invoke("validate", "--schema", "v1_0/common.json#/$defs/Timestamp", str(broken))
@@ -123,8 +136,9 @@ def test_python_dash_m_entry_point():
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "--version"],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", "--version"], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0 and __version__ in done.stdout
 
 
@@ -132,6 +146,10 @@ def test_run_tests_script_uses_repo_cases(tmp_path):
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, str(Path(CASES).parent / "run_tests.py"), "-k",
-                           "no-such-test-anywhere"], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, str(Path(CASES).parent / "run_tests.py"), "-k", "no-such-test-anywhere"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 4, done.stderr

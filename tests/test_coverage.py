@@ -33,11 +33,13 @@ THING = {
     },
     "required": ["name"],
     "$defs": {
-        "Shape": {"oneOf": [
-            {"type": "object", "properties": {"circle": {"type": "number"}}, "required": ["circle"]},
-            {"type": "object", "properties": {"square": {"type": "number"}}, "required": ["square"]},
-            {"type": "object", "properties": {"poly": {"type": "integer"}}, "required": ["poly"]},
-        ]},
+        "Shape": {
+            "oneOf": [
+                {"type": "object", "properties": {"circle": {"type": "number"}}, "required": ["circle"]},
+                {"type": "object", "properties": {"square": {"type": "number"}}, "required": ["square"]},
+                {"type": "object", "properties": {"poly": {"type": "integer"}}, "required": ["poly"]},
+            ]
+        },
         "Dead": {"type": "string"},
     },
     # a condition, not a constraint: nothing under `not` is a location
@@ -57,8 +59,11 @@ INVALID = [
     ("unknown colour", {"name": "a", "color": "pink"}, {"path": "$.color", "keyword": "enum"}),
     ("no name", {"color": "red"}, {"keyword": "required", "message": "'name'"}),
     ("circle of the wrong type", {"name": "a", "shape": {"circle": "big"}}, {"keyword": "oneOf"}),
-    ("circle and square", {"name": "a", "shape": {"circle": 1, "square": 2}},
-     {"keyword": "oneOf", "message": "valid under each"}),
+    (
+        "circle and square",
+        {"name": "a", "shape": {"circle": 1, "square": 2}},
+        {"keyword": "oneOf", "message": "valid under each"},
+    ),
     ("forbidden member", {"name": "a", "forbidden": 1}, {"keyword": "not"}),
     ("empty name", {"name": ""}, {"path": "$.name", "keyword": "minLength"}),
 ]
@@ -98,11 +103,18 @@ def project(tmp_path: Path) -> tuple[Path, Path]:
     cases = tmp_path / "cases"
     cases.mkdir()
     tests = [{"description": d, "valid": True, "data": data} for d, data in VALID]
-    tests += [{"description": d, "valid": False, "data": data, "expectedErrors": [m]}
-              for d, data, m in INVALID]
-    streams = [{"description": "one message", "file": "good.jsonl", "valid": True},
-               {"description": "unused of the wrong type", "file": "bad.jsonl", "valid": False,
-                "expectedErrors": [{"line": 1, "keyword": "type"}]}]
+    tests += [
+        {"description": d, "valid": False, "data": data, "expectedErrors": [m]} for d, data, m in INVALID
+    ]
+    streams = [
+        {"description": "one message", "file": "good.jsonl", "valid": True},
+        {
+            "description": "unused of the wrong type",
+            "file": "bad.jsonl",
+            "valid": False,
+            "expectedErrors": [{"line": 1, "keyword": "type"}],
+        },
+    ]
     suite = {"schema": "v9/thing.json", "tests": tests, "streams": streams}
     (cases / "thing.json").write_text(json.dumps(suite))
     # a message-only stream is exactly one Message (stream-order): the lines carry a messageId
@@ -118,23 +130,26 @@ def _coverage_json(*args: str) -> tuple[int, dict]:
 
 def test_locations_of_a_schema_file():
     ids = {loc.id: loc.kind for loc in schema_locations("v9", "v9/thing.json", THING)}
-    assert ids == {k: v for k, v in {
-        "v9/thing.json#/properties/name": "property",
-        "v9/thing.json#/properties/color": "property",
-        "v9/thing.json#/properties/color/enum": "enum",
-        "v9/thing.json#/properties/shape": "property",
-        "v9/thing.json#/properties/unused": "property",
-        "v9/thing.json#/properties/note": "property",
-        "v9/thing.json#/properties/x~0y~1z": "property",
-        "v9/thing.json#/$defs/Shape": "definition",
-        "v9/thing.json#/$defs/Shape/oneOf/0": "branch",
-        "v9/thing.json#/$defs/Shape/oneOf/0/properties/circle": "property",
-        "v9/thing.json#/$defs/Shape/oneOf/1": "branch",
-        "v9/thing.json#/$defs/Shape/oneOf/1/properties/square": "property",
-        "v9/thing.json#/$defs/Shape/oneOf/2": "branch",
-        "v9/thing.json#/$defs/Shape/oneOf/2/properties/poly": "property",
-        "v9/thing.json#/$defs/Dead": "definition",
-    }.items()}
+    assert ids == {
+        k: v
+        for k, v in {
+            "v9/thing.json#/properties/name": "property",
+            "v9/thing.json#/properties/color": "property",
+            "v9/thing.json#/properties/color/enum": "enum",
+            "v9/thing.json#/properties/shape": "property",
+            "v9/thing.json#/properties/unused": "property",
+            "v9/thing.json#/properties/note": "property",
+            "v9/thing.json#/properties/x~0y~1z": "property",
+            "v9/thing.json#/$defs/Shape": "definition",
+            "v9/thing.json#/$defs/Shape/oneOf/0": "branch",
+            "v9/thing.json#/$defs/Shape/oneOf/0/properties/circle": "property",
+            "v9/thing.json#/$defs/Shape/oneOf/1": "branch",
+            "v9/thing.json#/$defs/Shape/oneOf/1/properties/square": "property",
+            "v9/thing.json#/$defs/Shape/oneOf/2": "branch",
+            "v9/thing.json#/$defs/Shape/oneOf/2/properties/poly": "property",
+            "v9/thing.json#/$defs/Dead": "definition",
+        }.items()
+    }
     assert not any("/not/" in i for i in ids)
 
 
@@ -190,9 +205,16 @@ def test_fail_under(project):
 
 def test_failed_and_errored_tests_are_not_counted(project, tmp_path):
     schemas, cases = project
-    wrong = {"schema": "v9/thing.json", "tests": [
-        {"description": "claims poly is valid", "valid": True, "data": {"name": "a", "shape": {"poly": 1.5}}},
-    ]}
+    wrong = {
+        "schema": "v9/thing.json",
+        "tests": [
+            {
+                "description": "claims poly is valid",
+                "valid": True,
+                "data": {"name": "a", "shape": {"poly": 1.5}},
+            },
+        ],
+    }
     (cases / "wrong.json").write_text(json.dumps(wrong))
     code, report = _coverage_json(str(cases), "--schemas", str(schemas))
     assert code == 1
@@ -200,8 +222,9 @@ def test_failed_and_errored_tests_are_not_counted(project, tmp_path):
     counts = {loc["id"]: (loc["valid"], loc["invalid"]) for loc in report["locations"]}
     assert counts["v9/thing.json#/$defs/Shape/oneOf/2"] == (0, 0)
 
-    (cases / "broken.json").write_text(json.dumps({"schema": "v9/nowhere.json", "tests": [
-        {"description": "x", "valid": True, "data": 1}]}))
+    (cases / "broken.json").write_text(
+        json.dumps({"schema": "v9/nowhere.json", "tests": [{"description": "x", "valid": True, "data": 1}]})
+    )
     result = invoke("coverage", str(cases), "--schemas", str(schemas))
     assert result.exit_code == 3
     assert "ERRORED" in result.output and "Traceback" not in result.output
@@ -226,8 +249,9 @@ def test_version_filter_and_bad_version(project):
 def test_output_file_and_never_overwrite_inputs(project, tmp_path):
     schemas, cases = project
     out = tmp_path / "cov.json"
-    result = invoke("coverage", str(cases), "--schemas", str(schemas), "--format", "json",
-                    "--output", str(out))
+    result = invoke(
+        "coverage", str(cases), "--schemas", str(schemas), "--format", "json", "--output", str(out)
+    )
     assert result.exit_code == 0
     assert json.loads(out.read_text())["coverage"]["versions"][0]["locations"] == 16
     roots, *rest = result.output.splitlines()
@@ -238,16 +262,24 @@ def test_output_file_and_never_overwrite_inputs(project, tmp_path):
     clash = invoke("coverage", str(suite), "--schemas", str(schemas), "--output", str(suite))
     assert clash.exit_code == 3 and "refusing to overwrite" in clash.output
     assert suite.read_bytes() == before
-    unwritable = invoke("coverage", str(cases), "--schemas", str(schemas), "--output",
-                        str(tmp_path / "missing-dir" / "x.json"))
+    unwritable = invoke(
+        "coverage",
+        str(cases),
+        "--schemas",
+        str(schemas),
+        "--output",
+        str(tmp_path / "missing-dir" / "x.json"),
+    )
     assert unwritable.exit_code == 3 and "cannot write report" in unwritable.output
     assert "coverage v9:" in unwritable.output  # the results still reach stdout
 
 
 def _report_validator() -> jsonschema.Draft202012Validator:
     meta = SCHEMAS / "_meta"
-    resources = [(json.loads(p.read_text())["$id"], DRAFT202012.create_resource(json.loads(p.read_text())))
-                 for p in (meta / "coverage.json", meta / "report.json")]
+    resources = [
+        (json.loads(p.read_text())["$id"], DRAFT202012.create_resource(json.loads(p.read_text())))
+        for p in (meta / "coverage.json", meta / "report.json")
+    ]
     registry = Registry().with_resources(resources)
     schema = json.loads((meta / "coverage.json").read_text())
     jsonschema.Draft202012Validator.check_schema(schema)
@@ -256,8 +288,14 @@ def _report_validator() -> jsonschema.Draft202012Validator:
 
 def test_json_report_matches_its_schema(project):
     schemas, cases = project
-    (cases / "wrong.json").write_text(json.dumps({"schema": "v9/thing.json", "tests": [
-        {"description": "bad", "valid": False, "data": {"name": "a"}}]}))
+    (cases / "wrong.json").write_text(
+        json.dumps(
+            {
+                "schema": "v9/thing.json",
+                "tests": [{"description": "bad", "valid": False, "data": {"name": "a"}}],
+            }
+        )
+    )
     _, report = _coverage_json(str(cases), "--schemas", str(schemas), "--fail-under", "50")
     assert report["problems"]  # a failed test, so the problem entries are checked too
     errors = [e.message for e in _report_validator().iter_errors(report)]

@@ -17,16 +17,24 @@ import a2a_schema_suite as suite
 from a2a_schema_suite.detection import Detection, detect, detect_path, detect_stream
 from conftest import CASES
 
-CARD_03 = {"name": "Travel", "description": "Books trips", "url": "https://agent.example.com/a2a",
-           "version": "1.0.0", "protocolVersion": "0.3.0", "preferredTransport": "JSONRPC",
-           "capabilities": {"streaming": True}, "defaultInputModes": ["text/plain"],
-           "defaultOutputModes": ["text/plain"],
-           "skills": [{"id": "book", "name": "Book", "description": "Books", "tags": ["travel"]}]}
+CARD_03 = {
+    "name": "Travel",
+    "description": "Books trips",
+    "url": "https://agent.example.com/a2a",
+    "version": "1.0.0",
+    "protocolVersion": "0.3.0",
+    "preferredTransport": "JSONRPC",
+    "capabilities": {"streaming": True},
+    "defaultInputModes": ["text/plain"],
+    "defaultOutputModes": ["text/plain"],
+    "skills": [{"id": "book", "name": "Book", "description": "Books", "tags": ["travel"]}],
+}
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "a2a_schema_suite", *args], capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", *args], capture_output=True, text=True, timeout=120
+    )
 
 
 def write(tmp_path: Path, name: str, value) -> str:
@@ -40,26 +48,40 @@ def test_detects_and_says_why(tmp_path):
     for args in (["validate", card], ["validate", "--schema", "auto", card]):
         done = cli(*args)
         assert done.returncode == 0, done.stdout + done.stderr
-        assert (f"{card}: A2A 0.3 agent card: url, preferredTransport, protocolVersion 0.3.0 -> "
-                "v0_3/agent_card.json") in done.stdout
+        assert (
+            f"{card}: A2A 0.3 agent card: url, preferredTransport, protocolVersion 0.3.0 -> "
+            "v0_3/agent_card.json"
+        ) in done.stdout
 
 
 def test_detected_1_0_task_is_validated(tmp_path):
-    task = write(tmp_path, "task.json", {"id": "t1", "contextId": "c1",
-                                         "status": {"state": "TASK_STATE_WORKING"},
-                                         "artifacts": [{"artifactId": "a", "parts": [{"text": 1}]}]})
+    task = write(
+        tmp_path,
+        "task.json",
+        {
+            "id": "t1",
+            "contextId": "c1",
+            "status": {"state": "TASK_STATE_WORKING"},
+            "artifacts": [{"artifactId": "a", "parts": [{"text": 1}]}],
+        },
+    )
     done = cli("validate", task)
     assert done.returncode == 1
     assert "A2A 1.0 task: id, status, state TASK_STATE_WORKING" in done.stdout
     assert "$.artifacts[0].parts[0].text" in done.stdout
 
 
-@pytest.mark.parametrize(("document", "words"), [
-    ({"foo": 1}, "not a recognised A2A object: members foo"),
-    ({"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "Task not found"}},
-     "candidates: v1_0/jsonrpc_response.json, v0_3/jsonrpc_response.json"),
-    ([1, 2], "a JSON list, not an A2A object"),
-])
+@pytest.mark.parametrize(
+    ("document", "words"),
+    [
+        ({"foo": 1}, "not a recognised A2A object: members foo"),
+        (
+            {"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "Task not found"}},
+            "candidates: v1_0/jsonrpc_response.json, v0_3/jsonrpc_response.json",
+        ),
+        ([1, 2], "a JSON list, not an A2A object"),
+    ],
+)
 def test_unknown_or_ambiguous_is_errored_with_candidates(tmp_path, document, words):
     path = write(tmp_path, "doc.json", document)
     done = cli("validate", path)
@@ -78,32 +100,46 @@ def test_json_report_carries_the_note_and_stdout_stays_json(tmp_path):
     assert "A2A 0.3 agent card" in done.stdout  # the text summary on stdout says it too
 
 
-@pytest.mark.parametrize(("sample", "schema", "code", "words"), [
-    ("v1_0/terminal_regression.jsonl", "v1_0/stream_response.json", 1, "lifecycle-terminal"),
-    ("v1_0/happy_path_chunked_jsonrpc.jsonl", "v1_0/stream_response.json", 0,
-     "(JSON-RPC envelopes)"),
-    ("v0_3/happy_path_bare.jsonl", "v0_3/stream_response.json#/$defs/StreamEvent", 0,
-     "A2A 0.3 stream of events"),
-    ("v0_3/happy_path_jsonrpc.jsonl", "v0_3/stream_response.json#/$defs/StreamEvent", 0,
-     "A2A 0.3 stream of events (JSON-RPC envelopes)"),
-    ("v1_0/snapshots_good.jsonl", "v1_0/task.json", 0, "A2A 1.0 stream of task snapshots"),
-])
+@pytest.mark.parametrize(
+    ("sample", "schema", "code", "words"),
+    [
+        ("v1_0/terminal_regression.jsonl", "v1_0/stream_response.json", 1, "lifecycle-terminal"),
+        ("v1_0/happy_path_chunked_jsonrpc.jsonl", "v1_0/stream_response.json", 0, "(JSON-RPC envelopes)"),
+        (
+            "v0_3/happy_path_bare.jsonl",
+            "v0_3/stream_response.json#/$defs/StreamEvent",
+            0,
+            "A2A 0.3 stream of events",
+        ),
+        (
+            "v0_3/happy_path_jsonrpc.jsonl",
+            "v0_3/stream_response.json#/$defs/StreamEvent",
+            0,
+            "A2A 0.3 stream of events (JSON-RPC envelopes)",
+        ),
+        ("v1_0/snapshots_good.jsonl", "v1_0/task.json", 0, "A2A 1.0 stream of task snapshots"),
+    ],
+)
 def test_streams_are_detected(sample, schema, code, words):
     done = cli("validate", str(CASES / "streams" / sample))
     assert done.returncode == code, done.stdout
     assert words in done.stdout and f"-> {schema}" in done.stdout
 
 
-@pytest.mark.parametrize("sample", ["happy_path_bare.jsonl", "happy_path_jsonrpc.jsonl",
-                                    "sdk_recorded_jsonrpc.jsonl"])
+@pytest.mark.parametrize(
+    "sample", ["happy_path_bare.jsonl", "happy_path_jsonrpc.jsonl", "sdk_recorded_jsonrpc.jsonl"]
+)
 def test_v0_3_stream_response_validates_each_line_as_what_it_is(sample):
     """v0_3/stream_response.json is the JSON-RPC envelope; given a stream, bare events and
     envelopes both validate (before: every valid line failed)."""
-    done = cli("validate", "--schema", "v0_3/stream_response.json",
-               str(CASES / "streams" / "v0_3" / sample))
+    done = cli("validate", "--schema", "v0_3/stream_response.json", str(CASES / "streams" / "v0_3" / sample))
     assert done.returncode == 0, done.stdout
-    bad = cli("validate", "--schema", "v0_3/stream_response.json",
-              str(CASES / "streams" / "v0_3" / "terminal_regression.jsonl"))
+    bad = cli(
+        "validate",
+        "--schema",
+        "v0_3/stream_response.json",
+        str(CASES / "streams" / "v0_3" / "terminal_regression.jsonl"),
+    )
     assert bad.returncode == 1 and "lifecycle-terminal" in bad.stdout
 
 
@@ -130,8 +166,7 @@ def test_detection_never_rejects_a_valid_bundled_case():
             continue
         detected += 1
         if case.valid:
-            assert store.validator(found.schema, case.profile).is_valid(case.data), (
-                case.id, found.schema)
+            assert store.validator(found.schema, case.profile).is_valid(case.data), (case.id, found.schema)
     assert detected > 1000
 
 
@@ -147,17 +182,26 @@ def test_the_public_function():
     assert detect_stream([]).schema is None
     # a 1.0 task with a leftover 0.3 kind (the most common migration mistake) is a 1.0 task:
     # the enum spelling breaks the tie, and validation names the kind with its hint
-    assert detect({"kind": "task", "id": "t", "status": {"state": "TASK_STATE_WORKING"}}
-                  ).schema == "v1_0/task.json"
+    assert (
+        detect({"kind": "task", "id": "t", "status": {"state": "TASK_STATE_WORKING"}}).schema
+        == "v1_0/task.json"
+    )
     # as many markers and as many enum spellings of each version: undecided, with candidates
-    mixed = {"kind": "task", "id": "t", "status": {"state": "TASK_STATE_WORKING"},
-             "history": [{"role": "user", "parts": [{"text": "hi"}]}]}
+    mixed = {
+        "kind": "task",
+        "id": "t",
+        "status": {"state": "TASK_STATE_WORKING"},
+        "history": [{"role": "user", "parts": [{"text": "hi"}]}],
+    }
     assert detect(mixed).candidates == ("v1_0/task.json", "v0_3/task.json")
 
 
 def test_detection_is_the_same_with_jobs(tmp_path):
-    files = [write(tmp_path, "card.json", CARD_03), write(tmp_path, "odd.json", {"foo": 1}),
-             str(CASES / "streams" / "v0_3" / "happy_path_bare.jsonl")]
+    files = [
+        write(tmp_path, "card.json", CARD_03),
+        write(tmp_path, "odd.json", {"foo": 1}),
+        str(CASES / "streams" / "v0_3" / "happy_path_bare.jsonl"),
+    ]
     one = cli("validate", *files)
     two = cli("validate", "--jobs", "2", *files)
     assert one.returncode == two.returncode == 3
@@ -171,8 +215,13 @@ def test_a_pipe_is_read_once_for_detection_and_validation(tmp_path):
     import threading
 
     task = json.dumps({"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}})
-    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "validate", "/dev/stdin"],
-                          input=task, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", "validate", "/dev/stdin"],
+        input=task,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "-> v1_0/task.json" in done.stdout
     assert done.stdout.rstrip().endswith("1 passed, 0 failed, 0 errored")
@@ -187,8 +236,12 @@ def test_a_pipe_is_read_once_for_detection_and_validation(tmp_path):
 
     writer = threading.Thread(target=feed, daemon=True)
     writer.start()
-    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "validate", str(fifo)],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", "validate", str(fifo)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     writer.join(10)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "-> v1_0/stream_response.json" in done.stdout
@@ -198,39 +251,76 @@ def test_jsonl_of_documents_that_are_no_events_is_checked_line_by_line(tmp_path)
     """A .jsonl against a schema whose documents are no stream events (agent cards, requests) is
     JSON Lines of documents: each line on its own, no stream rule (it used to fail valid cards
     with 'the stream has no events' and requests with 'a response has exactly one of ...')."""
-    cards = [t["data"] for t in json.loads((CASES / "v1_0" / "agent_card.json").read_text())["tests"]
-             if t["valid"]][:2]
+    cards = [
+        t["data"] for t in json.loads((CASES / "v1_0" / "agent_card.json").read_text())["tests"] if t["valid"]
+    ][:2]
     good = tmp_path / "cards.jsonl"
     good.write_text("".join(json.dumps(c) + "\n" for c in cards), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "validate", "--schema",
-                           "v1_0/agent_card.json", str(good)], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", "validate", "--schema", "v1_0/agent_card.json", str(good)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout
     broken = dict(cards[0])
     del broken["name"]
     bad = tmp_path / "cards_bad.jsonl"
     bad.write_text(json.dumps(cards[0]) + "\n" + json.dumps(broken) + "\n", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "validate", "--schema",
-                           "v1_0/agent_card.json", "--format", "json", str(bad)],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "a2a_schema_suite",
+            "validate",
+            "--schema",
+            "v1_0/agent_card.json",
+            "--format",
+            "json",
+            str(bad),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 1
     (result,) = json.loads(done.stdout)["results"]
     assert [(e["line"], e["keyword"]) for e in result["errors"]] == [(2, "required")]
-    requests = [t["data"] for t in json.loads((CASES / "v1_0" / "jsonrpc_request.json").read_text())["tests"]
-                if t["valid"]][:3]
+    requests = [
+        t["data"]
+        for t in json.loads((CASES / "v1_0" / "jsonrpc_request.json").read_text())["tests"]
+        if t["valid"]
+    ][:3]
     calls = tmp_path / "requests.jsonl"
     calls.write_text("".join(json.dumps(r) + "\n" for r in requests), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "validate", "--schema",
-                           "v1_0/jsonrpc_request.json", str(calls)], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "a2a_schema_suite",
+            "validate",
+            "--schema",
+            "v1_0/jsonrpc_request.json",
+            str(calls),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout
 
 
 def test_with_another_format_what_was_detected_goes_to_stderr(tmp_path):
     document = tmp_path / "task.json"
-    document.write_text(json.dumps({"id": "t", "contextId": "c",
-                                    "status": {"state": "TASK_STATE_WORKING"}}), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "validate", "--format", "json",
-                           str(document)], capture_output=True, text=True, timeout=120)
+    document.write_text(
+        json.dumps({"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}), encoding="utf-8"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", "validate", "--format", "json", str(document)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0
     note = json.loads(done.stdout)["results"][0]["note"]
     assert note.startswith("A2A 1.0 task")
@@ -239,8 +329,11 @@ def test_with_another_format_what_was_detected_goes_to_stderr(tmp_path):
 
 def test_a_1_0_task_with_a_leftover_kind_is_validated_as_1_0_and_told_why(tmp_path):
     """It used to be errored 'cannot tell' (exit 3): an infrastructure error with no finding."""
-    document = write(tmp_path, "task.json", {"id": "t1", "contextId": "c1", "kind": "task",
-                                             "status": {"state": "TASK_STATE_WORKING"}})
+    document = write(
+        tmp_path,
+        "task.json",
+        {"id": "t1", "contextId": "c1", "kind": "task", "status": {"state": "TASK_STATE_WORKING"}},
+    )
     done = cli("validate", document)
     assert done.returncode == 1, done.stdout
     assert "-> v1_0/task.json" in done.stdout

@@ -110,8 +110,15 @@ def _comparable(error: ErrorDetail) -> tuple[Any, ...]:
         # (`$`, `/properties`), jsonschema-rs at the member itself (`$.no`, `/properties/no`).
         # Same verdict, same message; only the location differs (documented in the README).
         return (error.keyword, error.message, error.line, error.rule)
-    return (error.path, error.pointer, error.schema_path, error.keyword, error.message, error.line,
-            error.rule)
+    return (
+        error.path,
+        error.pointer,
+        error.schema_path,
+        error.keyword,
+        error.message,
+        error.line,
+        error.rule,
+    )
 
 
 def _errors(errors: Iterable[ErrorDetail]) -> Counter:
@@ -137,21 +144,25 @@ def test_every_bundled_case_gets_the_same_verdict_under_both_engines(both_runs):
     disagreements = {}
     for p, r in zip(python, rust, strict=True):
         if (p.actual_valid, p.outcome) != (r.actual_valid, r.outcome):
-            disagreements[p.test_id, profile] = (f"jsonschema: {p.outcome.value} "
-                                                 f"(valid={p.actual_valid}), jsonschema-rs: "
-                                                 f"{r.outcome.value} (valid={r.actual_valid})")
+            disagreements[p.test_id, profile] = (
+                f"jsonschema: {p.outcome.value} "
+                f"(valid={p.actual_valid}), jsonschema-rs: "
+                f"{r.outcome.value} (valid={r.actual_valid})"
+            )
     known = {k: v for k, v in KNOWN_CASE_DISAGREEMENTS.items() if k[1] == profile}
     assert disagreements.keys() == known.keys(), (
         f"new: {sorted(disagreements.keys() - known.keys())}; "
-        f"no longer disagreeing: {sorted(known.keys() - disagreements.keys())}; {disagreements}")
+        f"no longer disagreeing: {sorted(known.keys() - disagreements.keys())}; {disagreements}"
+    )
 
 
 def test_both_engines_report_the_same_errors(both_runs):
     """Beyond verdicts: the same error details (path, schema path, keyword, message, stream
     line, rule) for every case, so expectedErrors pinned with one engine hold with the other."""
     _, python, rust = both_runs
-    different = [p.test_id for p, r in zip(python, rust, strict=True)
-                 if _errors(p.errors) != _errors(r.errors)]
+    different = [
+        p.test_id for p, r in zip(python, rust, strict=True) if _errors(p.errors) != _errors(r.errors)
+    ]
     assert different == []
     assert sum(len(p.errors) for p in python) > 1000  # plenty of errors were compared
 
@@ -190,9 +201,11 @@ def test_every_stream_line_gets_the_same_verdict(stores, bundled, profile):
     assert verdicts[True] and verdicts[False]  # both kinds of line are exercised
 
 
-@pytest.mark.parametrize(("ref", "value", "expected"), AGREED_PROBES,
-                         ids=[f"{r.split('#')[0].split('/')[0]}-{r.rsplit('/', 1)[-1]}-{v!r}"
-                              for r, v, _ in AGREED_PROBES])
+@pytest.mark.parametrize(
+    ("ref", "value", "expected"),
+    AGREED_PROBES,
+    ids=[f"{r.split('#')[0].split('/')[0]}-{r.rsplit('/', 1)[-1]}-{v!r}" for r, v, _ in AGREED_PROBES],
+)
 def test_formats_and_patterns_are_asserted_alike(stores, ref, value, expected):
     for name, store in stores.items():
         assert store.validator(ref).is_valid(value) is expected, name
@@ -233,8 +246,14 @@ KEYWORD_DOCUMENTS = [
     {"n": 0.5, "x": 0, "s": "A", "a": [], "o": {}, "e": "C", "c": "other", "f": "yesterday"},
     {"n": 11, "x": 5, "s": "abcd", "a": [1, 1, 2], "o": {"p": 1, "q": 2}, "no": 1},
     {"n": 3, "s": 7, "one": "", "not": "str", "pick": "two", "any": 3},
-    {"closed": {"k": 1, "z": 2, "y": 3}, "typed": {"v": "x"}, "sealed": {"b": 1, "a": 2},
-     "checked": {"q": "nope"}, "ref": {}, "conditional": {"kind": 1}},
+    {
+        "closed": {"k": 1, "z": 2, "y": 3},
+        "typed": {"v": "x"},
+        "sealed": {"b": 1, "a": 2},
+        "checked": {"q": "nope"},
+        "ref": {},
+        "conditional": {"kind": 1},
+    },
     {"must": 1, "closed": {"z": 1}, "sealed": {"only": 1}},
 ]
 
@@ -269,23 +288,33 @@ def test_a_false_subschema_is_located_differently(keyword_stores):
     for name, store in keyword_stores.items():
         (error,) = [e for e in collect_errors(store.validator("v9/kinds.json"), {"must": 1, "no": 1})]
         located[name] = (error.path, error.schema_path, error.message)
-    assert located == {"jsonschema": ("$", "/properties", "False schema does not allow 1"),
-                       "jsonschema-rs": ("$.no", "/properties/no", "False schema does not allow 1")}
+    assert located == {
+        "jsonschema": ("$", "/properties", "False schema does not allow 1"),
+        "jsonschema-rs": ("$.no", "/properties/no", "False schema does not allow 1"),
+    }
 
 
 # --- the CLI ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", [
-    ["run", str(CASES / "contract"), str(CASES / "hybrid")],
-    ["validate", "--schema", "v1_0/stream_response.json",
-     *map(str, sorted((CASES / "streams" / "v1_0").glob("*.jsonl")))],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["run", str(CASES / "contract"), str(CASES / "hybrid")],
+        [
+            "validate",
+            "--schema",
+            "v1_0/stream_response.json",
+            *map(str, sorted((CASES / "streams" / "v1_0").glob("*.jsonl"))),
+        ],
+    ],
+)
 def test_the_cli_reports_alike_with_either_engine(command):
     outputs = {}
     for engine in engines.ENGINES:
-        result = CliRunner().invoke(main, [*command, "--schemas", str(SCHEMAS), "--engine", engine],
-                                    catch_exceptions=False)
+        result = CliRunner().invoke(
+            main, [*command, "--schemas", str(SCHEMAS), "--engine", engine], catch_exceptions=False
+        )
         outputs[engine] = (result.exit_code, result.output)
     assert outputs["jsonschema"] == outputs["jsonschema-rs"]
     assert outputs["jsonschema"][0] in (0, 1)
@@ -307,15 +336,24 @@ def test_missing_extra_is_a_usage_error(monkeypatch, command):
 def test_rust_engine_never_fetches_an_unknown_reference(tmp_path):
     _require_rust()
     (tmp_path / "v9").mkdir()
-    (tmp_path / "v9" / "remote.json").write_text(json.dumps({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://a2a-schema-suite.dev/schemas/v9/remote.json",
-        "$ref": "http://127.0.0.1:9/elsewhere.json"}), encoding="utf-8")
+    (tmp_path / "v9" / "remote.json").write_text(
+        json.dumps(
+            {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$id": "https://a2a-schema-suite.dev/schemas/v9/remote.json",
+                "$ref": "http://127.0.0.1:9/elsewhere.json",
+            }
+        ),
+        encoding="utf-8",
+    )
     suite = tmp_path / "suite.json"
-    suite.write_text(json.dumps({"schema": "v9/remote.json", "tests": [
-        {"description": "x", "valid": False, "data": 1}]}), encoding="utf-8")
-    result = CliRunner().invoke(main, ["run", str(suite), "--schemas", str(tmp_path), "--engine",
-                                       "jsonschema-rs"])
+    suite.write_text(
+        json.dumps({"schema": "v9/remote.json", "tests": [{"description": "x", "valid": False, "data": 1}]}),
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(
+        main, ["run", str(suite), "--schemas", str(tmp_path), "--engine", "jsonschema-rs"]
+    )
     assert result.exit_code == 3, result.output
     assert "nothing is ever fetched" in result.output
 
@@ -323,15 +361,23 @@ def test_rust_engine_never_fetches_an_unknown_reference(tmp_path):
 def test_rust_engine_reports_a_bad_pattern_as_an_errored_schema(tmp_path):
     _require_rust()
     (tmp_path / "v9").mkdir()
-    (tmp_path / "v9" / "bad.json").write_text(json.dumps({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://a2a-schema-suite.dev/schemas/v9/bad.json", "pattern": "(("}),
-        encoding="utf-8")
+    (tmp_path / "v9" / "bad.json").write_text(
+        json.dumps(
+            {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$id": "https://a2a-schema-suite.dev/schemas/v9/bad.json",
+                "pattern": "((",
+            }
+        ),
+        encoding="utf-8",
+    )
     doc = tmp_path / "doc.json"
     doc.write_text('"x"', encoding="utf-8")
     for engine in engines.ENGINES:
-        result = CliRunner().invoke(main, ["validate", "--schema", "v9/bad.json", "--schemas",
-                                           str(tmp_path), "--engine", engine, str(doc)])
+        result = CliRunner().invoke(
+            main,
+            ["validate", "--schema", "v9/bad.json", "--schemas", str(tmp_path), "--engine", engine, str(doc)],
+        )
         assert result.exit_code == 3, (engine, result.output)
         assert "regex" in result.output and "Traceback" not in result.output
 

@@ -46,28 +46,72 @@ TASK_LINE = {"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STA
 def errored_project(tmp_path, monkeypatch) -> Path:
     """Suites whose every entry errors, each in a different branch of the runner."""
     root = tmp_path / "repo"
-    write(root, "schemas/v1_0/dangling.json", schema("v1_0/dangling.json", {
-        "properties": {"a": {"$ref": "nowhere.json"}}}))
-    write(root, "schemas/v1_0/nested.json", schema("v1_0/nested.json", {
-        "anyOf": [{"type": "integer"},
-                  {"allOf": [{"properties": {"a": {"$ref": "#"}}, "required": ["a"]}]}]}))
+    write(
+        root,
+        "schemas/v1_0/dangling.json",
+        schema("v1_0/dangling.json", {"properties": {"a": {"$ref": "nowhere.json"}}}),
+    )
+    write(
+        root,
+        "schemas/v1_0/nested.json",
+        schema(
+            "v1_0/nested.json",
+            {
+                "anyOf": [
+                    {"type": "integer"},
+                    {"allOf": [{"properties": {"a": {"$ref": "#"}}, "required": ["a"]}]},
+                ]
+            },
+        ),
+    )
     write(root, "schemas/v1_0/open.json", schema("v1_0/open.json", {}))
     deep = json.loads('{"a":' * (MAX_DEPTH - 5) + '"x"' + "}" * (MAX_DEPTH - 5))
     write(root, "cases/streams/dangling.jsonl", '{"a": 1}\n', raw=True)
     write(root, "cases/streams/binary.jsonl", json.dumps(TASK_LINE).encode() + b"\n\n\x00\x01\n", raw=True)
     write(root, "cases/streams/fine.jsonl", json.dumps(TASK_LINE) + "\n", raw=True)
-    write(root, "cases/v1_0/unresolvable.json", {"schema": "v1_0/dangling.json", "tests": [
-        {"description": "ref to nowhere", "valid": True, "data": {"a": 1}}],
-        "streams": [{"description": "stream through a ref to nowhere", "valid": True,
-                     "file": "../streams/dangling.jsonl"}]})
-    write(root, "cases/v1_0/recursion.json", {"schema": "v1_0/nested.json", "tests": [
-        {"description": "too deep for the validator", "valid": True, "data": deep}]})
-    write(root, "cases/v1_0/unreadable_stream.json", {"schema": "v1_0/open.json", "tests": [
-        {"description": "anything", "valid": True, "data": 1}], "streams": [
-        {"description": "binary stream", "valid": True, "file": "../streams/binary.jsonl"}]})
-    write(root, "cases/v1_0/no_schema.json", {"schema": "v1_0/missing.json", "tests": [
-        {"description": "no validator for a test", "valid": True, "data": 1}], "streams": [
-        {"description": "no validator for a stream", "valid": True, "file": "../streams/fine.jsonl"}]})
+    write(
+        root,
+        "cases/v1_0/unresolvable.json",
+        {
+            "schema": "v1_0/dangling.json",
+            "tests": [{"description": "ref to nowhere", "valid": True, "data": {"a": 1}}],
+            "streams": [
+                {
+                    "description": "stream through a ref to nowhere",
+                    "valid": True,
+                    "file": "../streams/dangling.jsonl",
+                }
+            ],
+        },
+    )
+    write(
+        root,
+        "cases/v1_0/recursion.json",
+        {
+            "schema": "v1_0/nested.json",
+            "tests": [{"description": "too deep for the validator", "valid": True, "data": deep}],
+        },
+    )
+    write(
+        root,
+        "cases/v1_0/unreadable_stream.json",
+        {
+            "schema": "v1_0/open.json",
+            "tests": [{"description": "anything", "valid": True, "data": 1}],
+            "streams": [{"description": "binary stream", "valid": True, "file": "../streams/binary.jsonl"}],
+        },
+    )
+    write(
+        root,
+        "cases/v1_0/no_schema.json",
+        {
+            "schema": "v1_0/missing.json",
+            "tests": [{"description": "no validator for a test", "valid": True, "data": 1}],
+            "streams": [
+                {"description": "no validator for a stream", "valid": True, "file": "../streams/fine.jsonl"}
+            ],
+        },
+    )
     monkeypatch.chdir(root)
     monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
@@ -83,8 +127,10 @@ def _entry_line(root: Path, suite: str, description: str) -> int:
 
 ERRORED_ENTRIES = {
     ("cases/v1_0/unresolvable.json", "ref to nowhere"): "schema reference cannot be resolved",
-    ("cases/v1_0/unresolvable.json", "stream through a ref to nowhere"):
-        "schema reference cannot be resolved",
+    (
+        "cases/v1_0/unresolvable.json",
+        "stream through a ref to nowhere",
+    ): "schema reference cannot be resolved",
     ("cases/v1_0/recursion.json", "too deep for the validator"): "schema recursion too deep",
     ("cases/v1_0/unreadable_stream.json", "binary stream"): "cannot read stream",
     ("cases/v1_0/no_schema.json", "no validator for a test"): "not found",
@@ -103,22 +149,27 @@ def test_errored_results_carry_their_entrys_line(errored_project):
         assert reason in entry["reason"]
         assert entry["line"] == _entry_line(errored_project, suite, description), (suite, description)
     # a stream entry also names its JSONL file, errored or not
-    assert errored["cases/v1_0/unreadable_stream.json", "binary stream"]["source"] == \
-        "cases/streams/binary.jsonl"
-    assert errored["cases/v1_0/no_schema.json", "no validator for a stream"]["source"] == \
-        "cases/streams/fine.jsonl"
+    assert (
+        errored["cases/v1_0/unreadable_stream.json", "binary stream"]["source"]
+        == "cases/streams/binary.jsonl"
+    )
+    assert (
+        errored["cases/v1_0/no_schema.json", "no validator for a stream"]["source"]
+        == "cases/streams/fine.jsonl"
+    )
 
 
 def test_errored_results_are_annotated_at_their_entry(errored_project):
     for fmt in ("github", "junit", "markdown"):
         result = invoke("run", "cases", "--schemas", "schemas", "--format", fmt)
         assert result.exit_code == 3, fmt
-        for (suite, description) in ERRORED_ENTRIES:
+        for suite, description in ERRORED_ENTRIES:
             line = _entry_line(errored_project, suite, description)
             if fmt == "github":
                 title = f"{suite} > {description}".replace(":", "%3A").replace(",", "%2C")
-                found = re.search(rf"^::error file=([^,]+),line=(\d+),title={re.escape(title)}::",
-                                  result.stdout, re.M)
+                found = re.search(
+                    rf"^::error file=([^,]+),line=(\d+),title={re.escape(title)}::", result.stdout, re.M
+                )
                 assert found, (suite, description)
                 if description == "binary stream":  # an unreadable stream: where in it
                     assert found.groups() == ("cases/streams/binary.jsonl", "3")
@@ -134,12 +185,19 @@ def test_errored_results_are_annotated_at_their_entry(errored_project):
 
 # --- 2. validate: a JSON document's result carries the document (HTML highlights it) ------------
 
+
 def test_validate_results_carry_the_document_and_html_marks_the_bad_value(tmp_path, monkeypatch):
     from a2a_schema_suite.registry import SchemaStore
     from a2a_schema_suite.runner import validate_documents
 
-    write(tmp_path, "schemas/v1_0/thing.json", schema("v1_0/thing.json", {
-        "type": "object", "properties": {"count": {"type": "integer"}, "name": {"type": "string"}}}))
+    write(
+        tmp_path,
+        "schemas/v1_0/thing.json",
+        schema(
+            "v1_0/thing.json",
+            {"type": "object", "properties": {"count": {"type": "integer"}, "name": {"type": "string"}}},
+        ),
+    )
     bad = {"name": "widget", "count": "seventeen"}
     write(tmp_path, "bad.json", bad)
     write(tmp_path, "good.json", {"name": "ok", "count": 1})
@@ -149,29 +207,56 @@ def test_validate_results_carry_the_document_and_html_marks_the_bad_value(tmp_pa
     store = SchemaStore.load(tmp_path / "schemas")
     results = list(validate_documents(files, "v1_0/thing.json", store))
     assert [r.data for r in results] == [bad, {"name": "ok", "count": 1}, None]  # a stream is not kept
-    assert [r.data for r in validate_documents(files, "v1_0/thing.json", store, jobs=2)] == \
-        [r.data for r in results]
+    assert [r.data for r in validate_documents(files, "v1_0/thing.json", store, jobs=2)] == [
+        r.data for r in results
+    ]
     pages = {}
     for jobs in ("1", "2"):
-        result = invoke("validate", "--schemas", "schemas", "--schema", "v1_0/thing.json",
-                        "--format", "html", "--jobs", jobs, *map(str, files))
+        result = invoke(
+            "validate",
+            "--schemas",
+            "schemas",
+            "--schema",
+            "v1_0/thing.json",
+            "--format",
+            "html",
+            "--jobs",
+            jobs,
+            *map(str, files),
+        )
         assert result.exit_code == 1
         pages[jobs] = result.stdout
     assert pages["1"] == pages["2"]
-    blocks = dict(re.findall(r'<div class="result \w+" id="r\d+">\n<h3>.*?</span> (\S+) &gt; .*?</h3>'
-                             r'(.*?)\n</div>\n', pages["1"], re.S))
+    blocks = dict(
+        re.findall(
+            r'<div class="result \w+" id="r\d+">\n<h3>.*?</span> (\S+) &gt; .*?</h3>'
+            r"(.*?)\n</div>\n",
+            pages["1"],
+            re.S,
+        )
+    )
     assert set(blocks) == {"bad.json", "stream.jsonl"}
-    assert re.search(r'<pre class="data">.*<mark title="/count">&quot;count&quot;: &quot;seventeen&quot;'
-                     r'</mark>', blocks["bad.json"], re.S)
+    assert re.search(
+        r'<pre class="data">.*<mark title="/count">&quot;count&quot;: &quot;seventeen&quot;'
+        r"</mark>",
+        blocks["bad.json"],
+        re.S,
+    )
     assert '<pre class="data">' not in blocks["stream.jsonl"]
 
 
 # --- 3. lifecycle-terminal after a resurrection names the terminal state and where --------------
 
+
 def _status(state: str, final: bool | None = None, v03: bool = False) -> dict:
     if v03:
-        return {"kind": "status-update", "taskId": "t", "contextId": "c", "status": {"state": state},
-                "final": bool(final)}
+        return {
+            "kind": "status-update",
+            "taskId": "t",
+            "contextId": "c",
+            "status": {"state": state},
+            "final": bool(final),
+        }
     return {"statusUpdate": {"taskId": "t", "contextId": "c", "status": {"state": state}}}
 
 
@@ -186,8 +271,13 @@ def test_lifecycle_terminal_after_a_resurrection_names_the_terminal_state(versio
     else:
         first = {"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_SUBMITTED"}}}
         names = {"completed": "TASK_STATE_COMPLETED", "working": "TASK_STATE_WORKING"}
-    events = [first, _status(names["working"], v03=v03), _status(names["completed"], v03=v03),
-              _status(names["working"], v03=v03), _status(names["working"], v03=v03)]
+    events = [
+        first,
+        _status(names["working"], v03=v03),
+        _status(names["completed"], v03=v03),
+        _status(names["working"], v03=v03),
+        _status(names["working"], v03=v03),
+    ]
     lines = [(n, e, None) for n, e in enumerate(events, start=1)]
     terminal = [f for f in check_stream(lines, version, None) if f.rule == "lifecycle-terminal"]
     assert [f.line for f in terminal] == [4, 5]
@@ -209,23 +299,42 @@ ECMA_SCHEMAS = {
 
 
 @pytest.mark.parametrize("engine", ["jsonschema", "jsonschema-rs"])
-@pytest.mark.parametrize(("ref", "document"), [
-    ("v1_0/doc.json", "1\n"), ("v1_0/common.json#/$defs/V", "1\n"), ("v1_0/rooted.json", "1\n"),
-    ("v1_0/via_root.json", {"n": "1\n"})])
-def test_a_trailing_newline_fails_pattern_dollar_through_every_ref(tmp_path, monkeypatch, engine, ref,
-                                                                   document):
+@pytest.mark.parametrize(
+    ("ref", "document"),
+    [
+        ("v1_0/doc.json", "1\n"),
+        ("v1_0/common.json#/$defs/V", "1\n"),
+        ("v1_0/rooted.json", "1\n"),
+        ("v1_0/via_root.json", {"n": "1\n"}),
+    ],
+)
+def test_a_trailing_newline_fails_pattern_dollar_through_every_ref(
+    tmp_path, monkeypatch, engine, ref, document
+):
     for relpath, body in ECMA_SCHEMAS.items():
         write(tmp_path, f"schemas/{relpath}", schema(relpath, body))
     write(tmp_path, "bad.json", document)
     write(tmp_path, "good.json", json.loads(json.dumps(document).replace("\\n", "2")))
     monkeypatch.chdir(tmp_path)
-    result = invoke("validate", "--schemas", "schemas", "--engine", engine, "--schema", ref,
-                    "bad.json", "good.json", "--format", "json")
+    result = invoke(
+        "validate",
+        "--schemas",
+        "schemas",
+        "--engine",
+        engine,
+        "--schema",
+        ref,
+        "bad.json",
+        "good.json",
+        "--format",
+        "json",
+    )
     assert result.exit_code == 1, result.output
     bad, good = json.loads(result.stdout)["results"]
     assert (bad["outcome"], good["outcome"]) == ("failed", "passed")
     assert [(e["keyword"], e["message"]) for e in bad["errors"]] == [
-        ("pattern", "'1\\n' does not match '^\\\\d+$'")]
+        ("pattern", "'1\\n' does not match '^\\\\d+$'")
+    ]
 
 
 def test_the_ecma_class_does_not_leak_into_jsonschema_itself():
@@ -242,26 +351,43 @@ def test_the_ecma_class_does_not_leak_into_jsonschema_itself():
     assert jsonschema.Draft202012Validator({"$ref": "#/$defs/x", "$defs": {"x": declared}}).is_valid("1\n")
     # a subschema in another dialect still gets that dialect's stock class
     draft7 = {"$schema": "http://json-schema.org/draft-07/schema#", "pattern": "^\\d+$"}
-    assert ours({"$schema": DIALECT, "items": draft7}).evolve(schema=draft7).__class__ is \
-        jsonschema.Draft7Validator
+    assert (
+        ours({"$schema": DIALECT, "items": draft7}).evolve(schema=draft7).__class__
+        is jsonschema.Draft7Validator
+    )
 
 
 @pytest.mark.parametrize(("engine", "outcome"), [("jsonschema", "failed"), ("jsonschema-rs", "passed")])
-def test_known_difference_pattern_properties_names_keep_pythons_dollar(tmp_path, monkeypatch, engine,
-                                                                      outcome):
+def test_known_difference_pattern_properties_names_keep_pythons_dollar(
+    tmp_path, monkeypatch, engine, outcome
+):
     """Documented in the README (Engines): only ``pattern`` reads ECMA-262 ``$`` in the Python
     engine; a ``patternProperties`` name still matches before a final newline there. If this
     changes, update the README."""
-    write(tmp_path, "schemas/v1_0/pp.json", schema("v1_0/pp.json", {
-        "patternProperties": {"^a$": {"type": "integer"}}}))
+    write(
+        tmp_path,
+        "schemas/v1_0/pp.json",
+        schema("v1_0/pp.json", {"patternProperties": {"^a$": {"type": "integer"}}}),
+    )
     write(tmp_path, "doc.json", {"a\n": "x"})
     monkeypatch.chdir(tmp_path)
-    result = invoke("validate", "--schemas", "schemas", "--engine", engine, "--schema", "v1_0/pp.json",
-                    "doc.json", "--format", "json")
+    result = invoke(
+        "validate",
+        "--schemas",
+        "schemas",
+        "--engine",
+        engine,
+        "--schema",
+        "v1_0/pp.json",
+        "doc.json",
+        "--format",
+        "json",
+    )
     assert json.loads(result.stdout)["results"][0]["outcome"] == outcome
 
 
 # --- 6. commands are listed in the order they are used ----------------------------------------
+
 
 def test_help_lists_the_commands_in_the_order_they_are_used():
     from a2a_schema_suite.cli import COMMANDS, SUMMARIES
@@ -269,6 +395,6 @@ def test_help_lists_the_commands_in_the_order_they_are_used():
     order = ["run", "validate", "check", "list", "coverage", "mutate", "probe", "bundle"]
     assert list(COMMANDS) == order and list(SUMMARIES) == order
     result = invoke("--help")
-    section = result.stdout[result.stdout.index("Commands:"):]
+    section = result.stdout[result.stdout.index("Commands:") :]
     listed = re.findall(r"^  (\w+)  ", section, re.M)
     assert listed == order

@@ -30,9 +30,13 @@ from a2a_schema_suite.streams import check_stream
 from a2a_schema_suite.suite import load_suites
 from conftest import CASES, SCHEMAS
 
-FUZZ = settings(max_examples=120, deadline=None, derandomize=True, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                       HealthCheck.filter_too_much])
+FUZZ = settings(
+    max_examples=120,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)
 SLOW_FUZZ = settings(FUZZ, max_examples=60)
 
 STORE = SchemaStore.load(SCHEMAS)
@@ -42,13 +46,20 @@ atexit.register(shutil.rmtree, WORK, True)
 # ------------------------------------------------------------------------------------------
 # JSON text
 
-scalars = (st.none() | st.booleans() | st.integers(-(2**70), 2**70)
-           | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12))
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12)
+)
 json_values = st.recursive(
     scalars,
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children,
-                                                                       max_size=4),
-    max_leaves=25)
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4)
+    ),
+    max_leaves=25,
+)
 
 
 def _check_failure(error: LoadError, text: bytes | str) -> None:
@@ -71,9 +82,15 @@ def test_valid_json_round_trips(value, ascii_only, indent):
     assert loads(b"\xef\xbb\xbf" + text.encode("utf-8"), "fuzz.json") == value
 
 
-mutations = st.lists(st.tuples(st.sampled_from(["insert", "delete", "replace", "truncate", "repeat"]),
-                               st.integers(0, 10_000), st.binary(min_size=1, max_size=3)),
-                     min_size=1, max_size=4)
+mutations = st.lists(
+    st.tuples(
+        st.sampled_from(["insert", "delete", "replace", "truncate", "repeat"]),
+        st.integers(0, 10_000),
+        st.binary(min_size=1, max_size=3),
+    ),
+    min_size=1,
+    max_size=4,
+)
 
 
 def _mutate(data: bytes, steps) -> bytes:
@@ -82,13 +99,13 @@ def _mutate(data: bytes, steps) -> bytes:
         if kind == "insert":
             data = data[:at] + chunk + data[at:]
         elif kind == "delete":
-            data = data[:at] + data[at + len(chunk):]
+            data = data[:at] + data[at + len(chunk) :]
         elif kind == "replace":
-            data = data[:at] + chunk + data[at + len(chunk):]
+            data = data[:at] + chunk + data[at + len(chunk) :]
         elif kind == "truncate":
             data = data[:at]
         else:
-            data = data[:at] + data[at:at + 8] * 3 + data[at:]
+            data = data[:at] + data[at : at + 8] * 3 + data[at:]
     return data
 
 
@@ -116,8 +133,9 @@ def test_random_bytes_load_or_fail_cleanly(data):
 
 
 number_tokens = st.from_regex(r"-?(0|[1-9][0-9]{0,3})(\.[0-9]{1,3})?([eE][+-]?[0-9]{1,4})?", fullmatch=True)
-escaped_strings = st.from_regex(r'"(\\u[dD][89a-fA-F][0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\\\|[a-z]){0,4}"',
-                                fullmatch=True)
+escaped_strings = st.from_regex(
+    r'"(\\u[dD][89a-fA-F][0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\\\|[a-z]){0,4}"', fullmatch=True
+)
 
 
 @FUZZ
@@ -126,7 +144,7 @@ def test_numbers_and_escapes_are_strict(tokens):
     _loads_or_fails("[" + ", ".join(tokens) + "]")
 
 
-openers = st.lists(st.sampled_from(["[", '{"k": ', '[1, ', '{"a": 1, "b": ']), min_size=1, max_size=400)
+openers = st.lists(st.sampled_from(["[", '{"k": ', "[1, ", '{"a": 1, "b": ']), min_size=1, max_size=400)
 
 
 @FUZZ
@@ -145,12 +163,17 @@ def test_nesting_is_bounded_and_located(opens, middle):
 
 
 lines = st.lists(
-    st.one_of(json_values.map(lambda v: json.dumps(v).encode()),
-              st.binary(max_size=60).map(lambda b: b.replace(b"\n", b" ")),
-              st.tuples(json_values, mutations).map(
-                  lambda vm: _mutate(json.dumps(vm[0]).encode(), vm[1]).replace(b"\n", b" ")),
-              st.just(b""), st.just(b"   ")),
-    max_size=12)
+    st.one_of(
+        json_values.map(lambda v: json.dumps(v).encode()),
+        st.binary(max_size=60).map(lambda b: b.replace(b"\n", b" ")),
+        st.tuples(json_values, mutations).map(
+            lambda vm: _mutate(json.dumps(vm[0]).encode(), vm[1]).replace(b"\n", b" ")
+        ),
+        st.just(b""),
+        st.just(b"   "),
+    ),
+    max_size=12,
+)
 
 
 @FUZZ
@@ -176,50 +199,106 @@ def test_jsonl_yields_one_row_per_line_or_fails_as_a_file(rows, newline):
 # Suites through the runner
 
 SCHEMA_REFS = [
-    "v1_0/task.json", "v1_0/agent_card.json", "v1_0/part.json", "v1_0/stream_response.json",
-    "v1_0/agent_card.json#/$defs/AgentInterface", "v0_3/task.json", "v0_3/agent_card.json",
-    "v0_3/stream_response.json#/$defs/StreamEvent", "v1_0/nope.json", "v1_0/task.json#/nope", "",
-    "https://a2a-schema-suite.dev/schemas/v1_0/message.json", "v9/x.json", "#", "/etc/passwd",
+    "v1_0/task.json",
+    "v1_0/agent_card.json",
+    "v1_0/part.json",
+    "v1_0/stream_response.json",
+    "v1_0/agent_card.json#/$defs/AgentInterface",
+    "v0_3/task.json",
+    "v0_3/agent_card.json",
+    "v0_3/stream_response.json#/$defs/StreamEvent",
+    "v1_0/nope.json",
+    "v1_0/task.json#/nope",
+    "",
+    "https://a2a-schema-suite.dev/schemas/v1_0/message.json",
+    "v9/x.json",
+    "#",
+    "/etc/passwd",
 ]
 SAMPLES = [p.relative_to(CASES / "streams").as_posix() for p in sorted((CASES / "streams").rglob("*.jsonl"))]
 anything = json_values | st.integers() | st.text(max_size=5)
-matchers = st.lists(st.fixed_dictionaries({}, optional={
-    "path": st.sampled_from(["$", "$.id", "/status/state", "", "$[0]"]) | anything,
-    "keyword": st.sampled_from(["required", "enum", "type", "oneOf"]) | anything,
-    "message": st.text(max_size=5) | anything, "line": st.integers(0, 5) | anything,
-    "rule": st.sampled_from(["json-line", "stream-order"]) | anything,
-    "extra": anything}), max_size=3) | anything
+matchers = (
+    st.lists(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "path": st.sampled_from(["$", "$.id", "/status/state", "", "$[0]"]) | anything,
+                "keyword": st.sampled_from(["required", "enum", "type", "oneOf"]) | anything,
+                "message": st.text(max_size=5) | anything,
+                "line": st.integers(0, 5) | anything,
+                "rule": st.sampled_from(["json-line", "stream-order"]) | anything,
+                "extra": anything,
+            },
+        ),
+        max_size=3,
+    )
+    | anything
+)
 tests = st.fixed_dictionaries(
     {"description": st.text(max_size=10), "valid": st.booleans(), "data": json_values},
-    optional={"expectedErrors": matchers, "comment": st.text(max_size=5)})
+    optional={"expectedErrors": matchers, "comment": st.text(max_size=5)},
+)
 streams = st.fixed_dictionaries(
-    {"description": st.text(max_size=10), "file": st.sampled_from(["streams/" + s for s in SAMPLES[:8]]
-                                                                    + ["missing.jsonl", "../x.jsonl"]),
-     "valid": st.booleans()}, optional={"expectedErrors": matchers})
+    {
+        "description": st.text(max_size=10),
+        "file": st.sampled_from(["streams/" + s for s in SAMPLES[:8]] + ["missing.jsonl", "../x.jsonl"]),
+        "valid": st.booleans(),
+    },
+    optional={"expectedErrors": matchers},
+)
 #: the data of every bundled test: real payloads reach deep into the schemas
-REAL = [(suite["schema"], test["data"]) for path in sorted((CASES / "v1_0").glob("*.json"))
-        + sorted((CASES / "v0_3").glob("*.json"))
-        for suite in [json.loads(path.read_text(encoding="utf-8"))] for test in suite.get("tests", ())]
+REAL = [
+    (suite["schema"], test["data"])
+    for path in sorted((CASES / "v1_0").glob("*.json")) + sorted((CASES / "v0_3").glob("*.json"))
+    for suite in [json.loads(path.read_text(encoding="utf-8"))]
+    for test in suite.get("tests", ())
+]
 real_data = st.sampled_from([data for _, data in REAL])
-good_matchers = st.lists(st.fixed_dictionaries(
-    {"keyword": st.sampled_from(["required", "enum", "type", "oneOf", "unevaluatedProperties"])},
-    optional={"path": st.sampled_from(["$", "$.id", "/status/state", "$.status"]),
-              "message": st.sampled_from(["'id'", "is not", "x"])}), min_size=1, max_size=2)
+good_matchers = st.lists(
+    st.fixed_dictionaries(
+        {"keyword": st.sampled_from(["required", "enum", "type", "oneOf", "unevaluatedProperties"])},
+        optional={
+            "path": st.sampled_from(["$", "$.id", "/status/state", "$.status"]),
+            "message": st.sampled_from(["'id'", "is not", "x"]),
+        },
+    ),
+    min_size=1,
+    max_size=2,
+)
 good_tests = st.one_of(
-    st.fixed_dictionaries({"description": st.text(min_size=1, max_size=10), "valid": st.just(True),
-                           "data": real_data | json_values}),
-    st.fixed_dictionaries({"description": st.text(min_size=1, max_size=10), "valid": st.just(False),
-                           "data": real_data | json_values}, optional={"expectedErrors": good_matchers}))
+    st.fixed_dictionaries(
+        {
+            "description": st.text(min_size=1, max_size=10),
+            "valid": st.just(True),
+            "data": real_data | json_values,
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "description": st.text(min_size=1, max_size=10),
+            "valid": st.just(False),
+            "data": real_data | json_values,
+        },
+        optional={"expectedErrors": good_matchers},
+    ),
+)
 well_formed_suites = st.fixed_dictionaries(
-    {"schema": st.sampled_from(sorted({schema for schema, _ in REAL}) + SCHEMA_REFS[:8]),
-     "tests": st.lists(good_tests, min_size=1, max_size=5, unique_by=lambda t: t["description"])},
-    optional={"profile": st.sampled_from(["strict", "interop"])})
+    {
+        "schema": st.sampled_from(sorted({schema for schema, _ in REAL}) + SCHEMA_REFS[:8]),
+        "tests": st.lists(good_tests, min_size=1, max_size=5, unique_by=lambda t: t["description"]),
+    },
+    optional={"profile": st.sampled_from(["strict", "interop"])},
+)
 hostile_suites = st.fixed_dictionaries(
     {"schema": st.sampled_from(SCHEMA_REFS) | anything},
-    optional={"tests": st.lists(tests | anything, max_size=5) | anything,
-              "streams": st.lists(streams | anything, max_size=3),
-              "profile": st.sampled_from(["strict", "interop", "bogus"]) | anything,
-              "description": st.text(max_size=5) | anything, "unknown": anything})
+    optional={
+        "tests": st.lists(tests | anything, max_size=5) | anything,
+        "streams": st.lists(streams | anything, max_size=3),
+        "profile": st.sampled_from(["strict", "interop", "bogus"]) | anything,
+        "description": st.text(max_size=5) | anything,
+        "unknown": anything,
+    },
+)
 suites = well_formed_suites | well_formed_suites | hostile_suites
 
 
@@ -233,8 +312,12 @@ def _run(path: Path, options: RunOptions) -> list[CaseResult]:
 
 
 @SLOW_FUZZ
-@given(suites, st.sampled_from([None, "strict", "interop"]), st.booleans(),
-       st.integers(0, 4).map(lambda i: i == 0))
+@given(
+    suites,
+    st.sampled_from([None, "strict", "interop"]),
+    st.booleans(),
+    st.integers(0, 4).map(lambda i: i == 0),
+)
 def test_runner_yields_only_results_for_any_suite(suite, profile, fail_fast, mutate):
     (WORK / "streams").mkdir(exist_ok=True)
     for sample in SAMPLES[:8]:
@@ -263,63 +346,112 @@ def test_runner_survives_any_bytes_as_a_suite_file(data):
 # ------------------------------------------------------------------------------------------
 # Streams
 
-ids = (st.sampled_from(["t1", "t2", "c1", "", None]) | st.integers(-2, 2) | st.booleans()
-       | st.lists(st.integers(0, 2), max_size=2) | st.dictionaries(st.text(max_size=2), st.integers(0, 2),
-                                                                  max_size=2))
-states = st.sampled_from([
-    "TASK_STATE_SUBMITTED", "TASK_STATE_WORKING", "TASK_STATE_COMPLETED", "TASK_STATE_FAILED",
-    "TASK_STATE_CANCELED", "TASK_STATE_REJECTED", "TASK_STATE_INPUT_REQUIRED",
-    "TASK_STATE_AUTH_REQUIRED", "TASK_STATE_UNSPECIFIED", "submitted", "working", "completed",
-    "failed", "canceled", "rejected", "input-required", "auth-required", "unknown", "bogus",
-]) | anything
+ids = (
+    st.sampled_from(["t1", "t2", "c1", "", None])
+    | st.integers(-2, 2)
+    | st.booleans()
+    | st.lists(st.integers(0, 2), max_size=2)
+    | st.dictionaries(st.text(max_size=2), st.integers(0, 2), max_size=2)
+)
+states = (
+    st.sampled_from(
+        [
+            "TASK_STATE_SUBMITTED",
+            "TASK_STATE_WORKING",
+            "TASK_STATE_COMPLETED",
+            "TASK_STATE_FAILED",
+            "TASK_STATE_CANCELED",
+            "TASK_STATE_REJECTED",
+            "TASK_STATE_INPUT_REQUIRED",
+            "TASK_STATE_AUTH_REQUIRED",
+            "TASK_STATE_UNSPECIFIED",
+            "submitted",
+            "working",
+            "completed",
+            "failed",
+            "canceled",
+            "rejected",
+            "input-required",
+            "auth-required",
+            "unknown",
+            "bogus",
+        ]
+    )
+    | anything
+)
 flags = st.booleans() | st.none() | st.integers(0, 1) | st.text(max_size=2)
 status = st.fixed_dictionaries({"state": states}, optional={"timestamp": anything}) | anything
-artifact = st.fixed_dictionaries({"artifactId": ids}, optional={
-    "parts": st.lists(st.fixed_dictionaries({"text": st.text(max_size=4)}), max_size=2) | anything})
+artifact = st.fixed_dictionaries(
+    {"artifactId": ids},
+    optional={"parts": st.lists(st.fixed_dictionaries({"text": st.text(max_size=4)}), max_size=2) | anything},
+)
 task_body = st.fixed_dictionaries(
     {"id": ids, "contextId": ids, "status": status},
-    optional={"artifacts": st.lists(artifact | anything, max_size=3) | anything})
-status_body = st.fixed_dictionaries({"taskId": ids, "contextId": ids, "status": status},
-                                    optional={"final": flags})
-artifact_body = st.fixed_dictionaries({"taskId": ids, "contextId": ids, "artifact": artifact | anything},
-                                      optional={"append": flags, "lastChunk": flags})
-message_body = st.fixed_dictionaries({"messageId": ids, "role": st.sampled_from(["ROLE_USER", "agent"]),
-                                      "parts": st.lists(st.fixed_dictionaries({"text": st.text(max_size=3)}),
-                                                        max_size=2)},
-                                     optional={"taskId": ids, "contextId": ids})
+    optional={"artifacts": st.lists(artifact | anything, max_size=3) | anything},
+)
+status_body = st.fixed_dictionaries(
+    {"taskId": ids, "contextId": ids, "status": status}, optional={"final": flags}
+)
+artifact_body = st.fixed_dictionaries(
+    {"taskId": ids, "contextId": ids, "artifact": artifact | anything},
+    optional={"append": flags, "lastChunk": flags},
+)
+message_body = st.fixed_dictionaries(
+    {
+        "messageId": ids,
+        "role": st.sampled_from(["ROLE_USER", "agent"]),
+        "parts": st.lists(st.fixed_dictionaries({"text": st.text(max_size=3)}), max_size=2),
+    },
+    optional={"taskId": ids, "contextId": ids},
+)
 kinds = st.sampled_from(["task", "message", "status-update", "artifact-update"]) | anything
 events = st.one_of(
-    st.builds(lambda b: {"task": b}, task_body), st.builds(lambda b: {"statusUpdate": b}, status_body),
+    st.builds(lambda b: {"task": b}, task_body),
+    st.builds(lambda b: {"statusUpdate": b}, status_body),
     st.builds(lambda b: {"artifactUpdate": b}, artifact_body),
     st.builds(lambda b: {"message": b}, message_body),
     st.builds(lambda b, k: {**b, "kind": k}, task_body | status_body | artifact_body | message_body, kinds),
-    st.builds(lambda a, b: {**a, **b}, st.fixed_dictionaries({"task": task_body}),
-              st.fixed_dictionaries({"message": message_body})),
-    json_values)
+    st.builds(
+        lambda a, b: {**a, **b},
+        st.fixed_dictionaries({"task": task_body}),
+        st.fixed_dictionaries({"message": message_body}),
+    ),
+    json_values,
+)
 envelopes = st.builds(
     lambda version, rpc_id, body, error, which: {
         **({"jsonrpc": version} if version is not None else {}),
         **({"id": rpc_id} if which != 3 else {}),
         **({"result": body} if which in (0, 2) else {}),
-        **({"error": error} if which in (1, 2) else {})},
-    st.sampled_from(["2.0", "1.0", None]) | anything, ids, events,
-    st.fixed_dictionaries({"code": anything, "message": anything}) | anything, st.integers(0, 3))
+        **({"error": error} if which in (1, 2) else {}),
+    },
+    st.sampled_from(["2.0", "1.0", None]) | anything,
+    ids,
+    events,
+    st.fixed_dictionaries({"code": anything, "message": anything}) | anything,
+    st.integers(0, 3),
+)
 stream_lines = st.lists(
-    st.one_of(events, envelopes,
-              st.builds(lambda r: LoadError("s.jsonl", 1, 1, r), st.text(max_size=8))),
-    max_size=10)
+    st.one_of(events, envelopes, st.builds(lambda r: LoadError("s.jsonl", 1, 1, r), st.text(max_size=8))),
+    max_size=10,
+)
 VALIDATORS = {
     "v1_0": [None, STORE.validator("v1_0/stream_response.json"), STORE.validator("v1_0/task.json")],
-    "v0_3": [None, STORE.validator("v0_3/stream_response.json#/$defs/StreamEvent"),
-             STORE.validator("v0_3/task.json", "interop")],
+    "v0_3": [
+        None,
+        STORE.validator("v0_3/stream_response.json#/$defs/StreamEvent"),
+        STORE.validator("v0_3/task.json", "interop"),
+    ],
 }
 
 
 @FUZZ
 @given(stream_lines, st.sampled_from(["v1_0", "v0_3"]), st.integers(0, 2), st.booleans())
 def test_stream_checker_yields_only_error_details(items, version, which, policy):
-    numbered = [(n, None, item) if isinstance(item, LoadError) else (n, item, None)
-                for n, item in enumerate(items, start=1)]
+    numbered = [
+        (n, None, item) if isinstance(item, LoadError) else (n, item, None)
+        for n, item in enumerate(items, start=1)
+    ]
     found = list(check_stream(numbered, version, VALIDATORS[version][which], policy=policy))
     assert all(isinstance(e, ErrorDetail) for e in found)
     assert all(e.line is None or 1 <= e.line <= max(len(items), 1) for e in found)
@@ -333,8 +465,9 @@ def test_stream_checker_yields_only_error_details(items, version, which, policy)
 # ------------------------------------------------------------------------------------------
 # The regex linter
 
-regex_alphabet = st.sampled_from([*"ab01.-*+?|()[]{}^$\\,:dws", "(?:", "(?=", "(?!", "\\d", "{2,}", "{1,3}",
-                                  "[^", "\\u00e9", "(?P<n>"])
+regex_alphabet = st.sampled_from(
+    [*"ab01.-*+?|()[]{}^$\\,:dws", "(?:", "(?=", "(?!", "\\d", "{2,}", "{1,3}", "[^", "\\u00e9", "(?P<n>"]
+)
 
 
 @FUZZ
@@ -342,6 +475,6 @@ regex_alphabet = st.sampled_from([*"ab01.-*+?|()[]{}^$\\,:dws", "(?:", "(?=", "(
 def test_linter_never_crashes(pattern):
     findings = analyse(pattern, confirm=False)
     assert all(isinstance(f, PatternFinding) and f.pattern == pattern and f.message for f in findings)
-    schema_findings({"properties": {"x": {"pattern": pattern}}, "patternProperties": {pattern: {}}},
-                    confirm=False)
-
+    schema_findings(
+        {"properties": {"x": {"pattern": pattern}}, "patternProperties": {pattern: {}}}, confirm=False
+    )

@@ -32,9 +32,14 @@ CARD = json.loads((CASES / "v1_0" / "agent_card.json").read_text(encoding="utf-8
 def cli(cwd: Path, *args: str, timeout: float = 120, preexec=None) -> tuple[int, str]:
     """Run the CLI as a user would; return (exit code, stdout + stderr). Never a traceback."""
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", *args], cwd=cwd,
-                          capture_output=True, timeout=timeout, preexec_fn=preexec,
-                          env={**os.environ, "NO_COLOR": "1"})
+    done = subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", *args],
+        cwd=cwd,
+        capture_output=True,
+        timeout=timeout,
+        preexec_fn=preexec,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
     output = (done.stdout + done.stderr).decode("utf-8", errors="replace")
     assert "Traceback" not in output and "internal error" not in output, output[-3000:]
     assert time.monotonic() - started < timeout
@@ -71,26 +76,34 @@ HOSTILE_DOCUMENTS: dict[str, tuple[bytes | str, str]] = {
     "huge_integer.json": ('{"a": ' + "9" * 5000 + "}", "1:7: integer with 5000 digits"),
     "invalid_utf8.json": (b'{"a": "ok",\n "b": "\xff"}', "2:8: invalid UTF-8 (byte 0xff)"),
     "encoded_surrogate.json": (b'"\xed\xa0\x80"', "1:2: invalid UTF-8 (byte 0xed)"),
-    "utf16.json": ('{"id": "x"}'.encode("utf-16"),
-                   "1:1: text is encoded in UTF-16LE; JSON text must be UTF-8"),
+    "utf16.json": (
+        '{"id": "x"}'.encode("utf-16"),
+        "1:1: text is encoded in UTF-16LE; JSON text must be UTF-8",
+    ),
     "utf16be.json": ('{"id": "x"}'.encode("utf-16-be"), "1:1: text is encoded in UTF-16BE"),
     "utf32.json": ('{"id": "x"}'.encode("utf-32"), "1:1: text is encoded in UTF-32LE"),
-    "image.json": (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01",
-                   "3:1: NUL byte: binary data, not JSON text"),
+    "image.json": (
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01",
+        "3:1: NUL byte: binary data, not JSON text",
+    ),
     "nul_byte.json": (b'{"a": 1}\x00', "1:9: NUL byte: binary data, not JSON text"),
     "empty.json": (b"", "1:1: empty document: expected a JSON value"),
     "blank.json": (b"  \n\t\n", "1:1: empty document: expected a JSON value"),
     "truncated.json": ('{"id": "t", "status": {"state"', "1:31: truncated JSON: unexpected end of the text"),
     "truncated_array.json": ("[1, 2", "1:6: truncated JSON"),
-    "unterminated_string.json": ('{"a": "abc',
-                                 "1:7: truncated JSON: unexpected end of the text (unterminated string"),
+    "unterminated_string.json": (
+        '{"a": "abc',
+        "1:7: truncated JSON: unexpected end of the text (unterminated string",
+    ),
     "trailing_data.json": ('{"a": 1} {"b": 2}', "1:10: extra data after the JSON value"),
     "control_character.json": ('{"a": "a\tb"}', "1:9: unescaped control character U+0009 in a string"),
     "lone_surrogate.json": ('{"a": "x\\ud800"}', "1:9: unpaired UTF-16 surrogate escape \\ud800"),
     "deep_array.json": (deep_array(), f"1:{MAX_DEPTH + 1}: nesting deeper than {MAX_DEPTH} levels"),
     "deep_object.json": (deep_object(), f"1:{5 * MAX_DEPTH + 1}: nesting deeper than {MAX_DEPTH} levels"),
-    "deep_later.json": ('{"ok": true,\n "x": ' + deep_array() + "}",
-                        f"2:{6 + MAX_DEPTH}: nesting deeper than {MAX_DEPTH} levels"),  # in the object
+    "deep_later.json": (
+        '{"ok": true,\n "x": ' + deep_array() + "}",
+        f"2:{6 + MAX_DEPTH}: nesting deeper than {MAX_DEPTH} levels",
+    ),  # in the object
 }
 
 
@@ -125,36 +138,50 @@ def test_one_hostile_document_alone_exits_3(tmp_path, name):
 def test_jsonl_bad_lines_are_findings_and_the_rest_is_still_checked(tmp_path):
     good = json.dumps({"task": {**TASK, "status": {"state": "TASK_STATE_COMPLETED"}}})
     lines = [
-        good.encode(),                                                     # 1
-        b'{"statusUpdate": {"taskId": "task-1", "taskId": "x"}}',          # 2 duplicate key
-        b'{"statusUpdate": {"taskId": NaN}}',                              # 3
-        deep_array().encode(),                                             # 4
-        b'{"artifactUpdate": "\xff"}',                                     # 5
-        b'{"statusUpdate": {"taskId": "task-1"',                           # 6 truncated
-        b'{"a": "\\udc00"}',                                               # 7
-        b'{"a": 1}\x00',                                                   # 8
-        b"",                                                               # 9 blank: ignored
-        json.dumps({"statusUpdate": {"taskId": "task-1", "contextId": "ctx-1",
-                                     "status": {"state": "TASK_STATE_WORKING"}}}).encode(),  # 10
+        good.encode(),  # 1
+        b'{"statusUpdate": {"taskId": "task-1", "taskId": "x"}}',  # 2 duplicate key
+        b'{"statusUpdate": {"taskId": NaN}}',  # 3
+        deep_array().encode(),  # 4
+        b'{"artifactUpdate": "\xff"}',  # 5
+        b'{"statusUpdate": {"taskId": "task-1"',  # 6 truncated
+        b'{"a": "\\udc00"}',  # 7
+        b'{"a": 1}\x00',  # 8
+        b"",  # 9 blank: ignored
+        json.dumps(
+            {
+                "statusUpdate": {
+                    "taskId": "task-1",
+                    "contextId": "ctx-1",
+                    "status": {"state": "TASK_STATE_WORKING"},
+                }
+            }
+        ).encode(),  # 10
     ]
     write(tmp_path, "stream.jsonl", b"\n".join(lines) + b"\n")
-    duplicate, nan, bad_byte = (column(lines[1], b'"taskId": "x'), column(lines[2], b"NaN"),
-                                column(lines[4], b"\xff"))
+    duplicate, nan, bad_byte = (
+        column(lines[1], b'"taskId": "x'),
+        column(lines[2], b"NaN"),
+        column(lines[4], b"\xff"),
+    )
     write(tmp_path, "empty.jsonl", b"\n\n")
     write(tmp_path, "bom.jsonl", b"\xef\xbb\xbf" + json.dumps({"task": TASK}).encode() + b"\n")
-    code, output = cli(tmp_path, "validate", "--schema", "v1_0/stream_response.json",
-                       "stream.jsonl", "empty.jsonl", "bom.jsonl")
+    code, output = cli(
+        tmp_path,
+        "validate",
+        "--schema",
+        "v1_0/stream_response.json",
+        "stream.jsonl",
+        "empty.jsonl",
+        "bom.jsonl",
+    )
     assert code == 1 and "bom.jsonl" not in output.replace("bom.jsonl:", "")
     assert output.rstrip().endswith("1 passed, 2 failed, 0 errored")
     for expected in [
-        'stream.jsonl:2: json-line: line is not strict JSON: duplicate key "taskId" '
-        f"(column {duplicate})",
-        "stream.jsonl:3: json-line: line is not strict JSON: NaN is not a JSON number "
-        f"(column {nan})",
+        f'stream.jsonl:2: json-line: line is not strict JSON: duplicate key "taskId" (column {duplicate})',
+        f"stream.jsonl:3: json-line: line is not strict JSON: NaN is not a JSON number (column {nan})",
         f"stream.jsonl:4: json-line: line is not strict JSON: nesting deeper than {MAX_DEPTH} levels "
         f"(column {MAX_DEPTH + 1})",
-        "stream.jsonl:5: json-line: line is not strict JSON: invalid UTF-8 (byte 0xff) "
-        f"(column {bad_byte})",
+        f"stream.jsonl:5: json-line: line is not strict JSON: invalid UTF-8 (byte 0xff) (column {bad_byte})",
         "stream.jsonl:6: json-line: line is not strict JSON: truncated JSON",
         "stream.jsonl:7: json-line: line is not strict JSON: unpaired UTF-16 surrogate escape \\udc00",
         "stream.jsonl:8: json-line: line is not strict JSON: NUL byte: binary data, not JSON text (column 9)",
@@ -173,10 +200,12 @@ def test_jsonl_file_that_is_no_text_or_no_file_is_errored(tmp_path):
     names = ["image.jsonl", "utf16.jsonl", "random.jsonl", "folder.jsonl", "missing.jsonl"]
     code, output = cli(tmp_path, "validate", "--schema", "v1_0/stream_response.json", *names)
     assert code == 3
-    for expected in ["image.jsonl:3:1: NUL byte: binary data, not JSON text",
-                     "utf16.jsonl:1:1: text is encoded in UTF-16LE",
-                     "folder.jsonl:1:1: is a directory, not a file",
-                     "missing.jsonl:1:1: cannot read file: No such file or directory"]:
+    for expected in [
+        "image.jsonl:3:1: NUL byte: binary data, not JSON text",
+        "utf16.jsonl:1:1: text is encoded in UTF-16LE",
+        "folder.jsonl:1:1: is a directory, not a file",
+        "missing.jsonl:1:1: cannot read file: No such file or directory",
+    ]:
         assert expected in output, expected
     assert re.search(r"random\.jsonl:\d+:\d+: NUL byte", output)
     assert output.rstrip().endswith("0 passed, 0 failed, 5 errored")
@@ -197,8 +226,7 @@ def test_run_reports_every_hostile_suite_file_and_still_runs_the_good_one(tmp_pa
     write(suites, "deep_data_100k.json", data_prefix + deep_array() + "}]}")
     write(suites, "duplicate_key.json", '{"schema": "v1_0/task.json",\n "schema": "v0_3/task.json"}')
     nan_line = ' "valid": true, "data": {"n": NaN}}]}'
-    write(suites, "nan_data.json", '{"schema": "v1_0/task.json", "tests": [{"description": "n",\n'
-                                   + nan_line)
+    write(suites, "nan_data.json", '{"schema": "v1_0/task.json", "tests": [{"description": "n",\n' + nan_line)
     write(suites, "binary.json", random_bytes())
     latin1_line = b' "description": "caf\xe9"}'
     latin1_column = column(latin1_line, b"\xe9")
@@ -212,14 +240,31 @@ def test_run_reports_every_hostile_suite_file_and_still_runs_the_good_one(tmp_pa
     (suites / "broken_link.json").symlink_to(tmp_path / "nowhere.json")
     # a referenced stream sample whose one line nests 100,000 deep: a finding at that line
     write(suites, "streams/deep_line.jsonl", json.dumps({"task": TASK}) + "\n" + deep_array() + "\n")
-    write(suites, "stream_suite.json", json.dumps({"schema": "v1_0/stream_response.json", "streams": [
-        {"description": "a line nested 100,000 deep", "file": "streams/deep_line.jsonl", "valid": False,
-         "expectedErrors": [{"line": 2, "rule": "json-line", "message": "nesting deeper than 200"}]}]}))
+    write(
+        suites,
+        "stream_suite.json",
+        json.dumps(
+            {
+                "schema": "v1_0/stream_response.json",
+                "streams": [
+                    {
+                        "description": "a line nested 100,000 deep",
+                        "file": "streams/deep_line.jsonl",
+                        "valid": False,
+                        "expectedErrors": [
+                            {"line": 2, "rule": "json-line", "message": "nesting deeper than 200"}
+                        ],
+                    }
+                ],
+            }
+        ),
+    )
     code, output = cli(tmp_path, "run", "suites", "--schemas", str(Path(__file__).parent.parent / "schemas"))
     assert code == 3
     for expected in [
         f"suites/deep_suite.json:1:{38 + MAX_DEPTH}: nesting deeper than {MAX_DEPTH} levels",
-        "suites/deep_data.json:1:", f"nesting deeper than {MAX_DEPTH} levels",
+        "suites/deep_data.json:1:",
+        f"nesting deeper than {MAX_DEPTH} levels",
         f"suites/deep_data_100k.json:1:{len(data_prefix) + MAX_DEPTH - 2}: nesting deeper than",
         'suites/duplicate_key.json:2:2: duplicate key "schema"',
         f"suites/nan_data.json:2:{column(nan_line, 'NaN')}: NaN is not a JSON number",
@@ -227,7 +272,8 @@ def test_run_reports_every_hostile_suite_file_and_still_runs_the_good_one(tmp_pa
         f"suites/invalid_utf8.json:2:{latin1_column}: invalid UTF-8 (byte 0xe9)",
         "suites/folder.json:1:1: is a directory, not a file",
         "suites/empty.json:1:1: empty document",
-        "suites/truncated.json:1:", "truncated JSON",
+        "suites/truncated.json:1:",
+        "truncated JSON",
         "suites/fifo.json:1:1: named pipe with no writer: nothing to read",
         "suites/broken_link.json:1:1: cannot read file: No such file or directory (broken symbolic link",
     ]:
@@ -246,13 +292,24 @@ def test_paths_that_name_nothing(tmp_path):
     assert code == 2 and "no_such_dir: no such file or directory" in output
     # validate: every FILE is a result of its own; one that cannot be read is errored (3) and the
     # others are still validated and reported
-    code, output = cli(tmp_path, "validate", "--schema", "v1_0/task.json", "missing.json",
-                       "folder.json", "file.json/inside.json", "dangling.json", "file.json")
+    code, output = cli(
+        tmp_path,
+        "validate",
+        "--schema",
+        "v1_0/task.json",
+        "missing.json",
+        "folder.json",
+        "file.json/inside.json",
+        "dangling.json",
+        "file.json",
+    )
     assert code == 3
-    for expected in ["missing.json:1:1: cannot read file: No such file or directory",
-                     "folder.json:1:1: is a directory, not a file",
-                     "file.json/inside.json:1:1: cannot read file: Not a directory",
-                     "dangling.json:1:1: cannot read file: No such file or directory (broken symbolic link"]:
+    for expected in [
+        "missing.json:1:1: cannot read file: No such file or directory",
+        "folder.json:1:1: is a directory, not a file",
+        "file.json/inside.json:1:1: cannot read file: Not a directory",
+        "dangling.json:1:1: cannot read file: No such file or directory (broken symbolic link",
+    ]:
         assert expected in output, expected
     assert output.rstrip().endswith("0 passed, 1 failed, 4 errored")
 
@@ -274,19 +331,25 @@ def test_unreadable_files_are_errored(tmp_path):
     write(suites, "locked.json", _suite([{"description": "x", "valid": True, "data": TASK}])).chmod(0)
     preexec = _drop_root_read_override if os.geteuid() == 0 else None
     try:
-        probe = subprocess.run([sys.executable, "-c", f"open({str(secret)!r}).read()"],
-                               preexec_fn=preexec, capture_output=True, text=True)
+        probe = subprocess.run(
+            [sys.executable, "-c", f"open({str(secret)!r}).read()"],
+            preexec_fn=preexec,
+            capture_output=True,
+            text=True,
+        )
     except subprocess.SubprocessError as exc:  # the sandbox does not let us drop capabilities
         pytest.skip(f"running as root without CAP_SETPCAP: cannot make chmod 000 bind ({exc})")
     assert "PermissionError" in probe.stderr  # chmod 000 now really blocks this process
     # /proc/self/mem exists, is a regular file, and fails to read (EIO) even for root
-    code, output = cli(tmp_path, "validate", "--schema", "v1_0/task.json", "secret.json",
-                       "/proc/self/mem", preexec=preexec)
+    code, output = cli(
+        tmp_path, "validate", "--schema", "v1_0/task.json", "secret.json", "/proc/self/mem", preexec=preexec
+    )
     assert code == 3
     assert "secret.json:1:1: cannot read file: Permission denied" in output
     assert "/proc/self/mem:1:1: cannot read file: Input/output error" in output
-    code, output = cli(tmp_path, "validate", "--schema", "v1_0/stream_response.json", "secret.jsonl",
-                       preexec=preexec)
+    code, output = cli(
+        tmp_path, "validate", "--schema", "v1_0/stream_response.json", "secret.jsonl", preexec=preexec
+    )
     assert code == 3 and "secret.jsonl:1:1: cannot read file: Permission denied" in output
     code, output = cli(tmp_path, "run", "suites", preexec=preexec)
     assert code == 3 and "suites/locked.json:1:1: cannot read file: Permission denied" in output
@@ -294,8 +357,16 @@ def test_unreadable_files_are_errored(tmp_path):
 
 def test_devices_and_pipes_never_hang(tmp_path):
     os.mkfifo(tmp_path / "pipe.json")
-    code, output = cli(tmp_path, "validate", "--schema", "v1_0/task.json", "pipe.json", "/dev/zero",
-                       "/dev/urandom", timeout=60)
+    code, output = cli(
+        tmp_path,
+        "validate",
+        "--schema",
+        "v1_0/task.json",
+        "pipe.json",
+        "/dev/zero",
+        "/dev/urandom",
+        timeout=60,
+    )
     assert code == 3
     assert "pipe.json:1:1: named pipe with no writer: nothing to read" in output
     assert "/dev/zero:1:1: not a regular file: a character device" in output
@@ -312,25 +383,55 @@ def test_big_valid_inputs_get_a_verdict_in_reasonable_time(tmp_path):
     write(tmp_path, "array_100k.json", json.dumps(wide))
     write(tmp_path, "bom.json", b"\xef\xbb\xbf" + json.dumps(TASK).encode())  # a BOM is accepted
     started = time.monotonic()
-    code, output = cli(tmp_path, "validate", "--schema", "v1_0/task.json", "text_10mb.json",
-                       "raw_10mb.json", "array_100k.json", "bom.json")
+    code, output = cli(
+        tmp_path,
+        "validate",
+        "--schema",
+        "v1_0/task.json",
+        "text_10mb.json",
+        "raw_10mb.json",
+        "array_100k.json",
+        "bom.json",
+    )
     assert code == 0 and output.rstrip().endswith("4 passed, 0 failed, 0 errored"), output[-2000:]
     assert time.monotonic() - started < 60
-    stream = [{"task": TASK},
-              {"artifactUpdate": {"taskId": "task-1", "contextId": "ctx-1",
-                                  "artifact": {"artifactId": "a", "parts": [{"raw": raw}]},
-                                  "lastChunk": True}},
-              {"statusUpdate": {"taskId": "task-1", "contextId": "ctx-1",
-                                "status": {"state": "TASK_STATE_COMPLETED"}}}]
+    stream = [
+        {"task": TASK},
+        {
+            "artifactUpdate": {
+                "taskId": "task-1",
+                "contextId": "ctx-1",
+                "artifact": {"artifactId": "a", "parts": [{"raw": raw}]},
+                "lastChunk": True,
+            }
+        },
+        {
+            "statusUpdate": {
+                "taskId": "task-1",
+                "contextId": "ctx-1",
+                "status": {"state": "TASK_STATE_COMPLETED"},
+            }
+        },
+    ]
     write(tmp_path, "big_line.jsonl", "\n".join(map(json.dumps, stream)) + "\n")
     code, output = cli(tmp_path, "validate", "--schema", "v1_0/stream_response.json", "big_line.jsonl")
     assert code == 0, output[-2000:]
-    write(tmp_path, "big_suite.json", _suite([
-        {"description": "10 MB text part", "valid": True, "data": text},
-        {"description": "100,000-element metadata array", "valid": True, "data": wide},
-        {"description": "10 MB state", "valid": False,
-         "data": {**TASK, "status": {"state": "y" * 10_000_000}},
-         "expectedErrors": [{"path": "$.status.state", "keyword": "enum"}]}]))
+    write(
+        tmp_path,
+        "big_suite.json",
+        _suite(
+            [
+                {"description": "10 MB text part", "valid": True, "data": text},
+                {"description": "100,000-element metadata array", "valid": True, "data": wide},
+                {
+                    "description": "10 MB state",
+                    "valid": False,
+                    "data": {**TASK, "status": {"state": "y" * 10_000_000}},
+                    "expectedErrors": [{"path": "$.status.state", "keyword": "enum"}],
+                },
+            ]
+        ),
+    )
     code, output = cli(tmp_path, "run", "big_suite.json")
     assert code == 0 and output.rstrip().endswith("3 passed, 0 failed, 0 errored"), output[-2000:]
 
@@ -339,8 +440,15 @@ def test_big_invalid_inputs_get_an_invalid_verdict(tmp_path):
     write(tmp_path, "state_10mb.json", json.dumps({**TASK, "status": {"state": "y" * 10_000_000}}))
     write(tmp_path, "status_100k.json", json.dumps({**TASK, "status": [0] * 100_000}))
     write(tmp_path, "bom_invalid.json", b"\xef\xbb\xbf" + json.dumps({**TASK, "kind": "task"}).encode())
-    code, output = cli(tmp_path, "validate", "--schema", "v1_0/task.json", "state_10mb.json",
-                       "status_100k.json", "bom_invalid.json")
+    code, output = cli(
+        tmp_path,
+        "validate",
+        "--schema",
+        "v1_0/task.json",
+        "state_10mb.json",
+        "status_100k.json",
+        "bom_invalid.json",
+    )
     assert code == 1 and output.rstrip().endswith("0 passed, 3 failed, 0 errored")
     assert "$.status.state [enum]" in output and "$.status [type]" in output
     assert "'kind' was unexpected" in output
@@ -357,9 +465,23 @@ CATASTROPHIC_SCHEMA = {
 def test_a_catastrophic_schema_pattern_cannot_hang_run_or_validate(tmp_path):
     write(tmp_path, "schemas/v1_0/thing.json", json.dumps(CATASTROPHIC_SCHEMA))
     attack = {"name": "a" * 40 + "!"}  # 2^40 ways to split the a's: hours on a backtracking engine
-    write(tmp_path, "suite.json", json.dumps({"schema": "v1_0/thing.json", "tests": [
-        {"description": "attack", "valid": False, "data": attack,
-         "expectedErrors": [{"keyword": "pattern"}]}]}))
+    write(
+        tmp_path,
+        "suite.json",
+        json.dumps(
+            {
+                "schema": "v1_0/thing.json",
+                "tests": [
+                    {
+                        "description": "attack",
+                        "valid": False,
+                        "data": attack,
+                        "expectedErrors": [{"keyword": "pattern"}],
+                    }
+                ],
+            }
+        ),
+    )
     write(tmp_path, "doc.json", json.dumps(attack))
     for args in (["run", "suite.json"], ["validate", "--schema", "v1_0/thing.json", "doc.json"]):
         code, output = cli(tmp_path, *args, "--schemas", "schemas", timeout=60)
@@ -367,8 +489,10 @@ def test_a_catastrophic_schema_pattern_cannot_hang_run_or_validate(tmp_path):
         assert "v1_0/thing.json" in output and "'^([a-z]+-?)+$' at /properties/name/pattern" in output
         assert "exponential time" in output
     # the same schema with a linear pattern runs, and the attack string is just invalid
-    fixed = {**CATASTROPHIC_SCHEMA, "properties": {"name": {"type": "string",
-                                                            "pattern": "^[a-z]+(?:-[a-z]+)*-?$"}}}
+    fixed = {
+        **CATASTROPHIC_SCHEMA,
+        "properties": {"name": {"type": "string", "pattern": "^[a-z]+(?:-[a-z]+)*-?$"}},
+    }
     write(tmp_path, "schemas/v1_0/thing.json", json.dumps(fixed))
     code, output = cli(tmp_path, "run", "suite.json", "--schemas", "schemas", timeout=60)
     assert code == 0, output
@@ -423,15 +547,26 @@ def test_read_bytes_refuses_what_it_cannot_bound(tmp_path):
 def test_a_recursive_schema_over_data_at_the_depth_limit_is_errored_not_a_crash(tmp_path):
     """Data within the 200 levels can still exhaust the validator's recursion on a recursive
     schema: that is an errored result naming the file, never an internal error."""
-    write(tmp_path, "schemas/v1_0/nested.json", json.dumps({
-        "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://x.test/v1_0/n.json",
-        "anyOf": [{"type": "integer"},
-                  {"allOf": [{"properties": {"a": {"$ref": "#"}}, "required": ["a"]}]}]}))
+    write(
+        tmp_path,
+        "schemas/v1_0/nested.json",
+        json.dumps(
+            {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$id": "https://x.test/v1_0/n.json",
+                "anyOf": [
+                    {"type": "integer"},
+                    {"allOf": [{"properties": {"a": {"$ref": "#"}}, "required": ["a"]}]},
+                ],
+            }
+        ),
+    )
     deep = '{"a":' * (MAX_DEPTH - 1) + '"x"' + "}" * (MAX_DEPTH - 1)
     write(tmp_path, "doc.json", deep)
     write(tmp_path, "doc.jsonl", deep + "\n")
-    code, output = cli(tmp_path, "validate", "--schemas", "schemas", "--schema", "v1_0/nested.json",
-                       "doc.json", "doc.jsonl")
+    code, output = cli(
+        tmp_path, "validate", "--schemas", "schemas", "--schema", "v1_0/nested.json", "doc.json", "doc.jsonl"
+    )
     assert code == 3
     assert "schema recursion too deep while validating doc.json" in output
     assert "schema recursion too deep while validating doc.jsonl" in output

@@ -25,19 +25,30 @@ from conftest import SCHEMAS
 
 CHROMIUM = shutil.which("chromium")
 needs_chromium = pytest.mark.skipif(
-    CHROMIUM is None, reason="Debian's `chromium` is not installed here (.ci/run installs it)")
+    CHROMIUM is None, reason="Debian's `chromium` is not installed here (.ci/run installs it)"
+)
 
 KNOWN_FAILURE = "task in the 0.3 state spelling"
 SUITE = {
     "schema": "v1_0/task.json",
     "description": "html report fixture",
     "tests": [
-        {"description": "working task", "valid": True,
-         "data": {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING"}}},
+        {
+            "description": "working task",
+            "valid": True,
+            "data": {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING"}},
+        },
         # wrongly claimed valid: the report must show it failed, with `working` highlighted
-        {"description": KNOWN_FAILURE, "valid": True,
-         "data": {"id": "t-2", "contextId": "c-1", "status": {"state": "working"},
-                  "metadata": {"note": "<script>alert(1)</script>"}}},
+        {
+            "description": KNOWN_FAILURE,
+            "valid": True,
+            "data": {
+                "id": "t-2",
+                "contextId": "c-1",
+                "status": {"state": "working"},
+                "metadata": {"note": "<script>alert(1)</script>"},
+            },
+        },
     ],
 }
 
@@ -68,9 +79,13 @@ def test_long_containers_are_elided_but_never_on_a_marked_path():
 
 
 def test_closed_object_error_marks_the_unexpected_members():
-    error = ErrorDetail(path="$", pointer="", schema_path="/unevaluatedProperties",
-                        keyword="unevaluatedProperties",
-                        message="Unevaluated properties are not allowed ('kind', 'url' were unexpected)")
+    error = ErrorDetail(
+        path="$",
+        pointer="",
+        schema_path="/unevaluatedProperties",
+        keyword="unevaluatedProperties",
+        message="Unevaluated properties are not allowed ('kind', 'url' were unexpected)",
+    )
     assert marked_pointers([error], {"kind": "task", "url": "x", "id": "1"}) == ["/kind", "/url"]
     # a message that names nothing in the data falls back to the object itself
     assert marked_pointers([error], {"id": "1"}) == [""]
@@ -79,9 +94,17 @@ def test_closed_object_error_marks_the_unexpected_members():
 def test_escaping_and_markup():
     assert esc("<a href='x'>") == "&lt;a href=&#x27;x&#x27;&gt;"
     assert esc(Markup("<b>")) == "<b>"
-    result = CaseResult("s<1>.json", "v1_0/task.json", "<img src=x onerror=alert(1)>", True, False,
-                        Outcome.FAILED, (), "expected valid, but it was rejected",
-                        data={"x": "</pre><script>"})
+    result = CaseResult(
+        "s<1>.json",
+        "v1_0/task.json",
+        "<img src=x onerror=alert(1)>",
+        True,
+        False,
+        Outcome.FAILED,
+        (),
+        "expected valid, but it was rejected",
+        data={"x": "</pre><script>"},
+    )
     page = render(RunSummary([result]))
     assert "<img" not in page and "<script" not in page.split("<style>")[0] + page.split("</style>")[1]
     assert "&lt;img src=x onerror=alert(1)&gt;" in page
@@ -108,13 +131,20 @@ def _write_run_report(tmp_path: Path) -> Path:
 def _write_coverage_report(tmp_path: Path) -> Path:
     suite = tmp_path / "cov" / "suite.json"
     suite.parent.mkdir()
-    tests = [SUITE["tests"][0], {"description": "0.3 spelling rejected", "valid": False,
-                                 "data": SUITE["tests"][1]["data"],
-                                 "expectedErrors": [{"path": "$.status.state", "keyword": "enum"}]}]
+    tests = [
+        SUITE["tests"][0],
+        {
+            "description": "0.3 spelling rejected",
+            "valid": False,
+            "data": SUITE["tests"][1]["data"],
+            "expectedErrors": [{"path": "$.status.state", "keyword": "enum"}],
+        },
+    ]
     suite.write_text(json.dumps({"schema": "v1_0/task.json", "tests": tests}))
     report = tmp_path / "coverage.html"
-    result = invoke("coverage", str(suite.parent), "--schemas", str(SCHEMAS), "--format", "html",
-                    "--output", str(report))
+    result = invoke(
+        "coverage", str(suite.parent), "--schemas", str(SCHEMAS), "--format", "html", "--output", str(report)
+    )
     assert result.exit_code == 0, result.output
     return report
 
@@ -150,18 +180,30 @@ def test_run_report_content(run_report):
 
 def _chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     profile = tmp_path / "chromium-profile"
-    command = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-               "--no-first-run", "--disable-background-networking", "--disable-component-update",
-               "--disable-sync", "--disable-dev-shm-usage", "--hide-scrollbars",
-               f"--user-data-dir={profile}", *args]
+    command = [
+        CHROMIUM,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--hide-scrollbars",
+        f"--user-data-dir={profile}",
+        *args,
+    ]
     return subprocess.run(command, capture_output=True, timeout=120, check=False)
 
 
 def _open_in_chromium(tmp_path: Path, page: Path) -> tuple[str, Path]:
     """Load ``page`` once: its DOM after parsing, and a 1200x900 screenshot."""
     png = tmp_path / (page.stem + ".png")
-    done = _chromium(tmp_path, "--dump-dom", f"--screenshot={png}", "--window-size=1200,900",
-                     page.resolve().as_uri())
+    done = _chromium(
+        tmp_path, "--dump-dom", f"--screenshot={png}", "--window-size=1200,900", page.resolve().as_uri()
+    )
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
     assert png.is_file(), done.stderr.decode(errors="replace")[-2000:]
     return done.stdout.decode("utf-8"), png
@@ -176,8 +218,8 @@ def _png_colours(path: Path, wanted: set[tuple[int, int, int]], enough: int = 50
     assert blob[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     pos, idat, header = 8, [], None
     while pos < len(blob):
-        length, kind = struct.unpack(">I4s", blob[pos:pos + 8])
-        chunk = blob[pos + 8:pos + 8 + length]
+        length, kind = struct.unpack(">I4s", blob[pos : pos + 8])
+        chunk = blob[pos + 8 : pos + 8 + length]
         if kind == b"IHDR":
             header = struct.unpack(">IIBBBBB", chunk)
         elif kind == b"IDAT":
@@ -194,7 +236,7 @@ def _png_colours(path: Path, wanted: set[tuple[int, int, int]], enough: int = 50
     found: set[tuple[int, int, int]] = set()
     for row in range(height):
         start = row * (stride + 1)
-        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        kind, line = raw[start], bytearray(raw[start + 1 : start + 1 + stride])
         if kind == 1:
             for i in range(bpp, stride):
                 line[i] = (line[i] + line[i - bpp]) & 0xFF

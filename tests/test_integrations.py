@@ -28,22 +28,37 @@ import yaml
 
 from conftest import CASES, REPO
 
-GIT_ENV = {"GIT_AUTHOR_NAME": "a2a test", "GIT_AUTHOR_EMAIL": "a2a@example.invalid",
-           "GIT_COMMITTER_NAME": "a2a test", "GIT_COMMITTER_EMAIL": "a2a@example.invalid",
-           "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "a2a test",
+    "GIT_AUTHOR_EMAIL": "a2a@example.invalid",
+    "GIT_COMMITTER_NAME": "a2a test",
+    "GIT_COMMITTER_EMAIL": "a2a@example.invalid",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
 
 
 def git(*args: str, cwd: Path) -> str:
-    result = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=120,
-                            env={**os.environ, **GIT_ENV}, check=True)
+    result = subprocess.run(
+        ["git", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **GIT_ENV},
+        check=True,
+    )
     return result.stdout.strip()
 
 
 def valid_data(schema: str, description_part: str = "") -> dict:
     import a2a_schema_suite as suite
 
-    return next(c.data for c in suite.iter_cases(schema=schema, valid=True)
-                if description_part in c.description and c.profile == "strict")
+    return next(
+        c.data
+        for c in suite.iter_cases(schema=schema, valid=True)
+        if description_part in c.description and c.profile == "strict"
+    )
 
 
 # -- pre-commit ------------------------------------------------------------------------------------
@@ -53,8 +68,13 @@ def valid_data(schema: str, description_part: str = "") -> dict:
 def hook_repo(tmp_path_factory) -> tuple[Path, str]:
     """This checkout's working tree (tracked and untracked, not ignored files) as a one-commit repo."""
     snapshot = tmp_path_factory.mktemp("hook-repo")
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                            cwd=REPO, capture_output=True, check=True, timeout=60).stdout
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO,
+        capture_output=True,
+        check=True,
+        timeout=60,
+    ).stdout
     for name in filter(None, listed.decode().split("\0")):
         source = REPO / name
         if source.is_file():
@@ -98,7 +118,8 @@ def user_repo(root: Path, hook_repo: tuple[Path, str]) -> Path:
     (root / ".pre-commit-config.yaml").write_text(CONFIG.format(repo=repo, rev=rev), encoding="utf-8")
     (root / ".well-known").mkdir()
     (root / ".well-known" / "agent-card.json").write_text(
-        json.dumps(valid_data("v1_0/agent_card.json"), indent=2), encoding="utf-8")
+        json.dumps(valid_data("v1_0/agent_card.json"), indent=2), encoding="utf-8"
+    )
     (root / "tasks").mkdir()
     (root / "tasks" / "done.json").write_text(json.dumps(valid_data("v1_0/task.json")), encoding="utf-8")
     (root / "recordings").mkdir()
@@ -106,8 +127,9 @@ def user_repo(root: Path, hook_repo: tuple[Path, str]) -> Path:
     (root / "cases").mkdir()
     shutil.copy(CASES / "v1_0" / "task_status.json", root / "cases" / "task_status.json")
     (root / "legacy").mkdir()  # a 0.3 agent and its recording
-    (root / "legacy" / "agent-card.json").write_text(json.dumps(valid_data("v0_3/agent_card.json")),
-                                                     encoding="utf-8")
+    (root / "legacy" / "agent-card.json").write_text(
+        json.dumps(valid_data("v0_3/agent_card.json")), encoding="utf-8"
+    )
     shutil.copy(CASES / "streams" / "v0_3" / "happy_path_jsonrpc.jsonl", root / "legacy" / "stream.jsonl")
     git("add", "-A", cwd=root)
     return root
@@ -115,8 +137,14 @@ def user_repo(root: Path, hook_repo: tuple[Path, str]) -> Path:
 
 def pre_commit(root: Path, home: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"}
-    return subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files"], cwd=root,
-                          capture_output=True, text=True, timeout=900, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "run", "--all-files"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+    )
 
 
 def hook_lines(output: str) -> dict[str, str]:
@@ -134,10 +162,13 @@ def test_pre_commit_hooks_pass_and_fail(tmp_path, hook_repo, pre_commit_home):
     good = pre_commit(root, pre_commit_home)
     assert good.returncode == 0, good.stdout + good.stderr
     assert hook_lines(good.stdout) == {
-        "A2A 1.0 agent cards": "Passed", "A2A 1.0 recorded streams": "Passed",
+        "A2A 1.0 agent cards": "Passed",
+        "A2A 1.0 recorded streams": "Passed",
         "A2A documents (a2a-schema-suite validate)": "Passed",
         "A2A case suites (a2a-schema-suite check)": "Passed",
-        "A2A 0.3 agent cards": "Passed", "A2A 0.3 recorded streams": "Passed"}
+        "A2A 0.3 agent cards": "Passed",
+        "A2A 0.3 recorded streams": "Passed",
+    }
 
     # now break every kind of document
     card = json.loads((root / ".well-known" / "agent-card.json").read_text(encoding="utf-8"))
@@ -175,8 +206,14 @@ def test_pre_commit_hooks_pass_and_fail(tmp_path, hook_repo, pre_commit_home):
 def test_pre_commit_hook_manifest_is_what_the_readme_says():
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     ids = [h["id"] for h in hooks]
-    assert ids == ["a2a-validate", "a2a-agent-card-v1", "a2a-agent-card-v0-3", "a2a-stream-v1",
-                   "a2a-stream-v0-3", "a2a-check-suites"]
+    assert ids == [
+        "a2a-validate",
+        "a2a-agent-card-v1",
+        "a2a-agent-card-v0-3",
+        "a2a-stream-v1",
+        "a2a-stream-v0-3",
+        "a2a-check-suites",
+    ]
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     for hook_id in ids:
         assert f"`{hook_id}`" in readme, hook_id
@@ -236,8 +273,10 @@ class Runner:
         self.files = {name: tmp_path / f"{name}.txt" for name in ("env", "output", "path")}
         for path in (*self.files.values(), self.summary):
             path.write_text("", encoding="utf-8")
-        self.env = {**{k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_"))},
-                    **(env or {})}
+        self.env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_"))},
+            **(env or {}),
+        }
 
     def expression(self, text: str, inputs: dict[str, str]) -> str:
         def value(match: re.Match[str]) -> str:
@@ -261,34 +300,52 @@ class Runner:
             if only is not None and only not in (step.get("id"), step.get("name")):
                 continue
             assert step["shell"] == "bash"
-            env = {**self.env, **self._exported(),
-                   "GITHUB_WORKSPACE": str(self.workspace), "GITHUB_ACTION_PATH": str(REPO),
-                   "GITHUB_STEP_SUMMARY": str(self.summary), "GITHUB_ENV": str(self.files["env"]),
-                   "GITHUB_OUTPUT": str(self.files["output"]), "GITHUB_PATH": str(self.files["path"]),
-                   "RUNNER_TEMP": str(self.temp), "GITHUB_ACTIONS": "true"}
+            env = {
+                **self.env,
+                **self._exported(),
+                "GITHUB_WORKSPACE": str(self.workspace),
+                "GITHUB_ACTION_PATH": str(REPO),
+                "GITHUB_STEP_SUMMARY": str(self.summary),
+                "GITHUB_ENV": str(self.files["env"]),
+                "GITHUB_OUTPUT": str(self.files["output"]),
+                "GITHUB_PATH": str(self.files["path"]),
+                "RUNNER_TEMP": str(self.temp),
+                "GITHUB_ACTIONS": "true",
+            }
             env.update({f"INPUT_{k.upper()}": v for k, v in values.items()})  # as JS actions get them
             env.update({k: self.expression(str(v), values) for k, v in step.get("env", {}).items()})
             script = self.temp / "step.sh"
             script.write_text(self.expression(step["run"], values), encoding="utf-8")
-            result = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
-                                    cwd=self.workspace, env=env, capture_output=True, text=True,
-                                    timeout=900)
+            result = subprocess.run(
+                ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+                cwd=self.workspace,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=900,
+            )
             if result.returncode != 0:
                 return result
         assert result is not None
         return result
 
     def _exported(self) -> dict[str, str]:
-        exported = dict(line.split("=", 1) for line in
-                        self.files["env"].read_text(encoding="utf-8").splitlines() if "=" in line)
+        exported = dict(
+            line.split("=", 1)
+            for line in self.files["env"].read_text(encoding="utf-8").splitlines()
+            if "=" in line
+        )
         extra = self.files["path"].read_text(encoding="utf-8").split()
         if extra:
             exported["PATH"] = os.pathsep.join([*reversed(extra), self.env.get("PATH", "")])
         return exported
 
     def outputs(self) -> dict[str, str]:
-        return dict(line.split("=", 1) for line in
-                    self.files["output"].read_text(encoding="utf-8").splitlines() if "=" in line)
+        return dict(
+            line.split("=", 1)
+            for line in self.files["output"].read_text(encoding="utf-8").splitlines()
+            if "=" in line
+        )
 
 
 @pytest.fixture(scope="module")
@@ -317,8 +374,9 @@ def failing_workspace(tmp_path: Path) -> Path:
     flipped = next(t for t in suite["tests"] if not t["valid"])
     flipped["valid"] = True  # an invalid test now claims valid: the run says it was rejected
     del flipped["expectedErrors"]
-    (workspace / "spec" / "cases" / "task_status.json").write_text(json.dumps(suite, indent=2),
-                                                                   encoding="utf-8")
+    (workspace / "spec" / "cases" / "task_status.json").write_text(
+        json.dumps(suite, indent=2), encoding="utf-8"
+    )
     return workspace
 
 
@@ -342,8 +400,9 @@ def test_action_validate_cards_with_a_pattern_and_a_junit_file(tmp_path, install
     card = valid_data("v1_0/agent_card.json")
     (workspace / "cards" / "good.json").write_text(json.dumps(card), encoding="utf-8")
     runner = action(tmp_path, installed, workspace)
-    result = runner.run({"command": "validate", "schema": "v1_0/agent_card.json",
-                         "paths": "cards/*.json"}, only="run")
+    result = runner.run(
+        {"command": "validate", "schema": "v1_0/agent_card.json", "paths": "cards/*.json"}, only="run"
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "::error" not in result.stdout and result.stdout.strip().endswith("1 passed, 0 failed, 0 errored")
     assert "1 passed" in runner.summary.read_text(encoding="utf-8")
@@ -352,8 +411,16 @@ def test_action_validate_cards_with_a_pattern_and_a_junit_file(tmp_path, install
     (workspace / "cards" / "bad.json").write_text(json.dumps(card), encoding="utf-8")
     (tmp_path / "again").mkdir()
     runner = action(tmp_path / "again", installed, workspace)
-    result = runner.run({"command": "validate", "schema": "v1_0/agent_card.json", "paths": "cards/*.json",
-                         "format": "junit", "output": "a2a.xml"}, only="run")
+    result = runner.run(
+        {
+            "command": "validate",
+            "schema": "v1_0/agent_card.json",
+            "paths": "cards/*.json",
+            "format": "junit",
+            "output": "a2a.xml",
+        },
+        only="run",
+    )
     assert result.returncode == 1
     assert "FAILED cards/bad.json" in result.stdout
     assert "<testsuites" in (workspace / "a2a.xml").read_text(encoding="utf-8")
@@ -373,17 +440,39 @@ def test_action_passes_optional_inputs_only_when_set(tmp_path, installed):
     runner.files["env"].write_text(f"A2A_SCHEMA_SUITE={recorder}\n", encoding="utf-8")
     assert runner.run({}, only="run").returncode == 0
     assert recorded.read_text(encoding="utf-8").split("\n")[:-1] == ["run", "--format", "github"]
-    assert runner.run({"paths": "a b\nc", "schemas": "my schemas", "profile": "interop",
-                       "policy": "warn", "command": "validate"}, only="run").returncode == 0
+    assert (
+        runner.run(
+            {
+                "paths": "a b\nc",
+                "schemas": "my schemas",
+                "profile": "interop",
+                "policy": "warn",
+                "command": "validate",
+            },
+            only="run",
+        ).returncode
+        == 0
+    )
     assert recorded.read_text(encoding="utf-8").split("\n")[:-1] == [
-        "validate", "--schemas", "my schemas", "--profile", "interop", "--policy", "warn",
-        "--format", "github", "a", "b", "c"]
+        "validate",
+        "--schemas",
+        "my schemas",
+        "--profile",
+        "interop",
+        "--policy",
+        "warn",
+        "--format",
+        "github",
+        "a",
+        "b",
+        "c",
+    ]
     # check has neither option (it would exit 2 on them): a warning, and they are left out
-    result = runner.run({"paths": "cases", "profile": "interop", "policy": "warn",
-                         "command": "check"}, only="run")
+    result = runner.run(
+        {"paths": "cases", "profile": "interop", "policy": "warn", "command": "check"}, only="run"
+    )
     assert result.returncode == 0
-    assert recorded.read_text(encoding="utf-8").split("\n")[:-1] == [
-        "check", "--format", "github", "cases"]
+    assert recorded.read_text(encoding="utf-8").split("\n")[:-1] == ["check", "--format", "github", "cases"]
     warning = "::warning title=a2a-schema-suite::input 'profile' applies to run and validate only"
     assert warning in result.stdout
 
@@ -391,13 +480,18 @@ def test_action_passes_optional_inputs_only_when_set(tmp_path, installed):
 def test_readme_workflow_runs(tmp_path, installed):
     """Each step of the README's workflow that uses the action, on a workspace with what it names."""
     workflow = yaml.safe_load(readme_yaml("### GitHub Action"))
-    steps = [s for job in workflow["jobs"].values() for s in job["steps"]
-             if "a2a-schema-suite" in s.get("uses", "")]
+    steps = [
+        s
+        for job in workflow["jobs"].values()
+        for s in job["steps"]
+        if "a2a-schema-suite" in s.get("uses", "")
+    ]
     assert len(steps) == 2
     workspace = tmp_path / "ws"
     (workspace / ".well-known").mkdir(parents=True)
     (workspace / ".well-known" / "agent-card.json").write_text(
-        json.dumps(valid_data("v1_0/agent_card.json")), encoding="utf-8")
+        json.dumps(valid_data("v1_0/agent_card.json")), encoding="utf-8"
+    )
     (workspace / "spec" / "cases").mkdir(parents=True)
     shutil.copy(CASES / "v1_0" / "task_status.json", workspace / "spec" / "cases")
     for number, step in enumerate(steps):

@@ -44,8 +44,9 @@ def branch_refs(store: SchemaStore, version: str) -> set[str]:
     """Every union branch of ``version`` as ``relpath#pointer`` (pointer "" for a file root)."""
     files = [(f.uri, f.contents) for f in store.files.values() if f.version == version]
     by_uri = {f.uri: f.relpath for f in store.files.values()}
-    return {f"{by_uri[uri]}#{pointer}" for uri, pointers in union_branches(files).items()
-            for pointer in pointers}
+    return {
+        f"{by_uri[uri]}#{pointer}" for uri, pointers in union_branches(files).items() for pointer in pointers
+    }
 
 
 @pytest.mark.parametrize("version", ["v1_0", "v0_3"])
@@ -79,7 +80,8 @@ def test_empty_stays_empty_under_interop(store):
         assert empty.is_valid({})
         assert not empty.is_valid({"deleted": True})
         delete = store.validator(
-            "v1_0/jsonrpc_response.json#/$defs/DeleteTaskPushNotificationConfigResponse", profile)
+            "v1_0/jsonrpc_response.json#/$defs/DeleteTaskPushNotificationConfigResponse", profile
+        )
         assert not delete.is_valid({"jsonrpc": "2.0", "id": 1, "result": {"deleted": True}})
         assert delete.is_valid({"jsonrpc": "2.0", "id": 1, "result": {}})
 
@@ -96,11 +98,12 @@ def test_all_optional_branch_needs_one_of_its_members(store):
 
 
 def test_union_branches_follow_refs_across_files():
-    files = [("https://x/v9/a.json", {"anyOf": [{"$ref": "b.json#/$defs/B"}, {"type": "null"}]}),
-             ("https://x/v9/b.json", {"$defs": {"B": {"type": "object"}}})]
+    files = [
+        ("https://x/v9/a.json", {"anyOf": [{"$ref": "b.json#/$defs/B"}, {"type": "null"}]}),
+        ("https://x/v9/b.json", {"$defs": {"B": {"type": "object"}}}),
+    ]
     found = union_branches(files)
-    assert found == {"https://x/v9/a.json": {"/anyOf/0", "/anyOf/1"},
-                     "https://x/v9/b.json": {"/$defs/B"}}
+    assert found == {"https://x/v9/a.json": {"/anyOf/0", "/anyOf/1"}, "https://x/v9/b.json": {"/$defs/B"}}
     assert urldefrag(urljoin("https://x/v9/a.json", "b.json#/$defs/B"))[1] == "/$defs/B"
 
 
@@ -109,20 +112,32 @@ def test_open_objects_adds_the_known_member_rule_only_on_branches():
     assert open_objects(schema) == {"type": "object", "properties": {"a": {}, "b": {}}}
     opened = open_objects(schema, {""})
     assert "unevaluatedProperties" not in opened
-    assert opened["allOf"][0]["anyOf"] == [{"maxProperties": 0}, {"required": ["a"]},
-                                           {"required": ["b"]}]
+    assert opened["allOf"][0]["anyOf"] == [{"maxProperties": 0}, {"required": ["a"]}, {"required": ["b"]}]
 
 
 @pytest.mark.parametrize("engine", ["jsonschema", "jsonschema-rs"])
 def test_cli_unknown_method_result_fits_no_type_in_interop(tmp_path, engine):
     pytest.importorskip("jsonschema_rs") if engine == "jsonschema-rs" else None
     doc = tmp_path / "response.json"
-    doc.write_text(json.dumps({"jsonrpc": "2.0", "id": 7,
-                               "result": {"task": {"id": 5, "status": "done"}}}))
+    doc.write_text(json.dumps({"jsonrpc": "2.0", "id": 7, "result": {"task": {"id": 5, "status": "done"}}}))
     for profile in ("strict", "interop"):
         done = subprocess.run(
-            [sys.executable, "-m", "a2a_schema_suite", "validate", "--schema",
-             "v1_0/jsonrpc_response.json", "--profile", profile, "--engine", engine, str(doc)],
-            capture_output=True, text=True, timeout=120)
+            [
+                sys.executable,
+                "-m",
+                "a2a_schema_suite",
+                "validate",
+                "--schema",
+                "v1_0/jsonrpc_response.json",
+                "--profile",
+                profile,
+                "--engine",
+                engine,
+                str(doc),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == 1, (profile, done.stdout, done.stderr)
         assert "$.result [anyOf]" in done.stdout

@@ -55,23 +55,57 @@ def broken_suites(tmp_path_factory) -> Path:
     shutil.copy(CASES / "streams" / "v1_0" / "terminal_regression.jsonl", root / "streams")
     shutil.copy(CASES / "streams" / "v1_0" / "happy_path_chunked.jsonl", root / "streams" / "orphan.jsonl")
     (root / "a_broken.json").write_text('{"schema": "v1_0/task.json", "tests": [,]}', encoding="utf-8")
-    (root / "b_missing_schema.json").write_text(json.dumps({"schema": "v1_0/nope.json", "tests": [
-        {"description": "anything", "valid": True, "data": {}}]}), encoding="utf-8")
-    (root / "c_wrong.json").write_text(json.dumps({"schema": "v1_0/task.json", "tests": [
-        {"description": "a 0.3 task said to be valid", "valid": True,
-         "data": {"id": "t", "contextId": "c", "kind": "task", "status": {"state": "working"}}},
-        {"description": "a good task said to be invalid", "valid": False,
-         "data": {"id": "t", "status": {"state": "TASK_STATE_WORKING"}}},
-    ], "streams": [{"description": "resurrected task said to be fine", "valid": True,
-                    "file": "streams/terminal_regression.jsonl"}]}), encoding="utf-8")
+    (root / "b_missing_schema.json").write_text(
+        json.dumps(
+            {"schema": "v1_0/nope.json", "tests": [{"description": "anything", "valid": True, "data": {}}]}
+        ),
+        encoding="utf-8",
+    )
+    (root / "c_wrong.json").write_text(
+        json.dumps(
+            {
+                "schema": "v1_0/task.json",
+                "tests": [
+                    {
+                        "description": "a 0.3 task said to be valid",
+                        "valid": True,
+                        "data": {"id": "t", "contextId": "c", "kind": "task", "status": {"state": "working"}},
+                    },
+                    {
+                        "description": "a good task said to be invalid",
+                        "valid": False,
+                        "data": {"id": "t", "status": {"state": "TASK_STATE_WORKING"}},
+                    },
+                ],
+                "streams": [
+                    {
+                        "description": "resurrected task said to be fine",
+                        "valid": True,
+                        "file": "streams/terminal_regression.jsonl",
+                    }
+                ],
+            }
+        ),
+        encoding="utf-8",
+    )
     return root
 
 
 def test_run_jobs_2_matches_jobs_1_byte_for_byte(tmp_path, broken_suites):
     # Every bundled case (under the interop profile, so 200+ fail with full error details) plus
     # suites that fail, error and leave a stream orphaned.
-    outputs = both(tmp_path, "run", str(CASES), str(broken_suites), "--schemas", str(SCHEMAS),
-                   "--profile", "interop", "--engine", "jsonschema-rs")
+    outputs = both(
+        tmp_path,
+        "run",
+        str(CASES),
+        str(broken_suites),
+        "--schemas",
+        str(SCHEMAS),
+        "--profile",
+        "interop",
+        "--engine",
+        "jsonschema-rs",
+    )
     assert outputs[1] == outputs[2]
     code, text, report = outputs[1]
     assert code == 3  # errored beats failed
@@ -82,20 +116,32 @@ def test_run_jobs_2_matches_jobs_1_byte_for_byte(tmp_path, broken_suites):
 
 
 def test_run_jobs_2_with_the_python_engine(tmp_path):
-    outputs = both(tmp_path, "run", str(CASES / "v0_3"), str(CASES / "streams"), "--schemas",
-                   str(SCHEMAS))
+    outputs = both(tmp_path, "run", str(CASES / "v0_3"), str(CASES / "streams"), "--schemas", str(SCHEMAS))
     assert outputs[1] == outputs[2]
     assert outputs[1][0] == 0
 
 
-@pytest.mark.parametrize("args", [
-    ("-k", "status"),
-    ("--fail-fast", "--profile", "interop"),
-    ("--fail-fast",),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("-k", "status"),
+        ("--fail-fast", "--profile", "interop"),
+        ("--fail-fast",),
+    ],
+)
 def test_run_selection_and_fail_fast_are_the_same_with_jobs(tmp_path, broken_suites, args):
-    outputs = both(tmp_path, "run", str(CASES / "streams"), str(CASES / "contract"),
-                   str(broken_suites), "--schemas", str(SCHEMAS), "--engine", "jsonschema-rs", *args)
+    outputs = both(
+        tmp_path,
+        "run",
+        str(CASES / "streams"),
+        str(CASES / "contract"),
+        str(broken_suites),
+        "--schemas",
+        str(SCHEMAS),
+        "--engine",
+        "jsonschema-rs",
+        *args,
+    )
     assert outputs[1] == outputs[2]
     if "--fail-fast" in args:
         # the orphan stream is the first problem in the order of a single process
@@ -116,14 +162,26 @@ def documents(tmp_path_factory) -> list[Path]:
     (folder / "broken.json").write_text('{"name": "x", "name": "y"}', encoding="utf-8")
     (folder / "a_directory.json").mkdir()
     streams = CASES / "streams" / "v1_0"
-    files[10:10] = [folder / "broken.json", folder / "missing.json", folder / "a_directory.json",
-                    streams / "happy_path_chunked_jsonrpc.jsonl", streams / "terminal_regression.jsonl"]
+    files[10:10] = [
+        folder / "broken.json",
+        folder / "missing.json",
+        folder / "a_directory.json",
+        streams / "happy_path_chunked_jsonrpc.jsonl",
+        streams / "terminal_regression.jsonl",
+    ]
     return files
 
 
 def test_validate_jobs_2_matches_jobs_1_byte_for_byte(tmp_path, documents):
-    outputs = both(tmp_path, "validate", "--schema", "v1_0/agent_card.json", "--schemas",
-                   str(SCHEMAS), *map(str, documents))
+    outputs = both(
+        tmp_path,
+        "validate",
+        "--schema",
+        "v1_0/agent_card.json",
+        "--schemas",
+        str(SCHEMAS),
+        *map(str, documents),
+    )
     assert outputs[1] == outputs[2]
     code, _, report = outputs[1]
     results = json.loads(report)["results"]
@@ -133,8 +191,17 @@ def test_validate_jobs_2_matches_jobs_1_byte_for_byte(tmp_path, documents):
 
 
 def test_validate_jobs_with_the_rust_engine_matches_too(tmp_path, documents):
-    outputs = both(tmp_path, "validate", "--schema", "v1_0/agent_card.json", "--schemas",
-                   str(SCHEMAS), "--engine", "jsonschema-rs", *map(str, documents))
+    outputs = both(
+        tmp_path,
+        "validate",
+        "--schema",
+        "v1_0/agent_card.json",
+        "--schemas",
+        str(SCHEMAS),
+        "--engine",
+        "jsonschema-rs",
+        *map(str, documents),
+    )
     assert outputs[1] == outputs[2]
 
 
@@ -153,9 +220,13 @@ def test_workers_started_with_spawn_give_the_same_results(documents):
     files = documents[:8]
     serial = list(validate_documents(files, "v1_0/agent_card.json", store))
     units = [([path], "v1_0/agent_card.json", "strict") for path in files]
-    spawned = [r for chunk in _in_workers(_validate_chunk, units, store, 2, _documents_lost,
-                                           context=multiprocessing.get_context("spawn"))
-               for r in chunk]
+    spawned = [
+        r
+        for chunk in _in_workers(
+            _validate_chunk, units, store, 2, _documents_lost, context=multiprocessing.get_context("spawn")
+        )
+        for r in chunk
+    ]
     assert spawned == serial
 
 
@@ -177,26 +248,44 @@ def test_a_dying_worker_loses_only_its_own_units():
 
 def test_ctrl_c_stops_the_workers_without_a_traceback(tmp_path):
     task = json.dumps({"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}})
-    status = json.dumps({"statusUpdate": {"taskId": "t", "contextId": "c",
-                                          "status": {"state": "TASK_STATE_WORKING"}}})
+    status = json.dumps(
+        {"statusUpdate": {"taskId": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}}
+    )
     streams = []
     for i in range(4):
         path = tmp_path / f"interrupt-me-{i}.jsonl"
         path.write_text("\n".join([task] + [status] * 20000) + "\n", encoding="utf-8")
         streams.append(str(path))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "a2a_schema_suite", "validate", "--schema", "v1_0/stream_response.json",
-         "--schemas", str(SCHEMAS), "--jobs", "2", *streams],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as in a terminal
+        [
+            sys.executable,
+            "-m",
+            "a2a_schema_suite",
+            "validate",
+            "--schema",
+            "v1_0/stream_response.json",
+            "--schemas",
+            str(SCHEMAS),
+            "--jobs",
+            "2",
+            *streams,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # as in a terminal
     time.sleep(3)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert "interrupted" in err and "Traceback" not in err
     time.sleep(0.5)
-    survivors = [p for p in Path("/proc").iterdir() if p.name.isdigit()
-                 and _cmdline(p).find(str(tmp_path / "interrupt-me-")) >= 0]
+    survivors = [
+        p
+        for p in Path("/proc").iterdir()
+        if p.name.isdigit() and _cmdline(p).find(str(tmp_path / "interrupt-me-")) >= 0
+    ]
     assert survivors == []
 
 
@@ -220,13 +309,20 @@ def test_store_pickles_without_its_caches():
 
 
 def test_stream_findings_are_capped_and_counted(tmp_path):
-    line = json.dumps({"statusUpdate": {"taskId": "t", "contextId": "c", "kind": "status-update",
-                                        "status": {"state": "TASK_STATE_WORKING"}}})
+    line = json.dumps(
+        {
+            "statusUpdate": {
+                "taskId": "t",
+                "contextId": "c",
+                "kind": "status-update",
+                "status": {"state": "TASK_STATE_WORKING"},
+            }
+        }
+    )
     task = json.dumps({"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}})
     extra = 250
     stream = tmp_path / "noisy.jsonl"
-    stream.write_text("\n".join([task] + [line] * (MAX_STREAM_FINDINGS + extra)) + "\n",
-                      encoding="utf-8")
+    stream.write_text("\n".join([task] + [line] * (MAX_STREAM_FINDINGS + extra)) + "\n", encoding="utf-8")
     store = SchemaStore.load(SCHEMAS)
     (result,) = validate_documents([stream], "v1_0/stream_response.json", store)
     assert len(result.errors) == MAX_STREAM_FINDINGS + 1
@@ -242,13 +338,24 @@ def test_stream_findings_are_capped_and_counted(tmp_path):
 
 def test_benchmark_smoke_run(tmp_path):
     figures = tmp_path / "bench.json"
-    proc = subprocess.run([sys.executable, str(REPO / "bench" / "run.py"), "--smoke", "--json",
-                           str(figures)], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "run.py"), "--smoke", "--json", str(figures)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "| measure | figure | target | met |" in proc.stdout
     results = json.loads(figures.read_text(encoding="utf-8"))
-    for key in ("startup", "overhead.jsonschema", "run.jsonschema-rs.jobs1", "cards.jsonschema.jobs1",
-                "fresh", "stream.jsonschema-rs.2000", "stream.jsonschema-rs.300.errors"):
+    for key in (
+        "startup",
+        "overhead.jsonschema",
+        "run.jsonschema-rs.jobs1",
+        "cards.jsonschema.jobs1",
+        "fresh",
+        "stream.jsonschema-rs.2000",
+        "stream.jsonschema-rs.300.errors",
+    ):
         assert key in results, key
     assert results["fresh"]["verdicts_as_expected"]
     assert results["cards.jsonschema.jobs1"]["same_verdicts"]

@@ -27,13 +27,23 @@ from conftest import CASES, SCHEMAS
 TASK_SUITE = CASES / "v1_0" / "task.json"
 
 
-def cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,
-        timeout: float = 180) -> subprocess.CompletedProcess[str]:
-    environ = {k: v for k, v in os.environ.items()
-               if k not in ("NO_COLOR", "FORCE_COLOR", "GITHUB_WORKSPACE", "GITHUB_STEP_SUMMARY")}
+def cli(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 180
+) -> subprocess.CompletedProcess[str]:
+    environ = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("NO_COLOR", "FORCE_COLOR", "GITHUB_WORKSPACE", "GITHUB_STEP_SUMMARY")
+    }
     environ.update(env or {})
-    return subprocess.run([sys.executable, "-m", "a2a_schema_suite", *args], capture_output=True,
-                          text=True, cwd=cwd, env=environ, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=environ,
+        timeout=timeout,
+    )
 
 
 def failing_suite(tmp_path: Path) -> Path:
@@ -129,8 +139,9 @@ def _on_a_terminal(*args: str, env: dict[str, str]) -> tuple[int, str, str]:
     master, slave = pty.openpty()
     environ = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     environ.update(env)
-    process = subprocess.Popen([sys.executable, "-m", "a2a_schema_suite", *args],
-                               stdout=subprocess.PIPE, stderr=slave, env=environ)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "a2a_schema_suite", *args], stdout=subprocess.PIPE, stderr=slave, env=environ
+    )
     os.close(slave)
     chunks: list[bytes] = []
     deadline = time.monotonic() + 180
@@ -200,8 +211,9 @@ def test_check_file_is_scoped_and_whole_root_rules_need_a_directory(tmp_path):
     scoped = cli("check", "--schemas", str(root), str(cases / "task.json"))
     assert scoped.returncode == 0, scoped.stdout
     assert "dead-def" in scoped.stdout and "FAILED" not in scoped.stdout
-    assert ("SKIPPED check > check: dead-def: not checked: the suites given are not every suite"
-            in scoped.stdout)
+    assert (
+        "SKIPPED check > check: dead-def: not checked: the suites given are not every suite" in scoped.stdout
+    )
     whole = cli("check", "--schemas", str(root), str(cases))
     assert whole.returncode == 1
     assert "$defs entry 'NeverUsed' is not referenced" in whole.stdout
@@ -215,18 +227,29 @@ def test_github_file_is_relative_to_the_workspace_for_any_path(tmp_path):
     (workspace / "spec" / "cases" / "streams").mkdir(parents=True)
     shutil.copy(failing_suite(tmp_path), workspace / "spec" / "cases" / "task_bad.json")
     # a stream that is claimed valid: its annotation points into the JSONL file
-    shutil.copy(CASES / "streams" / "v1_0" / "terminal_regression.jsonl",
-                workspace / "spec" / "cases" / "streams" / "regression.jsonl")
-    (workspace / "spec" / "cases" / "streams.json").write_text(json.dumps({
-        "schema": "v1_0/stream_response.json", "streams": [
-            {"description": "claimed valid", "file": "streams/regression.jsonl", "valid": True}]}),
-        encoding="utf-8")
+    shutil.copy(
+        CASES / "streams" / "v1_0" / "terminal_regression.jsonl",
+        workspace / "spec" / "cases" / "streams" / "regression.jsonl",
+    )
+    (workspace / "spec" / "cases" / "streams.json").write_text(
+        json.dumps(
+            {
+                "schema": "v1_0/stream_response.json",
+                "streams": [
+                    {"description": "claimed valid", "file": "streams/regression.jsonl", "valid": True}
+                ],
+            }
+        ),
+        encoding="utf-8",
+    )
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {"GITHUB_WORKSPACE": str(workspace)}
-    for path, cwd in ((str(workspace / "spec" / "cases"), elsewhere),  # absolute, outside cwd
-                      ("../ws/spec/cases", elsewhere),  # relative, outside cwd
-                      ("cases", workspace / "spec")):  # below the workspace root
+    for path, cwd in (
+        (str(workspace / "spec" / "cases"), elsewhere),  # absolute, outside cwd
+        ("../ws/spec/cases", elsewhere),  # relative, outside cwd
+        ("cases", workspace / "spec"),
+    ):  # below the workspace root
         result = cli("run", path, "--format", "github", cwd=cwd, env=env)
         assert result.returncode == 1
         errors = [line for line in result.stdout.splitlines() if line.startswith("::error ")]
@@ -247,7 +270,8 @@ def test_unresolvable_ref_is_one_line(tmp_path, engine):
     text = (root / "v1_0" / "task.json").read_text(encoding="utf-8")
     assert '"$ref": "#/$defs/TaskStatus"' in text
     (root / "v1_0" / "task.json").write_text(
-        text.replace('"$ref": "#/$defs/TaskStatus"', '"$ref": "#/$defs/TaskStatusX"', 1), encoding="utf-8")
+        text.replace('"$ref": "#/$defs/TaskStatus"', '"$ref": "#/$defs/TaskStatusX"', 1), encoding="utf-8"
+    )
     result = cli("run", "--schemas", str(root), str(TASK_SUITE), "--engine", engine, "-k", "submitted")
     assert result.returncode == 3
     reasons = [line.strip() for line in result.stdout.splitlines() if "TaskStatusX" in line]
@@ -255,11 +279,14 @@ def test_unresolvable_ref_is_one_line(tmp_path, engine):
     for reason in reasons:
         assert len(reason) < 300 and "'$schema'" not in reason and "{" not in reason, reason
         assert "/$defs/TaskStatusX" in reason and "does not exist" in reason
-    documents = cli("validate", "--schemas", str(root), "--schema", "v1_0/task.json#/$defs/Nope",
-                    str(TASK_SUITE))
+    documents = cli(
+        "validate", "--schemas", str(root), "--schema", "v1_0/task.json#/$defs/Nope", str(TASK_SUITE)
+    )
     assert documents.returncode == 3
-    assert ("cannot be resolved: '/$defs/Nope' does not exist in "
-            "https://a2a-schema-suite.dev/schemas/v1_0/task.json") in documents.stdout
+    assert (
+        "cannot be resolved: '/$defs/Nope' does not exist in "
+        "https://a2a-schema-suite.dev/schemas/v1_0/task.json"
+    ) in documents.stdout
     assert "'$schema'" not in documents.stdout
 
 
@@ -288,7 +315,7 @@ def readme_block(after: str, language: str) -> str:
     text = (CASES.parent / "README.md").read_text(encoding="utf-8")
     start = text.index(after)
     start = text.index(f"```{language}\n", start) + len(language) + 4
-    return text[start:text.index("```", start)]
+    return text[start : text.index("```", start)]
 
 
 def test_coverage_suite_shows_what_a_suite_adds(tmp_path):
@@ -313,8 +340,9 @@ def test_coverage_suite_shows_what_a_suite_adds(tmp_path):
     assert lines[1].startswith(f"{suite.as_posix()} adds to v0_3 (over ")
     assert "(+1)" in lines[1]
     assert "first valid example for (1):" in result.stdout
-    assert "v0_3/agent_card.json#/$defs/OAuth2SecurityScheme/properties/description  [property]" \
-        in result.stdout
+    assert (
+        "v0_3/agent_card.json#/$defs/OAuth2SecurityScheme/properties/description  [property]" in result.stdout
+    )
     data = json.loads(cli("coverage", str(CASES / "v0_3"), "--suite", str(suite), "--format", "json").stdout)
     (version,) = data["versions"]
     assert version["new_valid"] == ["v0_3/agent_card.json#/$defs/OAuth2SecurityScheme/properties/description"]
@@ -330,12 +358,16 @@ def test_coverage_suite_shows_what_a_suite_adds(tmp_path):
 
 
 def _complete(words: str) -> list[str]:
-    env = {"_A2A_SCHEMA_SUITE_COMPLETE": "bash_complete", "COMP_WORDS": words,
-           "COMP_CWORD": str(len(words.split()) - 1)}
+    env = {
+        "_A2A_SCHEMA_SUITE_COMPLETE": "bash_complete",
+        "COMP_WORDS": words,
+        "COMP_CWORD": str(len(words.split()) - 1),
+    }
     # the installed command, as a shell calls it (the variable's name comes from the program name)
     script = Path(sys.executable).parent / "a2a-schema-suite"
-    result = subprocess.run([str(script)], capture_output=True, text=True, timeout=60,
-                            env={**os.environ, **env})
+    result = subprocess.run(
+        [str(script)], capture_output=True, text=True, timeout=60, env={**os.environ, **env}
+    )
     assert result.returncode == 0, result.stderr
     return [line.split(",", 1)[1] for line in result.stdout.splitlines()]
 
@@ -369,13 +401,20 @@ def test_readme_bash_completion_snippet_completes():
     """The README's bash line, evaluated in a real bash, completes a schema reference."""
     line = next(x for x in readme_block("### Shell completion", "sh").splitlines() if "bash_source" in x)
     snippet = line.split("#", 1)[0].strip()
-    script = (f'{snippet}\n'
-              'COMP_WORDS=(a2a-schema-suite validate --schema "v1_0/agent_card.json#/\\$defs/AgentSk")\n'
-              'COMP_CWORD=3\n_a2a_schema_suite_completion a2a-schema-suite\n'
-              'printf "%s\\n" "${COMPREPLY[@]}"\n')
+    script = (
+        f"{snippet}\n"
+        'COMP_WORDS=(a2a-schema-suite validate --schema "v1_0/agent_card.json#/\\$defs/AgentSk")\n'
+        "COMP_CWORD=3\n_a2a_schema_suite_completion a2a-schema-suite\n"
+        'printf "%s\\n" "${COMPREPLY[@]}"\n'
+    )
     bin_dir = str(Path(sys.executable).parent)
-    result = subprocess.run(["bash", "--noprofile", "--norc", "-c", script], capture_output=True, text=True,
-                            timeout=60, env={**os.environ, "PATH": bin_dir + os.pathsep + os.environ["PATH"]})
+    result = subprocess.run(
+        ["bash", "--noprofile", "--norc", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PATH": bin_dir + os.pathsep + os.environ["PATH"]},
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["v1_0/agent_card.json#/$defs/AgentSkill"]
 

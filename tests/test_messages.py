@@ -21,8 +21,13 @@ ENGINES = ["jsonschema", "jsonschema-rs"]
 
 
 def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "a2a_schema_suite", *args], capture_output=True,
-                          text=True, timeout=120, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+    )
 
 
 @pytest.fixture(params=ENGINES)
@@ -36,9 +41,11 @@ def test_one_of_leads_with_the_closest_cause_in_every_format(engine):
     result = suite.validate_document(UNKNOWN_RESULT, "v1_0/jsonrpc_response.json", engine=engine)
     (error,) = result.errors
     assert error.keyword == "anyOf"
-    assert error.message == ("the object is not valid under any of the given schemas; closest: "
-                             "SendMessageResponse: 'done' is not of type 'object' at "
-                             "$.result.task.status")
+    assert error.message == (
+        "the object is not valid under any of the given schemas; closest: "
+        "SendMessageResponse: 'done' is not of type 'object' at "
+        "$.result.task.status"
+    )
     summary = RunSummary([result])
     for fmt in REPORTER_NAMES:
         report = render(summary, fmt)
@@ -48,41 +55,80 @@ def test_one_of_leads_with_the_closest_cause_in_every_format(engine):
     assert data["message"].startswith("the object is not valid") and data["context"]
 
 
-@pytest.mark.parametrize(("ref", "document", "words"), [
-    ("v1_0/part.json", {"text": "hi", "data": {"a": 1}},
-     "a Part carries exactly one of text, raw, url, data; this one has text and data, so it is "
-     "valid under each of 2 of them"),
-    ("v1_0/part.json", {},
-     "a Part carries exactly one of text, raw, url, data; this one has none of them (it is empty)"),
-    ("v1_0/stream_response.json", {"task": {}, "message": {}},
-     "a StreamResponse carries exactly one of task, message, statusUpdate, artifactUpdate; this "
-     "one has task and message"),
-    ("v1_0/send_message_response.json", {"task": {}, "message": {}},
-     "a SendMessageResponse carries exactly one of task, message; this one has task and message"),
-])
+@pytest.mark.parametrize(
+    ("ref", "document", "words"),
+    [
+        (
+            "v1_0/part.json",
+            {"text": "hi", "data": {"a": 1}},
+            "a Part carries exactly one of text, raw, url, data; this one has text and data, so it is "
+            "valid under each of 2 of them",
+        ),
+        (
+            "v1_0/part.json",
+            {},
+            "a Part carries exactly one of text, raw, url, data; this one has none of them (it is empty)",
+        ),
+        (
+            "v1_0/stream_response.json",
+            {"task": {}, "message": {}},
+            "a StreamResponse carries exactly one of task, message, statusUpdate, artifactUpdate; this "
+            "one has task and message",
+        ),
+        (
+            "v1_0/send_message_response.json",
+            {"task": {}, "message": {}},
+            "a SendMessageResponse carries exactly one of task, message; this one has task and message",
+        ),
+    ],
+)
 def test_exactly_one_member_failures_name_the_members_present(engine, ref, document, words):
     result = suite.validate_document(document, ref, engine=engine)
     assert any(words in e.message for e in result.errors if e.keyword == "oneOf"), result.errors
 
 
-@pytest.mark.parametrize(("ref", "document", "path", "hint"), [
-    ("v1_0/task.json", {"id": "t", "status": {"state": "completed"}}, "$.status.state",
-     "'completed' is the 0.3 spelling; 1.0 uses TASK_STATE_COMPLETED"),
-    ("v0_3/task.json", {"kind": "task", "id": "t", "contextId": "c",
-                        "status": {"state": "TASK_STATE_COMPLETED"}}, "$.status.state",
-     "'TASK_STATE_COMPLETED' is the 1.0 spelling; 0.3 uses completed"),
-    ("v1_0/message.json", {"messageId": "m", "role": "agent", "parts": [{"text": "x"}]}, "$.role",
-     "'agent' is the 0.3 spelling; 1.0 uses ROLE_AGENT"),
-    ("v1_0/jsonrpc_request.json", {"jsonrpc": "2.0", "id": 1, "method": "message/send",
-                                   "params": {}}, "$.method",
-     "'message/send' is the 0.3 spelling; 1.0 uses SendMessage"),
-    ("v1_0/task_status_update_event.json", {"taskId": "t", "contextId": "c", "final": True,
-                                            "status": {"state": "TASK_STATE_WORKING"}}, "$",
-     "'final' is 0.3: 1.0 has no final"),
-    ("v1_0/part.json", {"kind": "file", "file": {"bytes": "aGk="}}, "$",
-     "'file' is 0.3: 1.0 flattens file parts"),
-    ("v0_3/part.json", {"raw": "aGk="}, "$", "0.3 objects carry kind"),
-])
+@pytest.mark.parametrize(
+    ("ref", "document", "path", "hint"),
+    [
+        (
+            "v1_0/task.json",
+            {"id": "t", "status": {"state": "completed"}},
+            "$.status.state",
+            "'completed' is the 0.3 spelling; 1.0 uses TASK_STATE_COMPLETED",
+        ),
+        (
+            "v0_3/task.json",
+            {"kind": "task", "id": "t", "contextId": "c", "status": {"state": "TASK_STATE_COMPLETED"}},
+            "$.status.state",
+            "'TASK_STATE_COMPLETED' is the 1.0 spelling; 0.3 uses completed",
+        ),
+        (
+            "v1_0/message.json",
+            {"messageId": "m", "role": "agent", "parts": [{"text": "x"}]},
+            "$.role",
+            "'agent' is the 0.3 spelling; 1.0 uses ROLE_AGENT",
+        ),
+        (
+            "v1_0/jsonrpc_request.json",
+            {"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {}},
+            "$.method",
+            "'message/send' is the 0.3 spelling; 1.0 uses SendMessage",
+        ),
+        (
+            "v1_0/task_status_update_event.json",
+            {"taskId": "t", "contextId": "c", "final": True, "status": {"state": "TASK_STATE_WORKING"}},
+            "$",
+            "'final' is 0.3: 1.0 has no final",
+        ),
+        (
+            "v1_0/part.json",
+            {"kind": "file", "file": {"bytes": "aGk="}},
+            "$",
+            "'file' is 0.3: 1.0 flattens file parts",
+        ),
+        ("v0_3/part.json", {"raw": "aGk="}, "$", "0.3 objects carry kind"),
+    ],
+)
 def test_cross_version_hints(engine, ref, document, path, hint):
     result = suite.validate_document(document, ref, engine=engine)
     hinted = [e for e in result.errors if e.path == path and e.hint and hint in e.hint]
@@ -140,37 +186,49 @@ def test_no_bundled_pattern_or_format_error_shows_a_regex():
             checked += 1
             if isinstance(node.get("pattern"), str):
                 assert node["pattern"] not in detail.message, (relpath, pointer, detail.message)
-            assert "expected" in detail.message or " is not a" in detail.message or \
-                " is not an " in detail.message, (relpath, pointer, detail.message)
+            assert (
+                "expected" in detail.message
+                or " is not a" in detail.message
+                or " is not an " in detail.message
+            ), (relpath, pointer, detail.message)
     assert checked >= 10
 
 
 def test_interop_leftovers_are_warnings_not_silence(tmp_path):
-    hybrid = next(c for c in suite.iter_cases(schema="v1_0/agent_card.json")
-                  if c.profile == "interop" and c.valid and "url" in c.data)
+    hybrid = next(
+        c
+        for c in suite.iter_cases(schema="v1_0/agent_card.json")
+        if c.profile == "interop" and c.valid and "url" in c.data
+    )
     path = tmp_path / "hybrid.json"
     path.write_text(json.dumps(hybrid.data))
     done = cli("validate", "--profile", "interop", "--schema", "v1_0/agent_card.json", str(path))
     assert done.returncode == 0, done.stdout
     assert "WARNING" in done.stdout and "[v0_3-leftover] 0.3 leftover 'url'" in done.stdout
     assert "advice: A2A_REFERENCE §12" in done.stdout
-    off = cli("validate", "--profile", "interop", "--policy", "off", "--schema",
-              "v1_0/agent_card.json", str(path))
+    off = cli(
+        "validate", "--profile", "interop", "--policy", "off", "--schema", "v1_0/agent_card.json", str(path)
+    )
     assert "v0_3-leftover" in off.stdout  # advice is not policy: --policy off keeps it
     strict = cli("validate", "--schema", "v1_0/agent_card.json", str(path))
     assert strict.returncode == 1 and "v0_3-leftover" not in strict.stdout  # strict: errors
 
 
 def test_interop_stream_leftovers_carry_their_line():
-    events = [{"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}},
-              {"statusUpdate": {"taskId": "t", "contextId": "c", "final": True,
-                                "status": {"state": "TASK_STATE_COMPLETED"}},
-               }]
-    result = suite.validate_stream(events, "v1_0/stream_response.json", profile="interop",
-                                   policy="off")
+    events = [
+        {"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}},
+        {
+            "statusUpdate": {
+                "taskId": "t",
+                "contextId": "c",
+                "final": True,
+                "status": {"state": "TASK_STATE_COMPLETED"},
+            },
+        },
+    ]
+    result = suite.validate_stream(events, "v1_0/stream_response.json", profile="interop", policy="off")
     assert result.actual_valid and result.outcome.value == "warning"
-    assert [(e.line, e.rule, e.path) for e in result.errors] == [
-        (2, "v0_3-leftover", "$.statusUpdate.final")]
+    assert [(e.line, e.rule, e.path) for e in result.errors] == [(2, "v0_3-leftover", "$.statusUpdate.final")]
 
 
 def test_run_leaves_leftovers_out_of_interop_suites():
@@ -182,8 +240,11 @@ def test_probe_reports_interop_leftovers_as_warnings(store):
     from a2a_schema_suite.probe import ProbeOptions
     from a2a_schema_suite.probe.steps import Prober
 
-    hybrid = next(c for c in suite.iter_cases(schema="v1_0/agent_card.json")
-                  if c.profile == "interop" and c.valid and "url" in c.data)
+    hybrid = next(
+        c
+        for c in suite.iter_cases(schema="v1_0/agent_card.json")
+        if c.profile == "interop" and c.valid and "url" in c.data
+    )
     prober = Prober(ProbeOptions(url="https://agent.example.com", profile="interop"), store)
     errors = prober._validate("v1_0/agent_card.json", hybrid.data)
     assert errors and {e.rule for e in errors} == {"v0_3-leftover"}

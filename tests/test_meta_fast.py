@@ -67,7 +67,8 @@ def python_meta_errors(contents: Any) -> list[str]:
     """python-jsonschema's own verdict: what Draft202012Validator.check_schema iterates over."""
     meta = jsonschema.Draft202012Validator.META_SCHEMA
     validator = jsonschema.Draft202012Validator(
-        meta, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+        meta, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
     return [e.message for e in validator.iter_errors(contents)]
 
 
@@ -75,8 +76,30 @@ def python_meta_errors(contents: Any) -> list[str]:
 
 #: Values of the wrong kind for a keyword, plus some that are wrong only by format (Python's ``re``
 #: for "regex", RFC 3986 for "uri"/"uri-reference"): jsonschema-rs alone would accept those.
-WRONG = [None, True, 1, 1.5, -1, "x", "", [], {}, [1], {"a": 1}, "((", "\\p{L}", "(?<n>a)", "a b",
-         "http://x y", "#/a b", "not a uri", 10 ** 30, 2.0, [None], ["a", "a"]]
+WRONG = [
+    None,
+    True,
+    1,
+    1.5,
+    -1,
+    "x",
+    "",
+    [],
+    {},
+    [1],
+    {"a": 1},
+    "((",
+    "\\p{L}",
+    "(?<n>a)",
+    "a b",
+    "http://x y",
+    "#/a b",
+    "not a uri",
+    10**30,
+    2.0,
+    [None],
+    ["a", "a"],
+]
 
 
 def subschemas(node: Any, path: tuple = ()) -> Iterator[tuple[tuple, dict]]:
@@ -93,10 +116,32 @@ def schema_variants(contents: dict, count: int, seed: int) -> Iterator[dict]:
     """Copies of a real schema with one keyword's value replaced (or a keyword added)."""
     rng = random.Random(seed)
     places = list(subschemas(contents))
-    keywords = ["type", "pattern", "$ref", "$id", "minLength", "required", "enum", "properties",
-                "items", "oneOf", "$defs", "format", "const", "patternProperties", "$anchor",
-                "additionalProperties", "minimum", "$schema", "$vocabulary", "dependentRequired",
-                "unevaluatedProperties", "contentMediaType", "$dynamicRef", "uniqueItems"]
+    keywords = [
+        "type",
+        "pattern",
+        "$ref",
+        "$id",
+        "minLength",
+        "required",
+        "enum",
+        "properties",
+        "items",
+        "oneOf",
+        "$defs",
+        "format",
+        "const",
+        "patternProperties",
+        "$anchor",
+        "additionalProperties",
+        "minimum",
+        "$schema",
+        "$vocabulary",
+        "dependentRequired",
+        "unevaluatedProperties",
+        "contentMediaType",
+        "$dynamicRef",
+        "uniqueItems",
+    ]
     for _ in range(count):
         variant = copy.deepcopy(contents)
         path, _ = rng.choice(places)
@@ -111,12 +156,42 @@ def schema_variants(contents: dict, count: int, seed: int) -> Iterator[dict]:
 def suite_variants(data: dict, count: int, seed: int) -> Iterator[Any]:
     """Copies of a real suite with one to three members broken (or the whole value replaced)."""
     rng = random.Random(seed)
-    members = ["schema", "description", "profile", "tests", "streams", "extra", "valid",
-               "data", "expectedErrors", "comment", "file", "path", "keyword", "message", "line",
-               "rule"]
-    values = [*WRONG, "strict", "interop", "x.jsonl", "x.jsonl\n", "a.json", 0, 1.0, False,
-              [{}], [{"keyword": ""}], [{"line": 0}], [{"line": 1.0}], [{"line": True}],
-              [{"extra": 1}], [{"keyword": "required"}]]
+    members = [
+        "schema",
+        "description",
+        "profile",
+        "tests",
+        "streams",
+        "extra",
+        "valid",
+        "data",
+        "expectedErrors",
+        "comment",
+        "file",
+        "path",
+        "keyword",
+        "message",
+        "line",
+        "rule",
+    ]
+    values = [
+        *WRONG,
+        "strict",
+        "interop",
+        "x.jsonl",
+        "x.jsonl\n",
+        "a.json",
+        0,
+        1.0,
+        False,
+        [{}],
+        [{"keyword": ""}],
+        [{"line": 0}],
+        [{"line": 1.0}],
+        [{"line": True}],
+        [{"extra": 1}],
+        [{"keyword": "required"}],
+    ]
     for _ in range(count):
         variant = copy.deepcopy(data)
         if rng.random() < 0.03:
@@ -155,8 +230,11 @@ def test_compiled_meta_check_agrees_with_python_on_bundled_and_broken_schemas():
         parts = [node for _, node in subschemas(contents.get("$defs", {})) if "type" in node]
         rng = random.Random(i)
         instances = [contents, *rng.sample(parts, min(len(parts), 12))]
-        variants = [v for n, part in enumerate(instances)
-                    for v in schema_variants(part, 3 if n == 0 else 4, seed=i * 100 + n)]
+        variants = [
+            v
+            for n, part in enumerate(instances)
+            for v in schema_variants(part, 3 if n == 0 else 4, seed=i * 100 + n)
+        ]
         for variant in variants:
             python_valid = not python_meta_errors(variant)
             # the only direction that could change an answer: compiled "valid", python "invalid"
@@ -167,19 +245,27 @@ def test_compiled_meta_check_agrees_with_python_on_bundled_and_broken_schemas():
 
 
 @needs_rs
-@pytest.mark.parametrize(("keyword", "value", "why"), [
-    ("pattern", "\\p{L}+", "is not a 'regex'"),  # ECMA-262 accepts \p{L}; Python's re does not
-    ("pattern", "(?<name>a)", "is not a 'regex'"),
-    ("$ref", "#/$defs/a b", "is not a 'uri-reference'"),
-    ("$schema", "not a uri", "is not a 'uri'"),
-    ("patternProperties", {"((": {}}, "is not a 'regex'"),
-])
+@pytest.mark.parametrize(
+    ("keyword", "value", "why"),
+    [
+        ("pattern", "\\p{L}+", "is not a 'regex'"),  # ECMA-262 accepts \p{L}; Python's re does not
+        ("pattern", "(?<name>a)", "is not a 'regex'"),
+        ("$ref", "#/$defs/a b", "is not a 'uri-reference'"),
+        ("$schema", "not a uri", "is not a 'uri'"),
+        ("patternProperties", {"((": {}}, "is not a 'regex'"),
+    ],
+)
 def test_formats_jsonschema_rs_alone_would_accept_are_refused_as_python_refuses_them(
-        tmp_path, keyword, value, why):
+    tmp_path, keyword, value, why
+):
     root = tmp_path / "schemas"
     (root / "v9").mkdir(parents=True)
-    body = {"$schema": "https://json-schema.org/draft/2020-12/schema",
-            "$id": registry.BASE_URI + "v9/thing.json", "type": "object", keyword: value}
+    body = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": registry.BASE_URI + "v9/thing.json",
+        "type": "object",
+        keyword: value,
+    }
     (root / "v9" / "thing.json").write_text(json.dumps(body))
     fast, slow = both_paths(SchemaStore.load, root)
     assert fast.load_errors == slow.load_errors
@@ -250,18 +336,28 @@ def test_broken_suites_give_the_same_problems_with_and_without_jsonschema_rs(tmp
     assert len(problems) > len(written) // 2 and len(meta) > len(written) // 2
 
 
-@pytest.mark.parametrize(("entry", "message"), [
-    ({"description": "a", "valid": True, "data": 1, "expectedErrors": [{"keyword": "x"}]},
-     "expectedErrors is only allowed on a valid: false test at $.tests[0]"),
-    ({"description": "a", "valid": False, "data": 1, "expectedErrors": [{}]},
-     "{} should be non-empty at $.tests[0].expectedErrors[0]"),
-    ({"description": "a", "valid": False, "data": 1, "expectedErrors": [{"line": 0}]},
-     "0 is less than the minimum of 1 at $.tests[0].expectedErrors[0].line"),
-    ({"description": "a", "valid": False, "data": 1, "expectedErrors": [{"kw": "x"}]},
-     "Additional properties are not allowed ('kw' was unexpected) at $.tests[0].expectedErrors[0]"),
-    ({"description": "", "valid": "yes", "data": 1},
-     "'' should be non-empty at $.tests[0].description"),
-])
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        (
+            {"description": "a", "valid": True, "data": 1, "expectedErrors": [{"keyword": "x"}]},
+            "expectedErrors is only allowed on a valid: false test at $.tests[0]",
+        ),
+        (
+            {"description": "a", "valid": False, "data": 1, "expectedErrors": [{}]},
+            "{} should be non-empty at $.tests[0].expectedErrors[0]",
+        ),
+        (
+            {"description": "a", "valid": False, "data": 1, "expectedErrors": [{"line": 0}]},
+            "0 is less than the minimum of 1 at $.tests[0].expectedErrors[0].line",
+        ),
+        (
+            {"description": "a", "valid": False, "data": 1, "expectedErrors": [{"kw": "x"}]},
+            "Additional properties are not allowed ('kw' was unexpected) at $.tests[0].expectedErrors[0]",
+        ),
+        ({"description": "", "valid": "yes", "data": 1}, "'' should be non-empty at $.tests[0].description"),
+    ],
+)
 def test_suite_meta_messages_are_the_same_on_both_paths(write_json, entry, message):
     path = write_json("suite.json", {"schema": "v1_0/task.json", "tests": [entry]})
     fast, slow = both_paths(load_suite, path, "suite.json")
@@ -273,8 +369,14 @@ def test_suite_meta_messages_are_the_same_on_both_paths(write_json, entry, messa
 def test_stream_file_pattern_is_the_same_on_both_paths(tmp_path, file):
     (tmp_path / "s.jsonl").write_text('{"task": {}}\n')
     path = tmp_path / "suite.json"
-    path.write_text(json.dumps({"schema": "v1_0/stream_response.json", "streams": [
-        {"description": "s", "file": file, "valid": True}]}))
+    path.write_text(
+        json.dumps(
+            {
+                "schema": "v1_0/stream_response.json",
+                "streams": [{"description": "s", "file": file, "valid": True}],
+            }
+        )
+    )
     fast, slow = both_paths(load_suite, path, "suite.json")
     assert fast == slow
     assert isinstance(fast, Suite) == (file == "s.jsonl")
@@ -298,7 +400,11 @@ def test_without_the_package_nothing_imports_it(tmp_path):
         "main(['run', sys.argv[1], '--schemas', sys.argv[2]])\n"
     )
     suite_file = CASES / "v1_0" / "task.json"
-    done = subprocess.run([sys.executable, "-c", script, str(suite_file), str(SCHEMAS)],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(suite_file), str(SCHEMAS)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 failed, 0 errored" in done.stdout

@@ -47,8 +47,11 @@ THING = {
         "state": {"description": "REQUIRED state.", "enum": ["TASK_STATE_WORKING", "TASK_STATE_COMPLETED"]},
         "when": {"description": "Optional time.", "type": "string", "format": "date-time"},
         "link": {"type": "string", "format": "uri"},
-        "blob": {"type": "string", "contentEncoding": "base64",
-                 "pattern": "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},
+        "blob": {
+            "type": "string",
+            "contentEncoding": "base64",
+            "pattern": "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$",
+        },
         "part": {"$ref": "#/$defs/Part"},
         "note": {"description": "Free-form note."},
         "tags": {"type": "array", "minItems": 1, "items": {"type": "string"}},
@@ -65,14 +68,30 @@ THING = {
         },
     },
 }
-DATA = {"id": "t-1", "state": "TASK_STATE_WORKING", "when": "2026-03-01T10:00:00Z",
-        "link": "https://example.com/a", "blob": "aGk=", "part": {"text": "hi"}, "note": "n",
-        "tags": ["x"], "metadata": {"free": {"form": 1}}}
-SUITE = {"schema": "v9/thing.json", "description": "things", "tests": [
-    {"description": "a working thing", "valid": True, "data": DATA},
-    {"description": "no state", "valid": False, "data": {"id": "x"},
-     "expectedErrors": [{"keyword": "required"}]},
-]}
+DATA = {
+    "id": "t-1",
+    "state": "TASK_STATE_WORKING",
+    "when": "2026-03-01T10:00:00Z",
+    "link": "https://example.com/a",
+    "blob": "aGk=",
+    "part": {"text": "hi"},
+    "note": "n",
+    "tags": ["x"],
+    "metadata": {"free": {"form": 1}},
+}
+SUITE = {
+    "schema": "v9/thing.json",
+    "description": "things",
+    "tests": [
+        {"description": "a working thing", "valid": True, "data": DATA},
+        {
+            "description": "no state",
+            "valid": False,
+            "data": {"id": "x"},
+            "expectedErrors": [{"keyword": "required"}],
+        },
+    ],
+}
 
 
 def write(path: Path, value) -> Path:
@@ -124,7 +143,10 @@ def test_drop_removes_each_member_once_and_leaves_the_original_alone():
 
 def test_null_sets_every_non_null_value():
     assert [(p, m) for _o, p, m, _d in tuples({"a": [1, None]}, "null")] == [
-        ("", None), ("/a", {"a": None}), ("/a/0", {"a": [None, None]})]
+        ("", None),
+        ("/a", {"a": None}),
+        ("/a/0", {"a": [None, None]}),
+    ]
 
 
 def test_type_swaps_string_number_boolean_and_object_array():
@@ -163,24 +185,40 @@ def test_schema_guided_operators_find_fields_by_keyword(tiny):
     store, _suite = tiny
     ctx = context(store, DATA)
     assert tuples(DATA, "base64", ctx) == [
-        ("base64", "/blob", {**DATA, "blob": "%%not*base64%%"},
-         "replaced by characters outside the base64 alphabet"),
+        (
+            "base64",
+            "/blob",
+            {**DATA, "blob": "%%not*base64%%"},
+            "replaced by characters outside the base64 alphabet",
+        ),
         ("base64", "/blob", {**DATA, "blob": "aGk"}, "padding removed"),
     ]
     assert [m["when"] for _o, _p, m, _d in tuples(DATA, "date", ctx)] == [
-        "2026-03-01", "2026-03-01T10:00:00", "2024-02-30T25:61:00Z"]
+        "2026-03-01",
+        "2026-03-01T10:00:00",
+        "2024-02-30T25:61:00Z",
+    ]
     assert [(p, m["link"]) for _o, p, m, _d in tuples(DATA, "url", ctx)] == [
-        ("/link", "example.com/no-scheme"), ("/link", "https://exa mple.com/")]
+        ("/link", "example.com/no-scheme"),
+        ("/link", "https://exa mple.com/"),
+    ]
     # one-of: the matched branch is `text`; the other branch's member is added with a valid sample
     assert tuples(DATA, "one-of", ctx) == [
-        ("one-of", "/part", {**DATA, "part": {"text": "hi", "url": "https://example.com/mutant"}},
-         "added `url` from oneOf branch 1 next to the matched one")]
+        (
+            "one-of",
+            "/part",
+            {**DATA, "part": {"text": "hi", "url": "https://example.com/mutant"}},
+            "added `url` from oneOf branch 1 next to the matched one",
+        )
+    ]
     # free-form content (inside metadata) is never mutated; undescribed names are not either
     assert all(not p.startswith("/metadata/") for _o, p, _m, _d in tuples(DATA, "null", ctx))
-    assert ("/metadata/free" not in {p for _o, p, _m, _d in tuples(DATA, "drop", ctx)})
+    assert "/metadata/free" not in {p for _o, p, _m, _d in tuples(DATA, "drop", ctx)}
     # unknown members go only to objects with declared members (not to the free-form metadata)
     assert [p for _o, p, _m, _d in tuples(DATA, "unknown", ctx)] == [
-        f"/{UNKNOWN_MEMBER}", f"/part/{UNKNOWN_MEMBER}"]
+        f"/{UNKNOWN_MEMBER}",
+        f"/part/{UNKNOWN_MEMBER}",
+    ]
 
 
 def test_without_a_schema_the_guided_operators_generate_nothing():
@@ -233,14 +271,29 @@ def test_interop_suites_skip_the_unknown_operator(tiny, tmp_path):
 
 
 def test_a_survivor_let_through_by_another_branch_names_the_enclosing_choice(tmp_path):
-    either = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": BASE + "v9/either.json",
-              "type": "object", "properties": {"result": {"anyOf": [
-                  {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
-                  {"type": "null"}]}}, "required": ["result"]}
+    either = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": BASE + "v9/either.json",
+        "type": "object",
+        "properties": {
+            "result": {
+                "anyOf": [
+                    {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
+                    {"type": "null"},
+                ]
+            }
+        },
+        "required": ["result"],
+    }
     write(tmp_path / "s" / "v9" / "either.json", either)
     store = SchemaStore.load(tmp_path / "s")
-    suite = write(tmp_path / "e.json", {"schema": "v9/either.json", "tests": [
-        {"description": "a result", "valid": True, "data": {"result": {"n": 1}}}]})
+    suite = write(
+        tmp_path / "e.json",
+        {
+            "schema": "v9/either.json",
+            "tests": [{"description": "a result", "valid": True, "data": {"result": {"n": 1}}}],
+        },
+    )
     survivors = {(s.operator, s.path): s for s in audit(load_suites([suite]), store).survivors}
     nulled = survivors[("null", "$.result")]
     assert nulled.schema_location == "v9/either.json#/properties/result"
@@ -315,12 +368,36 @@ def test_cli_json_report_matches_its_schema(tiny):
 def test_cli_hint_limit_and_operator_narrow_the_listing_not_the_score(tiny):
     store, suite = tiny
     full = json.loads(invoke("mutate", str(suite), "--schemas", str(store.root), "--format", "json").output)
-    gaps = json.loads(invoke("mutate", str(suite), "--schemas", str(store.root), "--format", "json",
-                             "--hint", "likely-gap", "--limit", "1").output)
+    gaps = json.loads(
+        invoke(
+            "mutate",
+            str(suite),
+            "--schemas",
+            str(store.root),
+            "--format",
+            "json",
+            "--hint",
+            "likely-gap",
+            "--limit",
+            "1",
+        ).output
+    )
     assert gaps["summary"] == {**full["summary"], "elapsed_seconds": gaps["summary"]["elapsed_seconds"]}
     assert len(gaps["survivors"]) == 1 and gaps["survivors"][0]["hint"] == "likely-gap"
-    only = json.loads(invoke("mutate", str(suite), "--schemas", str(store.root), "--format", "json",
-                             "--operator", "drop", "--operator", "url").output)
+    only = json.loads(
+        invoke(
+            "mutate",
+            str(suite),
+            "--schemas",
+            str(store.root),
+            "--format",
+            "json",
+            "--operator",
+            "drop",
+            "--operator",
+            "url",
+        ).output
+    )
     assert {op for op, t in only["by_operator"].items() if t["generated"]} == {"drop", "url"}
 
 
@@ -335,8 +412,16 @@ def test_cli_fail_under(tiny):
 def test_cli_emit_writes_then_refuses_to_overwrite(tiny, tmp_path):
     store, suite = tiny
     out = tmp_path / "review"
-    first = invoke("mutate", str(suite.parent.parent), "--schemas", str(store.root), "--emit", str(out),
-                   "--hint", "likely-gap")
+    first = invoke(
+        "mutate",
+        str(suite.parent.parent),
+        "--schemas",
+        str(store.root),
+        "--emit",
+        str(out),
+        "--hint",
+        "likely-gap",
+    )
     assert first.exit_code == 0 and "wrote 1 suite file(s)" in first.output
     emitted = json.loads((out / "v9" / "thing.mutants.json").read_text())
     assert all(t["valid"] or t["expectedErrors"] for t in emitted["tests"])
@@ -367,8 +452,9 @@ def test_cli_errors_are_clear_and_never_tracebacks(tiny, tmp_path):
 def test_cli_html_report_is_self_contained(tiny, tmp_path):
     store, suite = tiny
     out = tmp_path / "m.html"
-    result = invoke("mutate", str(suite), "--schemas", str(store.root), "--format", "html",
-                    "--output", str(out))
+    result = invoke(
+        "mutate", str(suite), "--schemas", str(store.root), "--format", "html", "--output", str(out)
+    )
     assert result.exit_code == 0 and "score " in result.output
     page = out.read_text()
     assert page.startswith("<!DOCTYPE html>") and "Mutation audit" in page
@@ -378,8 +464,16 @@ def test_cli_html_report_is_self_contained(tiny, tmp_path):
 
 
 def test_bundled_subset_runs_fast_and_clean():
-    result = invoke("mutate", str(CASES / "v1_0" / "part.json"), "--schemas", str(SCHEMAS),
-                    "--format", "json", "--skip-operator", "type")
+    result = invoke(
+        "mutate",
+        str(CASES / "v1_0" / "part.json"),
+        "--schemas",
+        str(SCHEMAS),
+        "--format",
+        "json",
+        "--skip-operator",
+        "type",
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     jsonschema.Draft202012Validator(REPORT_SCHEMA).validate(data)
@@ -395,11 +489,16 @@ def test_both_engines_give_the_same_audit(tiny):
     bundled = [CASES / "v1_0" / "mutation_agent_card.json", CASES / "v0_3" / "part.json"]
     seen = {}
     for engine in ("jsonschema", "jsonschema-rs"):
-        reports = [audit(load_suites([suite]), SchemaStore.load(store.root, engine)),
-                   audit(load_suites(bundled), SchemaStore.load(SCHEMAS, engine))]
+        reports = [
+            audit(load_suites([suite]), SchemaStore.load(store.root, engine)),
+            audit(load_suites(bundled), SchemaStore.load(SCHEMAS, engine)),
+        ]
         seen[engine] = (
-            [(s.suite, s.test, s.operator, s.pointer, s.mutation, s.schema_location, s.hint)
-             for r in reports for s in r.survivors],
+            [
+                (s.suite, s.test, s.operator, s.pointer, s.mutation, s.schema_location, s.hint)
+                for r in reports
+                for s in r.survivors
+            ],
             [(key, t.generated, t.rejected) for r in reports for key, t in r.tallies.items()],
         )
     assert seen["jsonschema"] == seen["jsonschema-rs"]
@@ -435,11 +534,18 @@ def test_bundled_audit_guards_the_strict_1_0_schemas():
     assert report.tally("v1_0").generated > 15000 and report.tally("v0_3").generated > 10000
     for operator in ("unknown", "one-of", "base64", "date", "url"):
         tally = report.tally("v1_0", operator)
-        assert tally.generated > 0 and tally.survived == 0, (operator, [
-            (s.suite, s.test, s.path) for s in report.survivors
-            if s.version == "v1_0" and s.operator == operator][:5])
-    fixed = ("v1_0/agent_card.json#/properties/defaultInputModes/items",
-             "v1_0/agent_card.json#/properties/defaultOutputModes/items",
-             "v1_0/agent_card.json#/$defs/AgentSkill/properties/tags/items")
+        assert tally.generated > 0 and tally.survived == 0, (
+            operator,
+            [
+                (s.suite, s.test, s.path)
+                for s in report.survivors
+                if s.version == "v1_0" and s.operator == operator
+            ][:5],
+        )
+    fixed = (
+        "v1_0/agent_card.json#/properties/defaultInputModes/items",
+        "v1_0/agent_card.json#/properties/defaultOutputModes/items",
+        "v1_0/agent_card.json#/$defs/AgentSkill/properties/tags/items",
+    )
     assert not [s for s in report.survivors if s.schema_location in fixed]
     jsonschema.Draft202012Validator(REPORT_SCHEMA).validate(report.to_dict())

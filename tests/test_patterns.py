@@ -68,8 +68,10 @@ PATTERNS = sorted({pattern for _, _, pattern in ROWS})
 
 def test_every_pattern_of_every_schema_is_collected():
     # Cross-check the walk against the raw text: each "pattern": key and each patternProperties key.
-    texts = {path.relative_to(SCHEMAS).as_posix(): path.read_text(encoding="utf-8")
-             for path in SCHEMAS.rglob("*.json")}
+    texts = {
+        path.relative_to(SCHEMAS).as_posix(): path.read_text(encoding="utf-8")
+        for path in SCHEMAS.rglob("*.json")
+    }
     keys = sum(len(re.findall(r'"pattern"\s*:\s*"', text)) for text in texts.values())
     properties = sum(len(json.loads(text).get("patternProperties", {})) for text in texts.values())
     assert len(ROWS) >= keys + properties and len(ROWS) >= 13
@@ -130,22 +132,34 @@ _JS_COMPARE = (
 
 
 def _ecma_node(node: str, cases) -> list[list[bool]]:
-    code = ("let d = ''; process.stdin.on('data', c => d += c).on('end', () => {"
-            " const input = JSON.parse(d); " + _JS_COMPARE
-            + " process.stdout.write(JSON.stringify(out)); });")
-    done = subprocess.run([node, "-e", code], input=json.dumps(cases), capture_output=True, text=True,
-                          timeout=120, check=True)
+    code = (
+        "let d = ''; process.stdin.on('data', c => d += c).on('end', () => {"
+        " const input = JSON.parse(d); " + _JS_COMPARE + " process.stdout.write(JSON.stringify(out)); });"
+    )
+    done = subprocess.run(
+        [node, "-e", code], input=json.dumps(cases), capture_output=True, text=True, timeout=120, check=True
+    )
     return json.loads(done.stdout)
 
 
 def _ecma_chromium(chromium: str, cases, tmp_path: Path) -> list[list[bool]]:
     data = json.dumps(cases).replace("</", "<\\/")
     page = tmp_path / "ecma.html"
-    page.write_text("<!doctype html><html><body><script>const input = " + data + "; " + _JS_COMPARE
-                    + " document.body.textContent = JSON.stringify(out);</script></body></html>",
-                    encoding="utf-8")
-    done = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
-                           page.as_uri()], capture_output=True, text=True, timeout=120, check=True)
+    page.write_text(
+        "<!doctype html><html><body><script>const input = "
+        + data
+        + "; "
+        + _JS_COMPARE
+        + " document.body.textContent = JSON.stringify(out);</script></body></html>",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", page.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     body = re.search(r"<body>(.*)</body>", done.stdout, re.DOTALL)
     assert body, done.stdout[-500:] + done.stderr[-500:]
     return json.loads(html.unescape(body.group(1)))
@@ -154,14 +168,27 @@ def _ecma_chromium(chromium: str, cases, tmp_path: Path) -> list[list[bool]]:
 def _probes(pattern: str) -> list[str]:
     probes = ["", "\n", "\r\n"]
     for text in examples(pattern, 25, seed=3):
-        probes += [text, text + "\n", text + "\r", text + "\u2028", "\n" + text, text + "\n\n",
-                   text[:-1], text + "x", text[:1] + "\r" + text[1:], text[:1] + "\u0661" + text[1:]]
+        probes += [
+            text,
+            text + "\n",
+            text + "\r",
+            text + "\u2028",
+            "\n" + text,
+            text + "\n\n",
+            text[:-1],
+            text + "x",
+            text[:1] + "\r" + text[1:],
+            text[:1] + "\u0661" + text[1:],
+        ]
     return list(dict.fromkeys(probes))
 
 
 def test_schema_patterns_mean_the_same_in_python_and_ecma(tmp_path):
-    engines = {name: path for name in ("node", "chromium")
-               if (path := shutil.which(name) or (shutil.which("nodejs") if name == "node" else None))}
+    engines = {
+        name: path
+        for name in ("node", "chromium")
+        if (path := shutil.which(name) or (shutil.which("nodejs") if name == "node" else None))
+    }
     assert engines, "no ECMA-262 engine: install node or chromium (.ci/run installs chromium)"
     cases = [(pattern, _probes(pattern)) for pattern in PATTERNS]
     python = [[re.search(pattern, s) is not None for s in probes] for pattern, probes in cases]
@@ -169,8 +196,12 @@ def test_schema_patterns_mean_the_same_in_python_and_ecma(tmp_path):
     for name, path in engines.items():
         ecma = _ecma_node(path, cases) if name == "node" else _ecma_chromium(path, cases, tmp_path)
         assert len(ecma) == len(cases)
-        differences = [(pattern, s) for (pattern, probes), py, js in zip(cases, python, ecma, strict=True)
-                       for s, a, b in zip(probes, py, js, strict=True) if a != b]
+        differences = [
+            (pattern, s)
+            for (pattern, probes), py, js in zip(cases, python, ecma, strict=True)
+            for s, a, b in zip(probes, py, js, strict=True)
+            if a != b
+        ]
         assert not differences, f"{name}: Python and ECMA-262 disagree on {differences[:5]}"
 
 
@@ -178,24 +209,43 @@ def test_the_ecma_comparison_sees_the_dollar_difference(tmp_path):
     """Without $(?!\\n), the comparison above would fail: it probes what it claims to probe."""
     engine = shutil.which("node") or shutil.which("nodejs")
     cases = [("^[0-9]+\\.[0-9]+$", ["1.0", "1.0\n"]), ("^a.b$(?!\\n)", ["a\rb", "axb"])]
-    ecma = (_ecma_node(engine, cases) if engine
-            else _ecma_chromium(shutil.which("chromium"), cases, tmp_path))
+    ecma = _ecma_node(engine, cases) if engine else _ecma_chromium(shutil.which("chromium"), cases, tmp_path)
     assert ecma == [[True, False], [False, True]]
     assert [[re.search(p, s) is not None for s in probes] for p, probes in cases] == [
-        [True, True], [True, True]]
+        [True, True],
+        [True, True],
+    ]
 
 
 # ------------------------------------------------------------------------------------------
 # The linter itself
 
 CATASTROPHIC = [
-    "^(a+)+$", "^(a*)*$", "^(a|a?)+$", "^(\\w+\\s?)+$", "^(.*,)+$", "^(a{1,3})+$",
-    "^(?:a|b|ab)*$", "(x+x+)+y", "^([a-z0-9]+-?)+$", "^(?:\\s*,\\s*)*$", "^(\\d+\\s*)+$",
-    "^x{10}(a+)+$", "(?=(a+)+$)b", "^(https?://)?([\\da-z\\.-]+)\\.([a-z\\.]{2,6})([/\\w \\.-]*)*/?$",
+    "^(a+)+$",
+    "^(a*)*$",
+    "^(a|a?)+$",
+    "^(\\w+\\s?)+$",
+    "^(.*,)+$",
+    "^(a{1,3})+$",
+    "^(?:a|b|ab)*$",
+    "(x+x+)+y",
+    "^([a-z0-9]+-?)+$",
+    "^(?:\\s*,\\s*)*$",
+    "^(\\d+\\s*)+$",
+    "^x{10}(a+)+$",
+    "(?=(a+)+$)b",
+    "^(https?://)?([\\da-z\\.-]+)\\.([a-z\\.]{2,6})([/\\w \\.-]*)*/?$",
 ]
 SAFE = [
-    "^(ab+)+$", "^(a|ab)*$", "^(a|b)*c$", "^(\\w|\\s)*$", "^[0-9]+\\.[0-9]+$", "^(a+)+",
-    "^\\s*(\\S+\\s*)*$", "^(?:[^\"\\\\]|\\\\.)*$", "^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,}$",
+    "^(ab+)+$",
+    "^(a|ab)*$",
+    "^(a|b)*c$",
+    "^(\\w|\\s)*$",
+    "^[0-9]+\\.[0-9]+$",
+    "^(a+)+",
+    "^\\s*(\\S+\\s*)*$",
+    '^(?:[^"\\\\]|\\\\.)*$',
+    "^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,}$",
     "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$",
     "^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)"
     "(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$",
@@ -225,22 +275,25 @@ def test_ambiguous_but_harmless_patterns_are_cleared_by_the_real_engine():
     assert catastrophic("^(a+)+") is None
 
 
-@pytest.mark.parametrize(("pattern", "words"), [
-    ("^[0-9]+$", ["$(?!\\n)"]),
-    ("^a.b", ["'.'", "\\r"]),
-    ("^\\d$(?!\\n)", ["[0-9]"]),
-    ("\\w+$(?!\\n)", ["\\w"]),
-    ("^\\s$(?!\\n)", ["\\s"]),
-    ("\\bword\\b", ["\\b"]),
-    ("(?P<year>[0-9]{4})", ["(?P<year>", "Python-only"]),
-    ("(?i)abc", ["(?i)", "Python-only"]),
-    ("\\Aabc", ["\\A", "Python-only"]),
-    ("a++", ["possessive", "Python-only"]),
-    ("\\p{L}+", ["\\p{L}", "ECMA-262 syntax"]),
-    ("\\u{1F600}", ["\\u{1F600}", "ECMA-262 syntax"]),
-    ("(a)\\1", ["back-references"]),
-    ("a{", ["'{'", "escaped"]),
-])
+@pytest.mark.parametrize(
+    ("pattern", "words"),
+    [
+        ("^[0-9]+$", ["$(?!\\n)"]),
+        ("^a.b", ["'.'", "\\r"]),
+        ("^\\d$(?!\\n)", ["[0-9]"]),
+        ("\\w+$(?!\\n)", ["\\w"]),
+        ("^\\s$(?!\\n)", ["\\s"]),
+        ("\\bword\\b", ["\\b"]),
+        ("(?P<year>[0-9]{4})", ["(?P<year>", "Python-only"]),
+        ("(?i)abc", ["(?i)", "Python-only"]),
+        ("\\Aabc", ["\\A", "Python-only"]),
+        ("a++", ["possessive", "Python-only"]),
+        ("\\p{L}+", ["\\p{L}", "ECMA-262 syntax"]),
+        ("\\u{1F600}", ["\\u{1F600}", "ECMA-262 syntax"]),
+        ("(a)\\1", ["back-references"]),
+        ("a{", ["'{'", "escaped"]),
+    ],
+)
 def test_portability_notes(pattern, words):
     notes = [f.message for f in analyse(pattern) if f.kind == PORTABILITY]
     assert notes and all(any(w in n for n in notes) for w in words), notes
@@ -268,7 +321,8 @@ def test_schema_walk_locates_patterns_and_skips_instance_data():
         "properties": {"a/b": {"pattern": "^(a+)+$"}, "pattern": {"type": "string"}},
         "patternProperties": {"^x(y+)+$": {"pattern": "^ok$(?!\\n)"}},
         "$defs": {"D": {"items": [{"pattern": "^[0-9]+$"}]}},
-        "enum": [{"pattern": "^(b+)+$"}], "examples": [{"pattern": "(c+)+d"}],
+        "enum": [{"pattern": "^(b+)+$"}],
+        "examples": [{"pattern": "(c+)+d"}],
     }
     assert sorted(schema_patterns(schema)) == [
         ("/$defs/D/items/0/pattern", "^[0-9]+$"),
@@ -277,8 +331,10 @@ def test_schema_walk_locates_patterns_and_skips_instance_data():
         ("/properties/a~1b/pattern", "^(a+)+$"),
     ]
     bad = sorted(catastrophic_patterns(schema), key=lambda f: f.pointer)
-    assert [(f.pointer, f.pattern) for f in bad] == [("/patternProperties", "^x(y+)+$"),
-                                                      ("/properties/a~1b/pattern", "^(a+)+$")]
+    assert [(f.pointer, f.pattern) for f in bad] == [
+        ("/patternProperties", "^x(y+)+$"),
+        ("/properties/a~1b/pattern", "^(a+)+$"),
+    ]
     assert "at /properties/a~1b/pattern" in str(bad[1])
     assert {f.kind for f in schema_findings(schema)} == {EXPONENTIAL, PORTABILITY}
 
@@ -287,10 +343,12 @@ def test_schema_store_refuses_a_schema_with_a_catastrophic_pattern(tmp_path):
     root = tmp_path / "schemas"
     (root / "v9").mkdir(parents=True)
     base = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "string"}
-    (root / "v9" / "bad.json").write_text(json.dumps(
-        {**base, "$id": "https://x.test/v9/bad.json", "pattern": "^([a-z]+\\d*)+$"}))
-    (root / "v9" / "ambiguous_but_safe.json").write_text(json.dumps(
-        {**base, "$id": "https://x.test/v9/ok.json", "pattern": "^\\s*(\\S+\\s*)*$"}))
+    (root / "v9" / "bad.json").write_text(
+        json.dumps({**base, "$id": "https://x.test/v9/bad.json", "pattern": "^([a-z]+\\d*)+$"})
+    )
+    (root / "v9" / "ambiguous_but_safe.json").write_text(
+        json.dumps({**base, "$id": "https://x.test/v9/ok.json", "pattern": "^\\s*(\\S+\\s*)*$"})
+    )
     store = SchemaStore.load(root)
     (error,) = store.load_errors["v9"]
     assert error.source == "v9/bad.json" and "^([a-z]+\\\\d*)+$" in error.reason

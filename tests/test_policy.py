@@ -22,8 +22,13 @@ STREAM = CASES / "streams" / "v1_0" / "completed_without_artifact.jsonl"
 
 
 def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "a2a_schema_suite", *args], capture_output=True,
-                          text=True, timeout=120, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+    )
 
 
 def http_card(tmp_path: Path) -> Path:
@@ -37,11 +42,22 @@ def http_card(tmp_path: Path) -> Path:
 
 def test_rule_ids_are_stable_and_each_has_a_severity_and_reference():
     assert {r.id for r in RULES.values() if r.severity == "policy"} == {
-        "completed-has-artifact", "https-interface", "binding-uri"}
+        "completed-has-artifact",
+        "https-interface",
+        "binding-uri",
+    }
     assert {r.id for r in RULES.values() if r.severity == "spec"} == {
-        "json-line", "jsonrpc-envelope", "jsonrpc-id", "jsonrpc-error", "stream-ids",
-        "stream-order", "lifecycle-terminal", "artifact-append", "artifact-last-chunk",
-        "final-flag"}
+        "json-line",
+        "jsonrpc-envelope",
+        "jsonrpc-id",
+        "jsonrpc-error",
+        "stream-ids",
+        "stream-order",
+        "lifecycle-terminal",
+        "artifact-append",
+        "artifact-last-chunk",
+        "final-flag",
+    }
     assert all(r.reference for r in RULES.values())
     assert POLICIES == ("off", "warn", "error")
 
@@ -79,17 +95,24 @@ def test_validate_stream_policy_dial_json_says_severity(tmp_path):
     (finding,) = result["errors"]
     assert finding["rule"] == "completed-has-artifact" and finding["severity"] == "policy"
     assert finding["reference"] == "contract-validator baseline"
-    error = cli("validate", "--schema", "v1_0/stream_response.json", "--policy", "error",
-                str(STREAM))
+    error = cli("validate", "--schema", "v1_0/stream_response.json", "--policy", "error", str(STREAM))
     assert error.returncode == 1 and "completed-has-artifact" in error.stdout
 
 
 def test_suite_policy_decides_and_the_cli_overrides(tmp_path):
     # a stream file is relative and inside the suite's tree (SECURITY.md): a copy next to it
     (tmp_path / STREAM.name).write_bytes(STREAM.read_bytes())
-    suite = {"schema": "v1_0/stream_response.json",
-             "streams": [{"description": "completed without artifact", "file": STREAM.name,
-                          "valid": False, "expectedErrors": [{"rule": "completed-has-artifact"}]}]}
+    suite = {
+        "schema": "v1_0/stream_response.json",
+        "streams": [
+            {
+                "description": "completed without artifact",
+                "file": STREAM.name,
+                "valid": False,
+                "expectedErrors": [{"rule": "completed-has-artifact"}],
+            }
+        ],
+    }
     path = tmp_path / "suite.json"
     path.write_text(json.dumps(suite))
     # without "policy" (warn) the stream is valid: the valid: false test fails
@@ -106,8 +129,9 @@ def test_a_valid_document_with_policy_warnings_is_a_run_not_nothing():
     result_warning = ErrorDetail.finding("https-interface", "policy: x")
     from a2a_schema_suite.results import CaseResult
 
-    summary = RunSummary([CaseResult("d", "s", "d", True, True, Outcome.WARNING,
-                                     (result_warning,), "valid; 1 policy finding")])
+    summary = RunSummary(
+        [CaseResult("d", "s", "d", True, True, Outcome.WARNING, (result_warning,), "valid; 1 policy finding")]
+    )
     assert int(summary.exit_code) == 0
     lint_only = RunSummary([CaseResult("d", "s", "check: x", None, None, Outcome.WARNING)])
     assert int(lint_only.exit_code) == 4
@@ -122,12 +146,18 @@ def test_bundled_suites_that_pin_policy_findings_say_error():
         if rules & {"completed-has-artifact", "https-interface", "binding-uri"}:
             pinned.add(path.relative_to(CASES).as_posix())
             assert data.get("policy") == "error", path
-    assert pinned == {"contract/valid_v1_contract_card.json", "streams/v1_0.json",
-                      "streams/v1_0_task_snapshots.json", "v1_0/agent_card_policy_error.json"}
+    assert pinned == {
+        "contract/valid_v1_contract_card.json",
+        "streams/v1_0.json",
+        "streams/v1_0_task_snapshots.json",
+        "v1_0/agent_card_policy_error.json",
+    }
 
 
-@pytest.mark.parametrize(("policy", "outcome", "kept"), [
-    ("off", Outcome.PASSED, 0), ("warn", Outcome.WARNING, 1), ("error", Outcome.FAILED, 1)])
+@pytest.mark.parametrize(
+    ("policy", "outcome", "kept"),
+    [("off", Outcome.PASSED, 0), ("warn", Outcome.WARNING, 1), ("error", Outcome.FAILED, 1)],
+)
 def test_probe_checks_follow_the_policy_dial(store, policy, outcome, kept):
     from a2a_schema_suite.probe import ProbeOptions
     from a2a_schema_suite.probe.steps import Prober
@@ -172,5 +202,6 @@ def test_testing_assertions_follow_the_policy_dial(tmp_path):
     assert_a2a_valid(card, schema="v1_0/agent_card.json")  # valid with a policy warning
     with pytest.raises(AssertionError, match="https-interface"):
         assert_a2a_valid(card, schema="v1_0/agent_card.json", policy="error")
-    assert_a2a_invalid(card, schema="v1_0/agent_card.json", policy="error",
-                       expected_errors=[{"rule": "https-interface"}])
+    assert_a2a_invalid(
+        card, schema="v1_0/agent_card.json", policy="error", expected_errors=[{"rule": "https-interface"}]
+    )

@@ -100,8 +100,7 @@ def sdk_card_checks(interface: str) -> dict[str, str]:
 
 
 def test_sdk_agent_over_jsonrpc_1_0(sdk, store):
-    report = probe(ProbeOptions(sdk.base_url, send="Summarise the A2A streaming rules", stream=True),
-                   store)
+    report = probe(ProbeOptions(sdk.base_url, send="Summarise the A2A streaming rules", stream=True), store)
     assert outcomes(report) == {
         **sdk_card_checks("card: JSONRPC interface (1.0)"),
         "send: jsonrpc SendMessage": "passed",
@@ -120,8 +119,7 @@ def test_sdk_agent_over_jsonrpc_1_0(sdk, store):
 
 
 def test_sdk_agent_over_rest_1_0(sdk, store):
-    report = probe(ProbeOptions(sdk.base_url, send="hello over rest", stream=True, binding="rest"),
-                   store)
+    report = probe(ProbeOptions(sdk.base_url, send="hello over rest", stream=True, binding="rest"), store)
     assert outcomes(report) == {
         **sdk_card_checks("card: HTTP+JSON interface (1.0)"),
         "send: rest POST /message:send": "passed",
@@ -133,13 +131,19 @@ def test_sdk_agent_over_rest_1_0(sdk, store):
         "errors: POST /tasks/{id}:cancel of a completed task -> HTTP 400 TASK_NOT_CANCELABLE": "passed",
     }
     assert report.level.name == "full"
-    assert [next(iter(line)) for line in check(report, "stream: rest POST /message:stream").data] == \
-        ["task", "statusUpdate", "artifactUpdate", "artifactUpdate", "statusUpdate"]
+    assert [next(iter(line)) for line in check(report, "stream: rest POST /message:stream").data] == [
+        "task",
+        "statusUpdate",
+        "artifactUpdate",
+        "artifactUpdate",
+        "statusUpdate",
+    ]
 
 
 def test_sdk_agent_through_its_0_3_compatibility(sdk, store):
-    report = probe(ProbeOptions(sdk.base_url, send="hello in 0.3", stream=True,
-                                protocol_version="0.3"), store)
+    report = probe(
+        ProbeOptions(sdk.base_url, send="hello in 0.3", stream=True, protocol_version="0.3"), store
+    )
     assert outcomes(report) == {
         **sdk_card_checks("card: JSONRPC interface (0.3)"),
         "send: jsonrpc message/send": "passed",
@@ -152,8 +156,13 @@ def test_sdk_agent_through_its_0_3_compatibility(sdk, store):
     }
     assert report.level.name == "full"
     stream = check(report, "stream: jsonrpc message/stream")
-    assert [line["result"]["kind"] for line in stream.data] == \
-        ["task", "status-update", "artifact-update", "artifact-update", "status-update"]
+    assert [line["result"]["kind"] for line in stream.data] == [
+        "task",
+        "status-update",
+        "artifact-update",
+        "artifact-update",
+        "status-update",
+    ]
     assert [line["result"].get("final") for line in stream.data][-1] is True
 
 
@@ -210,20 +219,29 @@ def test_broken_agent_each_defect_is_caught_with_its_rule(broken, store):
     assert stream.outcome is Outcome.FAILED
     # 8 events (one of them sent as two data: lines, over CRLF, after a comment and retry:)
     assert len(stream.data) == 8
-    assert findings(stream) == [(6, "lifecycle-terminal"), (7, "lifecycle-terminal"),
-                                (7, "artifact-last-chunk"), (8, "lifecycle-terminal")]
-    assert stream.reason.startswith("a task reached COMPLETED and then WORKING: guard terminal states "
-                                    "before emitting")
+    assert findings(stream) == [
+        (6, "lifecycle-terminal"),
+        (7, "lifecycle-terminal"),
+        (7, "artifact-last-chunk"),
+        (8, "lifecycle-terminal"),
+    ]
+    assert stream.reason.startswith(
+        "a task reached COMPLETED and then WORKING: guard terminal states before emitting"
+    )
 
     unknown = check(report, "errors: unknown method -> -32601")
     assert unknown.outcome is Outcome.FAILED
     assert [(e.rule, e.message) for e in unknown.errors] == [
-        ("error-code", "answered -32603 (InternalError), expected -32601 (MethodNotFoundError)")]
+        ("error-code", "answered -32603 (InternalError), expected -32601 (MethodNotFoundError)")
+    ]
     assert unknown.reason == "answer a method the agent does not know with -32601 Method not found"
     # what the broken agent does right still passes
-    for description in ("send: jsonrpc SendMessage", "lifecycle: jsonrpc GetTask of the sent task",
-                        "errors: malformed request -> -32600",
-                        "errors: GetTask of an unknown task -> -32001"):
+    for description in (
+        "send: jsonrpc SendMessage",
+        "lifecycle: jsonrpc GetTask of the sent task",
+        "errors: malformed request -> -32600",
+        "errors: GetTask of an unknown task -> -32001",
+    ):
         assert check(report, description).outcome is Outcome.PASSED, description
     assert report.level.name == "non-conformant"
 
@@ -232,8 +250,7 @@ def test_a_0_3_card_where_a_1_0_card_is_expected(broken, store):
     report = probe(ProbeOptions(broken.url("broken03"), protocol_version="1.0"), store)
     version = check(report, "card: version (0.3)")
     assert version.outcome is Outcome.FAILED
-    assert version.errors[0].message.startswith("a 1.0 card was expected, but the agent serves a 0.3 "
-                                                "card")
+    assert version.errors[0].message.startswith("a 1.0 card was expected, but the agent serves a 0.3 card")
     assert check(report, "card: JSONRPC interface").outcome is Outcome.ERRORED
     assert report.level.name == "non-conformant"
 
@@ -241,8 +258,13 @@ def test_a_0_3_card_where_a_1_0_card_is_expected(broken, store):
 def test_broken_0_3_stream_rules_and_wrong_error_code(broken, store):
     report = probe(ProbeOptions(broken.url("broken03"), send="hello", stream=True), store)
     stream = check(report, "stream: jsonrpc message/stream")
-    assert findings(stream) == [(5, "final-flag"), (6, "lifecycle-terminal"), (7, "lifecycle-terminal"),
-                                (7, "artifact-last-chunk"), (8, "lifecycle-terminal")]
+    assert findings(stream) == [
+        (5, "final-flag"),
+        (6, "lifecycle-terminal"),
+        (7, "lifecycle-terminal"),
+        (7, "artifact-last-chunk"),
+        (8, "lifecycle-terminal"),
+    ]
     assert check(report, "errors: unknown method -> -32601").outcome is Outcome.FAILED
     assert check(report, "card: v0_3 schema").outcome is Outcome.PASSED
     assert report.level.name == "minimal"
@@ -262,7 +284,9 @@ def test_an_agent_that_answers_with_messages_only(broken, store):
     assert outcomes(report)["stream: jsonrpc SendStreamingMessage"] == "passed"
     lifecycle = check(report, "lifecycle: read back the sent task")
     assert (lifecycle.outcome, lifecycle.reason) == (
-        Outcome.SKIPPED, "the agent answered with a Message, not a Task: there is no task to read back")
+        Outcome.SKIPPED,
+        "the agent answered with a Message, not a Task: there is no task to read back",
+    )
     assert check(report, "errors: CancelTask of a completed task -> -32002").outcome is Outcome.SKIPPED
     assert report.level.name == "full"
 
@@ -274,24 +298,30 @@ def test_level_notes_a_claimed_capability_that_was_not_probed(broken, store):
 
 
 def test_answers_of_the_wrong_shape_are_reported_never_crash(broken, store):
-    report = probe(ProbeOptions(broken.url("weird"), send="hi", stream=True, fuzz=3, fuzz_rate=200),
-                   store)
+    report = probe(ProbeOptions(broken.url("weird"), send="hi", stream=True, fuzz=3, fuzz_rate=200), store)
     send = check(report, "send: jsonrpc SendMessage")
     assert send.outcome is Outcome.FAILED
     assert {e.path for e in send.errors} >= {"$.result.task.id", "$.result.task.status"}
     assert check(report, "lifecycle: read back the sent task").reason == "the sent task has no id"
     stream = check(report, "stream: jsonrpc SendStreamingMessage")
     rules = [(e.line, e.rule) for e in stream.errors if e.rule]
-    for expected in [(3, "json-line"), (4, "json-line"), (5, "json-line"),
-                     (6, "stream-error-event"), (6, "stream-end")]:
+    for expected in [
+        (3, "json-line"),
+        (4, "json-line"),
+        (5, "json-line"),
+        (6, "stream-error-event"),
+        (6, "stream-end"),
+    ]:
         assert expected in rules, rules
     assert stream.errors[-1].message == "the stream ended inside an event (no blank line after its data)"
     for description in ("errors: unknown method -> -32601", "errors: GetTask of an unknown task -> -32001"):
         result = check(report, description)
         assert result.outcome is Outcome.FAILED
         assert "was answered with a result, not the error" in result.errors[0].message
-    assert [check(report, f"fuzz #{n}: {label}").outcome for n, label in (
-        (1, 'wrong jsonrpc version "1.0"'), (2, "drop params.message.role"))] == [Outcome.FAILED] * 2
+    assert [
+        check(report, f"fuzz #{n}: {label}").outcome
+        for n, label in ((1, 'wrong jsonrpc version "1.0"'), (2, "drop params.message.role"))
+    ] == [Outcome.FAILED] * 2
     assert report.level.name == "non-conformant"
 
 
@@ -312,8 +342,9 @@ def test_a_card_beyond_max_bytes_is_not_read(broken, store):
     report = probe(ProbeOptions(broken.url("huge"), max_bytes=100_000), store)
     fetch = check(report, "card: fetch")
     assert fetch.outcome is Outcome.ERRORED
-    assert fetch.reason.endswith("response exceeds the limit of 100000 bytes (--max-bytes) (raise "
-                                 "--max-bytes to read it)")
+    assert fetch.reason.endswith(
+        "response exceeds the limit of 100000 bytes (--max-bytes) (raise --max-bytes to read it)"
+    )
     assert report.level.name == "undetermined"
     assert summary_of(report, Redactor()).exit_code == ExitCode.ERRORED
 
@@ -323,7 +354,8 @@ def test_a_stream_beyond_max_events_is_cut_off(broken, store):
     stream = check(report, "stream: jsonrpc SendStreamingMessage")
     assert len(stream.data) == 10
     assert [(e.line, e.rule, e.message) for e in stream.errors] == [
-        (10, "stream-end", "stream cut off: more than 10 events (--max-events)")]
+        (10, "stream-end", "stream cut off: more than 10 events (--max-events)")
+    ]
 
 
 def test_a_stream_that_drips_keep_alives_is_cut_at_the_timeout(broken, store):
@@ -332,7 +364,8 @@ def test_a_stream_that_drips_keep_alives_is_cut_at_the_timeout(broken, store):
     stream = check(report, "stream: jsonrpc SendStreamingMessage")
     assert len(stream.data) == 1
     assert [(e.line, e.rule, e.message) for e in stream.errors] == [
-        (1, "stream-end", "stream ended early: the response did not end within 0.5 s")]
+        (1, "stream-end", "stream ended early: the response did not end within 0.5 s")
+    ]
     assert time.monotonic() - started < 5
 
 
@@ -344,8 +377,9 @@ def test_an_agent_behind_credentials_gives_no_verdict_without_them(broken, store
     # a 401 is no answer to a malformed request either
     assert check(report, 'fuzz #1: wrong jsonrpc version "1.0"').outcome is Outcome.ERRORED
     assert report.level.name == "undetermined"
-    report = probe(ProbeOptions(broken.url("auth"), send="hi", headers=(("Authorization", AUTH_TOKEN),)),
-                   store)
+    report = probe(
+        ProbeOptions(broken.url("auth"), send="hi", headers=(("Authorization", AUTH_TOKEN),)), store
+    )
     assert report.level.name == "full"
 
 
@@ -406,12 +440,21 @@ def test_credentials_are_redacted_in_every_format_and_recording(broken, store, t
     assert MARK in render(summary, "json")
 
     record = tmp_path / "echo.jsonl"
-    result = invoke(broken.url("echo"), "--send", "hi", "--stream", "--header", f"Authorization={SECRET}",
-                    "--header", f"X-Api-Key={API_KEY}", "--record", str(record))
+    result = invoke(
+        broken.url("echo"),
+        "--send",
+        "hi",
+        "--stream",
+        "--header",
+        f"Authorization={SECRET}",
+        "--header",
+        f"X-Api-Key={API_KEY}",
+        "--record",
+        str(record),
+    )
     assert result.exit_code == 1, result.output
     assert "s3cr3t" not in result.output and API_KEY not in result.output
-    assert f"answered error -32603 (InternalError): cannot handle hi (Authorization: {MARK})" \
-        in result.stdout
+    assert f"answered error -32603 (InternalError): cannot handle hi (Authorization: {MARK})" in result.stdout
     for written in (record, tmp_path / "echo.card.json"):
         assert "s3cr3t" not in written.read_text()
     assert MARK in record.read_text()
@@ -467,8 +510,9 @@ def test_text_output_lists_every_check_then_the_level(sdk, fast_cli):
     assert lines[0].startswith("schemas: ") and lines[0].endswith(("(checkout)", "(bundled)"))
     assert lines[1] == "  passed   card: fetch"
     assert "  passed   errors: CancelTask of a completed task -> -32002" in lines
-    assert lines[-1] == ("conformance level: full (every check passed; claimed but not probed: "
-                         "streaming (add --stream))")
+    assert lines[-1] == (
+        "conformance level: full (every check passed; claimed but not probed: streaming (add --stream))"
+    )
 
 
 # -- --record --------------------------------------------------------------------------------------
@@ -495,11 +539,25 @@ def test_recorded_streams_become_cases_that_run_passes(sdk, broken, store, tmp_p
     # a valid and an invalid case per suite): the SDK's first event and card each with a member
     # dropped, and the broken stream's first event on its own; the broken card has no valid part
     assert result.output.strip().endswith("7 passed, 0 failed, 0 errored")
-    stub_files = [tmp_path / "cases" / "streams" / n
-                  for n in ("probe_sdk.json", "probe_sdk_card.json", "probe_broken.json")]
-    checked = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "check", "--strict",
-                              "--schemas", str(SCHEMAS), *map(str, stub_files)],
-                             capture_output=True, text=True, timeout=120)
+    stub_files = [
+        tmp_path / "cases" / "streams" / n
+        for n in ("probe_sdk.json", "probe_sdk_card.json", "probe_broken.json")
+    ]
+    checked = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "a2a_schema_suite",
+            "check",
+            "--strict",
+            "--schemas",
+            str(SCHEMAS),
+            *map(str, stub_files),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.strip().endswith("0 failed, 0 errored, 1 skipped")
 
@@ -507,12 +565,16 @@ def test_recorded_streams_become_cases_that_run_passes(sdk, broken, store, tmp_p
     assert stream_suite["schema"] == "v1_0/stream_response.json"
     assert stream_suite["streams"][0] == {
         "description": "jsonrpc 1.0 SendStreamingMessage stream recorded from sdk",
-        "file": "v1_0/sdk.jsonl", "valid": True}
+        "file": "v1_0/sdk.jsonl",
+        "valid": True,
+    }
     assert (card_suite["schema"], card_suite["profile"]) == ("v1_0/agent_card.json", "interop")
     assert card_suite["tests"][0]["valid"] is True
     derived = stream_suite["tests"][0]
     assert (derived["valid"], derived["description"]) == (
-        False, "recorded event from sdk without $.task (derived from the recording)")
+        False,
+        "recorded event from sdk without $.task (derived from the recording)",
+    )
     assert derived["expectedErrors"]
     assert [t["valid"] for t in card_suite["tests"]] == [True, False]
 
@@ -521,16 +583,22 @@ def test_recorded_streams_become_cases_that_run_passes(sdk, broken, store, tmp_p
     assert entry["valid"] is False
     assert {"line": 6, "rule": "lifecycle-terminal"} in entry["expectedErrors"]
     assert {"line": 7, "rule": "artifact-last-chunk"} in entry["expectedErrors"]
-    assert stream_suite["tests"] == [{
-        "description": "recorded event from broken #1 on its own (valid)", "valid": True,
-        "data": stream_suite["tests"][0]["data"]}]
+    assert stream_suite["tests"] == [
+        {
+            "description": "recorded event from broken #1 on its own (valid)",
+            "valid": True,
+            "data": stream_suite["tests"][0]["data"],
+        }
+    ]
     card_test = card_suite["tests"][0]
     assert len(card_suite["tests"]) == 1  # nothing valid to derive from a card without interfaces
     assert card_test["valid"] is False
-    assert {"path": "$", "keyword": "required", "message": "'supportedInterfaces'"} \
-        in card_test["expectedErrors"]
-    assert {"path": "$", "keyword": "unevaluatedProperties", "message": "'url'"} \
-        in card_test["expectedErrors"]
+    assert {"path": "$", "keyword": "required", "message": "'supportedInterfaces'"} in card_test[
+        "expectedErrors"
+    ]
+    assert {"path": "$", "keyword": "unevaluatedProperties", "message": "'url'"} in card_test[
+        "expectedErrors"
+    ]
 
 
 def test_record_writes_files_prints_stubs_and_never_replaces_a_file(broken, tmp_path, fast_cli):
@@ -539,8 +607,9 @@ def test_record_writes_files_prints_stubs_and_never_replaces_a_file(broken, tmp_
     assert result.exit_code == 0, result.output
     assert len(record.read_text().splitlines()) == 5
     assert (tmp_path / "good.card.json").is_file()
-    assert "move good.jsonl to cases/streams/v1_0/ and save as cases/streams/probe_good.json:" \
-        in result.stdout
+    assert (
+        "move good.jsonl to cases/streams/v1_0/ and save as cases/streams/probe_good.json:" in result.stdout
+    )
     # the printed stubs, saved as they say (the recording moved next to them), pass check --strict
     decoder = json.JSONDecoder()
     cases = tmp_path / "cases"
@@ -555,9 +624,12 @@ def test_record_writes_files_prints_stubs_and_never_replaces_a_file(broken, tmp_
     moved.write_bytes(record.read_bytes())
     stubs = sorted(str(p) for p in (cases / "streams").glob("*.json"))
     assert len(stubs) == 2
-    checked = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "check", "--strict",
-                              "--schemas", str(SCHEMAS), *stubs], capture_output=True, text=True,
-                             timeout=120)
+    checked = subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", "check", "--strict", "--schemas", str(SCHEMAS), *stubs],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert checked.returncode == 0, checked.stdout + checked.stderr
     moved.unlink()
     before = record.read_bytes()
@@ -575,8 +647,7 @@ def test_every_mutation_is_rejected_by_the_schema(binding, store):
     b = binding("http://127.0.0.1:1/")
     request = b.send_request("hello")
     assert store.validator(b.request_schema).is_valid(request)
-    mutations = build_mutations(request, b.request_schema, store, version=b.version,
-                                jsonrpc=b.jsonrpc)
+    mutations = build_mutations(request, b.request_schema, store, version=b.version, jsonrpc=b.jsonrpc)
     validator = store.validator(b.request_schema)
     assert len(mutations) >= 12
     assert len({m.label for m in mutations}) == len(mutations)
@@ -584,7 +655,7 @@ def test_every_mutation_is_rejected_by_the_schema(binding, store):
         assert not validator.is_valid(mutation.value), mutation.label
         if mutation.kind != "deep":
             assert json.loads(mutation.body) == mutation.value
-    kinds = [m.kind for m in mutations[:8 if b.jsonrpc else 7]]
+    kinds = [m.kind for m in mutations[: 8 if b.jsonrpc else 7]]
     expected = ["jsonrpc"] if b.jsonrpc else []
     expected += ["drop", "type", "enum", "one-of", "base64", "huge", "deep"]
     assert kinds == expected
@@ -593,23 +664,32 @@ def test_every_mutation_is_rejected_by_the_schema(binding, store):
 
 
 def test_card_shapes_versions_and_interfaces():
-    v1 = {"supportedInterfaces": [
-        {"url": "http://a/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
-        {"url": "http://a/rest", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}]}
+    v1 = {
+        "supportedInterfaces": [
+            {"url": "http://a/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+            {"url": "http://a/rest", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+        ]
+    }
     shape = cards.card_shape(v1)
     assert (shape.kind, shape.versions) == ("1.0", ["1.0"])
     assert cards.pick_interface(shape, "rest", "1.0").url == "http://a/rest"
     assert cards.version_problems(shape, "0.3")[0][0].startswith("a 0.3 card was expected")
-    v03 = {"url": "http://a/rpc", "protocolVersion": "0.3.0", "preferredTransport": "JSONRPC",
-           "additionalInterfaces": [{"url": "http://a/rest", "transport": "HTTP+JSON"}]}
+    v03 = {
+        "url": "http://a/rpc",
+        "protocolVersion": "0.3.0",
+        "preferredTransport": "JSONRPC",
+        "additionalInterfaces": [{"url": "http://a/rest", "transport": "HTTP+JSON"}],
+    }
     shape = cards.card_shape(v03)
-    assert (shape.kind, shape.versions, cards.choose_version(shape, "jsonrpc", None)) == \
-        ("0.3", ["0.3"], "0.3")
+    assert (shape.kind, shape.versions, cards.choose_version(shape, "jsonrpc", None)) == (
+        "0.3",
+        ["0.3"],
+        "0.3",
+    )
     assert [i.pointer for i in shape.interfaces] == ["$.url", "$.additionalInterfaces[0]"]
     assert cards.card_shape({**v1, **v03}).kind == "hybrid 1.0+0.3"
     assert cards.version_problems(cards.card_shape({}), None)[0][0].startswith("not an agent card")
-    assert cards.card_url("https://a.example/agent/") == \
-        "https://a.example/agent/.well-known/agent-card.json"
+    assert cards.card_url("https://a.example/agent/") == "https://a.example/agent/.well-known/agent-card.json"
     assert cards.card_url("https://a.example/cards/x.json?v=1") == "https://a.example/cards/x.json?v=1"
 
 
@@ -617,29 +697,43 @@ def _check(area: str, outcome: Outcome) -> Check:
     return Check(area, CaseResult("probe", "", f"{area} {outcome.value}", True, None, outcome))
 
 
-@pytest.mark.parametrize(("failing", "sent", "level"), [
-    ((), True, "full"),
-    ((OPTIONAL,), True, "partial"),
-    ((ROBUSTNESS,), True, "partial"),
-    ((CORE, OPTIONAL), True, "minimal"),
-    ((SEND,), True, "non-conformant"),
-    ((CARD,), False, "non-conformant"),
-    ((), False, "undetermined"),
-])
+@pytest.mark.parametrize(
+    ("failing", "sent", "level"),
+    [
+        ((), True, "full"),
+        ((OPTIONAL,), True, "partial"),
+        ((ROBUSTNESS,), True, "partial"),
+        ((CORE, OPTIONAL), True, "minimal"),
+        ((SEND,), True, "non-conformant"),
+        ((CARD,), False, "non-conformant"),
+        ((), False, "undetermined"),
+    ],
+)
 def test_conformance_levels(failing, sent, level):
-    checks = [_check(area, Outcome.FAILED if area in failing else Outcome.PASSED)
-              for area in (CARD, SEND, CORE, OPTIONAL, ROBUSTNESS)]
+    checks = [
+        _check(area, Outcome.FAILED if area in failing else Outcome.PASSED)
+        for area in (CARD, SEND, CORE, OPTIONAL, ROBUSTNESS)
+    ]
     checks.append(_check(CARD, Outcome.WARNING))  # warnings never lower the level
     assert conformance_level(checks, sent=sent).name == level
 
 
 def test_redactor_covers_sensitive_headers_credentials_and_nested_values():
-    redactor = Redactor.for_headers([("Authorization", "Bearer abc"), ("X-Api-Key", "k1"),
-                                     ("X-Trace", "short"), ("X-Tenant", "tenant-4242")])
-    assert redactor.text("Bearer abc / abc / k1 / short / tenant-4242") == \
-        f"{MARK} / {MARK} / {MARK} / short / {MARK}"
+    redactor = Redactor.for_headers(
+        [
+            ("Authorization", "Bearer abc"),
+            ("X-Api-Key", "k1"),
+            ("X-Trace", "short"),
+            ("X-Tenant", "tenant-4242"),
+        ]
+    )
+    assert (
+        redactor.text("Bearer abc / abc / k1 / short / tenant-4242")
+        == f"{MARK} / {MARK} / {MARK} / short / {MARK}"
+    )
     error = ErrorDetail.finding("x", "echo abc", path=("abc",))
-    result = CaseResult("probe abc", "", "abc", True, False, Outcome.FAILED, (error,), "abc",
-                        data={"abc": ["abc"]})
+    result = CaseResult(
+        "probe abc", "", "abc", True, False, Outcome.FAILED, (error,), "abc", data={"abc": ["abc"]}
+    )
     cleaned = redactor.result(result)
     assert "abc" not in json.dumps([cleaned.to_dict(), cleaned.data, cleaned.suite])

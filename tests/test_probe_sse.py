@@ -17,7 +17,7 @@ def feed_all(chunks: list[bytes]) -> tuple[list[SseEvent], SseParser]:
 
 
 def one_byte_at_a_time(data: bytes) -> list[bytes]:
-    return [data[i:i + 1] for i in range(len(data))]
+    return [data[i : i + 1] for i in range(len(data))]
 
 
 @pytest.mark.parametrize("newline", [b"\n", b"\r\n", b"\r"], ids=["LF", "CRLF", "CR"])

@@ -22,15 +22,24 @@ import pytest
 import nodejs
 from conftest import REPO
 
-_BLOCK = re.compile(r"<!-- recipe: (?P<name>[a-z-]+)(?: (?P<file>\S+))? -->\n```(?P<lang>\w+)\n"
-                    r"(?P<body>.*?)```", re.DOTALL)
+_BLOCK = re.compile(
+    r"<!-- recipe: (?P<name>[a-z-]+)(?: (?P<file>\S+))? -->\n```(?P<lang>\w+)\n"
+    r"(?P<body>.*?)```",
+    re.DOTALL,
+)
 NAMES = ("check-jsonschema", "ajv", "hyperjump", "jsonschema-rs")
 NODE = {"ajv", "hyperjump"}
 
-VALID_TASK = {"id": "task-1", "contextId": "ctx-1",
-              "status": {"state": "TASK_STATE_WORKING", "timestamp": "2026-03-12T09:15:27.482Z"}}
-INVALID_TASK = {"id": "task-1", "contextId": "ctx-1",
-                "status": {"state": "working", "timestamp": "2026-03-12 09:15:27"}}
+VALID_TASK = {
+    "id": "task-1",
+    "contextId": "ctx-1",
+    "status": {"state": "TASK_STATE_WORKING", "timestamp": "2026-03-12T09:15:27.482Z"},
+}
+INVALID_TASK = {
+    "id": "task-1",
+    "contextId": "ctx-1",
+    "status": {"state": "working", "timestamp": "2026-03-12 09:15:27"},
+}
 
 
 def recipes() -> dict[str, dict[str, str]]:
@@ -65,8 +74,9 @@ def _offline_env(tmp_path: Path) -> dict[str, str]:
 
 
 def _run(recipe: dict[str, str], folder: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run(["bash", "-e", "-c", recipe["sh"]], cwd=folder, env=env, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        ["bash", "-e", "-c", recipe["sh"]], cwd=folder, env=env, capture_output=True, text=True, timeout=300
+    )
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -93,7 +103,8 @@ def test_recipe_accepts_a_valid_task_and_rejects_an_invalid_one(name, tmp_path):
     assert "state" in said, said  # the mistake is named
     assert "Traceback" not in said
     assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").rglob("*.json")), (
-        "something was downloaded into the cache")
+        "something was downloaded into the cache"
+    )
 
 
 def test_missing_node_packages_skip_locally_and_fail_under_ci(monkeypatch, tmp_path):

@@ -13,10 +13,17 @@ CITATION = re.compile(r"A2A_REFERENCE(?:\.md)?`?\)? ?§(\d+)")
 def test_every_cited_section_exists():
     reference = (REPO / "docs" / "A2A_REFERENCE.md").read_text(encoding="utf-8")
     sections = {int(n) for n in re.findall(r"^## (\d+)\.", reference, re.M)}
-    files = [*REPO.glob("schemas/**/*.json"), *REPO.glob("src/**/*.py"), REPO / "README.md",
-             *REPO.glob("docs/*.md")]
-    cited = {(path.relative_to(REPO).as_posix(), int(n))
-             for path in files for n in CITATION.findall(path.read_text(encoding="utf-8"))}
+    files = [
+        *REPO.glob("schemas/**/*.json"),
+        *REPO.glob("src/**/*.py"),
+        REPO / "README.md",
+        *REPO.glob("docs/*.md"),
+    ]
+    cited = {
+        (path.relative_to(REPO).as_posix(), int(n))
+        for path in files
+        for n in CITATION.findall(path.read_text(encoding="utf-8"))
+    }
     assert cited, "no citation found: the pattern is out of date"
     missing = sorted((where, n) for where, n in cited if n not in sections)
     assert not missing, missing

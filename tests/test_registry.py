@@ -17,8 +17,7 @@ def make_root(tmp_path: Path, files: dict[str, object]) -> Path:
 
 
 def schema(relpath: str, **body) -> dict:
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
-            "$id": BASE_URI + relpath, **body}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": BASE_URI + relpath, **body}
 
 
 def test_open_objects_removes_only_closing_keywords():
@@ -27,8 +26,12 @@ def test_open_objects_removes_only_closing_keywords():
         "unevaluatedProperties": False,
         "properties": {
             "unevaluatedProperties": {"type": "string"},  # a property *named* like a keyword
-            "inner": {"type": "object", "properties": {"a": {}}, "required": ["a"],
-                      "additionalProperties": False},
+            "inner": {
+                "type": "object",
+                "properties": {"a": {}},
+                "required": ["a"],
+                "additionalProperties": False,
+            },
             "empty": {"type": "object", "additionalProperties": False},  # {} only: stays closed
             "map": {"type": "object", "additionalProperties": {"type": "string"}},
         },
@@ -37,8 +40,7 @@ def test_open_objects_removes_only_closing_keywords():
     opened = open_objects(closed)
     assert "unevaluatedProperties" not in opened
     assert opened["properties"]["unevaluatedProperties"] == {"type": "string"}
-    assert opened["properties"]["inner"] == {"type": "object", "properties": {"a": {}},
-                                             "required": ["a"]}
+    assert opened["properties"]["inner"] == {"type": "object", "properties": {"a": {}}, "required": ["a"]}
     assert opened["properties"]["empty"] == {"type": "object", "additionalProperties": False}
     assert opened["properties"]["map"]["additionalProperties"] == {"type": "string"}
     assert opened["enum"] == [{"additionalProperties": False}]
@@ -46,9 +48,17 @@ def test_open_objects_removes_only_closing_keywords():
 
 
 def test_profiles_share_one_set_of_files(tmp_path):
-    root = make_root(tmp_path, {"v9/thing.json": schema(
-        "v9/thing.json", type="object", properties={"a": {"type": "string"}},
-        unevaluatedProperties=False)})
+    root = make_root(
+        tmp_path,
+        {
+            "v9/thing.json": schema(
+                "v9/thing.json",
+                type="object",
+                properties={"a": {"type": "string"}},
+                unevaluatedProperties=False,
+            )
+        },
+    )
     store = SchemaStore.load(root)
     strict = store.validator("v9/thing.json", "strict")
     interop = store.validator("v9/thing.json", "interop")
@@ -60,10 +70,13 @@ def test_profiles_share_one_set_of_files(tmp_path):
 
 
 def test_refs_resolve_by_path_and_by_id_with_fragment(tmp_path):
-    root = make_root(tmp_path, {
-        "v9/a.json": schema("v9/a.json", **{"$ref": "b.json#/$defs/Name"}),
-        "v9/b.json": schema("v9/b.json", **{"$defs": {"Name": {"type": "string"}}}),
-    })
+    root = make_root(
+        tmp_path,
+        {
+            "v9/a.json": schema("v9/a.json", **{"$ref": "b.json#/$defs/Name"}),
+            "v9/b.json": schema("v9/b.json", **{"$defs": {"Name": {"type": "string"}}}),
+        },
+    )
     store = SchemaStore.load(root)
     assert store.validator("v9/a.json").is_valid("x")
     assert not store.validator(BASE_URI + "v9/b.json#/$defs/Name").is_valid(3)
@@ -80,12 +93,15 @@ def test_unknown_ref_is_a_schema_error_not_a_download(tmp_path):
         store.validator("https://example.com/schema.json")
 
 
-@pytest.mark.parametrize("bad", [
-    '{"$id": "x", "type": "object",, }',
-    json.dumps({"type": "object"}),
-    json.dumps(schema("v9/bad.json", type="no-such-type")),
-    '{"$id": "https://a2a-schema-suite.dev/schemas/v9/bad.json", "type": "string", "type": "number"}',
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        '{"$id": "x", "type": "object",, }',
+        json.dumps({"type": "object"}),
+        json.dumps(schema("v9/bad.json", type="no-such-type")),
+        '{"$id": "https://a2a-schema-suite.dev/schemas/v9/bad.json", "type": "string", "type": "number"}',
+    ],
+)
 def test_broken_schema_file_makes_its_version_unusable(tmp_path, bad):
     root = make_root(tmp_path, {"v9/bad.json": bad, "v9/good.json": schema("v9/good.json")})
     store = SchemaStore.load(root)

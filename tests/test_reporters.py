@@ -26,34 +26,66 @@ from conftest import CASES, REPO, SCHEMAS
 REPORT_SCHEMA = json.loads((SCHEMAS / "_meta" / "report.json").read_text())
 EVENT_REF = "v0_3/stream_response.json#/$defs/StreamEvent"
 #: a 0.3 status update whose `final` is a string: best_match descends into the oneOf to `$.final`
-BAD_EVENT = {"kind": "status-update", "taskId": "t", "contextId": "c", "final": "yes",
-             "status": {"state": "completed"}}
+BAD_EVENT = {
+    "kind": "status-update",
+    "taskId": "t",
+    "contextId": "c",
+    "final": "yes",
+    "status": {"state": "completed"},
+}
 CTRL_DESCRIPTION = "ctrl \x01 char, a | pipe and a ``` fence: accepted"
 
-MIXED = {"schema": "v1_0/part.json", "description": "parts", "tests": [
-    {"description": "text part", "valid": True, "data": {"text": "hi"}},
-    {"description": "url part", "valid": True, "data": {"url": "https://example.com/a"}},
-    {"description": "empty part is accepted", "valid": True, "data": {}},
-    {"description": "text must be a string", "valid": False, "data": {"text": 5},
-     "expectedErrors": [{"path": "$.text", "keyword": "type"}]},
-    {"description": "wrong reason pinned", "valid": False, "data": {"text": 5},
-     "expectedErrors": [{"keyword": "enum", "message": "```"}]},
-    {"description": CTRL_DESCRIPTION, "valid": False, "data": {"text": "ok"},
-     "expectedErrors": [{"keyword": "type"}]},
-]}
-EVENTS = {"schema": EVENT_REF, "tests": [
-    {"description": "good final status update", "valid": True,
-     "data": {**BAD_EVENT, "final": True}},
-    {"description": "final as a string", "valid": True, "data": BAD_EVENT},
-]}
-STREAMS = {"schema": "v1_0/stream_response.json", "streams": [
-    {"description": "resurrected task is fine", "file": "../streams/regression.jsonl", "valid": True},
-]}
-NO_SCHEMA = {"schema": "v1_0/nope.json", "tests": [
-    {"description": "a", "valid": True, "data": 1}, {"description": "b", "valid": True, "data": 2}]}
-BROKEN = {"schema": "v1_0/part.json", "tests": [
-    {"description": "fine", "valid": True, "data": {"text": "x"}},
-    {"description": "no verdict", "data": {"text": "x"}}]}
+MIXED = {
+    "schema": "v1_0/part.json",
+    "description": "parts",
+    "tests": [
+        {"description": "text part", "valid": True, "data": {"text": "hi"}},
+        {"description": "url part", "valid": True, "data": {"url": "https://example.com/a"}},
+        {"description": "empty part is accepted", "valid": True, "data": {}},
+        {
+            "description": "text must be a string",
+            "valid": False,
+            "data": {"text": 5},
+            "expectedErrors": [{"path": "$.text", "keyword": "type"}],
+        },
+        {
+            "description": "wrong reason pinned",
+            "valid": False,
+            "data": {"text": 5},
+            "expectedErrors": [{"keyword": "enum", "message": "```"}],
+        },
+        {
+            "description": CTRL_DESCRIPTION,
+            "valid": False,
+            "data": {"text": "ok"},
+            "expectedErrors": [{"keyword": "type"}],
+        },
+    ],
+}
+EVENTS = {
+    "schema": EVENT_REF,
+    "tests": [
+        {"description": "good final status update", "valid": True, "data": {**BAD_EVENT, "final": True}},
+        {"description": "final as a string", "valid": True, "data": BAD_EVENT},
+    ],
+}
+STREAMS = {
+    "schema": "v1_0/stream_response.json",
+    "streams": [
+        {"description": "resurrected task is fine", "file": "../streams/regression.jsonl", "valid": True},
+    ],
+}
+NO_SCHEMA = {
+    "schema": "v1_0/nope.json",
+    "tests": [{"description": "a", "valid": True, "data": 1}, {"description": "b", "valid": True, "data": 2}],
+}
+BROKEN = {
+    "schema": "v1_0/part.json",
+    "tests": [
+        {"description": "fine", "valid": True, "data": {"text": "x"}},
+        {"description": "no verdict", "data": {"text": "x"}},
+    ],
+}
 
 #: passed, failed, errored of a run over the project below
 EXPECTED_COUNTS = {"passed": 4, "failed": 5, "errored": 3}
@@ -92,8 +124,10 @@ def project(tmp_path, monkeypatch) -> Path:
     write("cases/v1_0/no_schema.json", NO_SCHEMA)
     write("cases/broken.json", BROKEN)
     (root / "cases" / "streams").mkdir()
-    shutil.copy(CASES / "streams" / "v1_0" / "terminal_regression.jsonl",
-                root / "cases" / "streams" / "regression.jsonl")
+    shutil.copy(
+        CASES / "streams" / "v1_0" / "terminal_regression.jsonl",
+        root / "cases" / "streams" / "regression.jsonl",
+    )
     monkeypatch.chdir(root)
     monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
@@ -115,6 +149,7 @@ def json_results(path: str = "cases") -> list[dict]:
 
 
 # --- the run itself ----------------------------------------------------------------------------
+
 
 def test_json_report_of_a_failing_run_matches_its_schema(project):
     result = run_project("json")
@@ -143,15 +178,17 @@ def test_oneof_branch_errors_are_best_match_first(project, store):
     assert (top["context"][0]["path"], top["context"][0]["keyword"]) == ("$.final", "type")
     # the text report shows it first, and only a few branch errors
     out = run_project("text").stdout
-    block = out[out.index("> final as a string"):]
-    branches = block[block.index("branch errors"):].splitlines()[1:]
-    assert branches[0].strip() == ("- $.final [type] 'yes' is not of type 'boolean' "
-                                   f"(schema {top['context'][0]['schema_path']})")
+    block = out[out.index("> final as a string") :]
+    branches = block[block.index("branch errors") :].splitlines()[1:]
+    assert branches[0].strip() == (
+        f"- $.final [type] 'yes' is not of type 'boolean' (schema {top['context'][0]['schema_path']})"
+    )
     hidden = len(top["context"]) - text.MAX_BRANCHES
     assert branches[text.MAX_BRANCHES].strip() == f"... {hidden} more"
 
 
 # --- text -----------------------------------------------------------------------------------------
+
 
 def test_text_groups_failures_by_suite_with_every_error_field(project):
     result = run_project("text")
@@ -166,16 +203,19 @@ def test_text_groups_failures_by_suite_with_every_error_field(project):
         ("cases/v1_0/no_schema.json", "2 errored"),
         ("cases/v1_0/streams.json", "1 failed"),
     ]
-    mixed = out[out.index("=== cases/v1_0/mixed.json"):out.index("=== cases/v1_0/no_schema.json")]
+    mixed = out[out.index("=== cases/v1_0/mixed.json") : out.index("=== cases/v1_0/no_schema.json")]
     assert "FAILED cases/v1_0/mixed.json > empty part is accepted: expected valid, got invalid" in mixed
     assert "    at cases/v1_0/mixed.json:" in mixed
     # JSON path, keyword, message and schema path of an error
     # a oneOf failure names the members, never echoes the document (issue 12)
-    assert ("- $ [oneOf] a Part carries exactly one of text, raw, url, data; this one has none of "
-            "them (it is empty), so it is not valid under any of the given schemas (schema /oneOf; "
-            "spec: v1_0/part.json (§2, ") in mixed
-    assert ("invalid, but not for the expected reason: no error matches "
-            "{keyword='enum', message='```'}") in mixed
+    assert (
+        "- $ [oneOf] a Part carries exactly one of text, raw, url, data; this one has none of "
+        "them (it is empty), so it is not valid under any of the given schemas (schema /oneOf; "
+        "spec: v1_0/part.json (§2, "
+    ) in mixed
+    assert (
+        "invalid, but not for the expected reason: no error matches {keyword='enum', message='```'}"
+    ) in mixed
     assert "- $.text [type] 5 is not of type 'string' (schema " in mixed
     # the stream error points at its JSONL line
     assert "cases/streams/regression.jsonl:7: lifecycle-terminal: " in out
@@ -213,10 +253,19 @@ def test_text_colour_only_on_a_terminal_and_never_with_no_color(project, monkeyp
     assert text.colour_enabled(io.StringIO(), {}) is False
     assert text.colour_enabled(object(), {}) is False  # type: ignore[arg-type]
 
-    results = [CaseResult("s.json", "v1_0/x.json", "bad", True, False, Outcome.FAILED,
-                          reason="expected valid, but it was rejected"),
-               CaseResult("s.json", "v1_0/x.json", "meh", True, True, Outcome.WARNING),
-               CaseResult("s.json", "v1_0/x.json", "ok", True, True, Outcome.PASSED)]
+    results = [
+        CaseResult(
+            "s.json",
+            "v1_0/x.json",
+            "bad",
+            True,
+            False,
+            Outcome.FAILED,
+            reason="expected valid, but it was rejected",
+        ),
+        CaseResult("s.json", "v1_0/x.json", "meh", True, True, Outcome.WARNING),
+        CaseResult("s.json", "v1_0/x.json", "ok", True, True, Outcome.PASSED),
+    ]
     coloured = text.render(RunSummary(results), colour=True)
     assert "\x1b[1;31mFAILED\x1b[0m s.json > bad" in coloured
     assert "\x1b[33mWARNING\x1b[0m s.json > meh" in coloured
@@ -233,8 +282,11 @@ def test_text_colour_only_on_a_terminal_and_never_with_no_color(project, monkeyp
 
     # on a (pretend) terminal the CLI colours stdout, but never a report file
     monkeypatch.setattr(text, "colour_enabled", lambda *a, **k: True)
-    out = CliRunner().invoke(main, ["run", "cases/v1_0/mixed.json", "--schemas", str(SCHEMAS),
-                                    "--output", "report.txt"], color=True)
+    out = CliRunner().invoke(
+        main,
+        ["run", "cases/v1_0/mixed.json", "--schemas", str(SCHEMAS), "--output", "report.txt"],
+        color=True,
+    )
     assert "\x1b[1;31mFAILED" in out.stdout
     saved = (project / "report.txt").read_text()
     assert "FAILED cases/v1_0/mixed.json > empty part is accepted" in saved and "\x1b" not in saved
@@ -242,10 +294,19 @@ def test_text_colour_only_on_a_terminal_and_never_with_no_color(project, monkeyp
 
 def test_text_shows_warnings_and_skips_and_cuts_long_error_lists():
     many = tuple(ErrorDetail(f"$.a{i}", f"/a{i}", "/x", "type", "bad") for i in range(40))
-    results = [CaseResult("s.json", "x", "many", True, False, Outcome.FAILED, many, "rejected"),
-               CaseResult("s.json", "x", "meh", True, True, Outcome.WARNING,
-                          (ErrorDetail.finding("https-interface", "policy: use https"),)),
-               CaseResult("s.json", "x", "later", True, None, Outcome.SKIPPED, reason="not today")]
+    results = [
+        CaseResult("s.json", "x", "many", True, False, Outcome.FAILED, many, "rejected"),
+        CaseResult(
+            "s.json",
+            "x",
+            "meh",
+            True,
+            True,
+            Outcome.WARNING,
+            (ErrorDetail.finding("https-interface", "policy: use https"),),
+        ),
+        CaseResult("s.json", "x", "later", True, None, Outcome.SKIPPED, reason="not today"),
+    ]
     out = text.render(RunSummary(results), colour=False)
     assert out.count("[type] bad") == text.MAX_ERRORS
     assert f"... {40 - text.MAX_ERRORS} more errors" in out
@@ -257,6 +318,7 @@ def test_text_shows_warnings_and_skips_and_cuts_long_error_lists():
 
 # --- junit ----------------------------------------------------------------------------------------
 
+
 def test_junit_counts_equal_the_run(project):
     result = run_project("junit", "--output", "junit.xml")
     assert result.exit_code == 3
@@ -264,9 +326,12 @@ def test_junit_counts_equal_the_run(project):
     report = json.loads(run_project("json").stdout)
     counts = report["summary"]
     assert root.tag == "testsuites"
-    assert (int(root.get("tests")), int(root.get("failures")), int(root.get("errors")),
-            int(root.get("skipped"))) == (counts["total"], counts["failed"], counts["errored"],
-                                          counts["skipped"])
+    assert (
+        int(root.get("tests")),
+        int(root.get("failures")),
+        int(root.get("errors")),
+        int(root.get("skipped")),
+    ) == (counts["total"], counts["failed"], counts["errored"], counts["skipped"])
     cases = root.findall("testsuite/testcase")
     assert len(cases) == counts["total"]
     assert len(root.findall("testsuite/testcase/failure")) == counts["failed"]
@@ -295,9 +360,18 @@ def test_junit_counts_equal_the_run(project):
 
 
 def test_junit_warning_and_skip_and_forbidden_characters():
-    results = [CaseResult("s.json", "x", "w\x00\ud800", True, True, Outcome.WARNING,
-                          (ErrorDetail.finding("binding-uri", "policy: \x1b[31m odd"),)),
-               CaseResult("s.json", "x", "later", True, None, Outcome.SKIPPED, reason="why")]
+    results = [
+        CaseResult(
+            "s.json",
+            "x",
+            "w\x00\ud800",
+            True,
+            True,
+            Outcome.WARNING,
+            (ErrorDetail.finding("binding-uri", "policy: \x1b[31m odd"),),
+        ),
+        CaseResult("s.json", "x", "later", True, None, Outcome.SKIPPED, reason="why"),
+    ]
     xml = junit.render(RunSummary(results))
     xml.encode("utf-8")
     root = ET.fromstring(xml)
@@ -309,6 +383,7 @@ def test_junit_warning_and_skip_and_forbidden_characters():
 
 
 # --- github ---------------------------------------------------------------------------------------
+
 
 def _commands(out: str) -> list[tuple[str, dict[str, str], str]]:
     found = []
@@ -370,13 +445,19 @@ def test_github_file_is_relative_to_the_workspace_from_anywhere(project, monkeyp
     sub.mkdir()
     monkeypatch.chdir(sub)
     # a path as typed from a subdirectory: made relative to GITHUB_WORKSPACE
-    out = invoke("run", "../cases/v1_0/mixed.json", "--schemas", str(SCHEMAS), "--format", "github",
-                 env={"GITHUB_WORKSPACE": str(project)}).stdout
+    out = invoke(
+        "run",
+        "../cases/v1_0/mixed.json",
+        "--schemas",
+        str(SCHEMAS),
+        "--format",
+        "github",
+        env={"GITHUB_WORKSPACE": str(project)},
+    ).stdout
     files = {p["file"] for _, p, _ in _commands(out)}
     assert files == {"cases/v1_0/mixed.json"}
     # without GITHUB_WORKSPACE: relative to the current directory
-    out = invoke("run", "../cases/v1_0/mixed.json", "--schemas", str(SCHEMAS),
-                 "--format", "github").stdout
+    out = invoke("run", "../cases/v1_0/mixed.json", "--schemas", str(SCHEMAS), "--format", "github").stdout
     assert {p["file"] for _, p, _ in _commands(out)} == {"../cases/v1_0/mixed.json"}
     # an absolute top-level directory (as run_tests.py passes it): named from the directory's
     # parent, which is the repository root, whatever the current directory
@@ -385,11 +466,11 @@ def test_github_file_is_relative_to_the_workspace_from_anywhere(project, monkeyp
     assert {"cases/v1_0/mixed.json", "cases/broken.json"} <= files
     # an absolute directory below the current one: relative to the current directory
     monkeypatch.chdir(project)
-    out = invoke("run", str(project / "cases" / "v1_0"), "--schemas", str(SCHEMAS),
-                 "--format", "github").stdout
+    out = invoke(
+        "run", str(project / "cases" / "v1_0"), "--schemas", str(SCHEMAS), "--format", "github"
+    ).stdout
     files = {p["file"] for _, p, _ in _commands(out)}
-    assert files == {"cases/v1_0/mixed.json", "cases/v1_0/no_schema.json",
-                     "cases/streams/regression.jsonl"}
+    assert files == {"cases/v1_0/mixed.json", "cases/v1_0/no_schema.json", "cases/streams/regression.jsonl"}
 
 
 def test_run_tests_names_bundled_suites_relative_to_the_repository_root(monkeypatch, tmp_path):
@@ -408,16 +489,25 @@ def test_run_tests_names_bundled_suites_relative_to_the_repository_root(monkeypa
 def test_github_escaping():
     assert github.escape_data("50% done\r\nnext") == "50%25 done%0D%0Anext"
     assert github.escape_property("a:b,c%d\n") == "a%3Ab%2Cc%25d%0A"
-    result = CaseResult("we,ird:name.json", "x", "d", True, False, Outcome.FAILED,
-                        reason="line1\nline2 100%", line=3)
+    result = CaseResult(
+        "we,ird:name.json", "x", "d", True, False, Outcome.FAILED, reason="line1\nline2 100%", line=3
+    )
     assert github.annotation(result) == (
-        "::error file=we%2Cird%3Aname.json,line=3,title=we%2Cird%3Aname.json > d"
-        "::line1%0Aline2 100%25")
-    warning = CaseResult("card.json", "v1_0/agent_card.json", "card.json", True, True, Outcome.WARNING,
-                         (ErrorDetail.finding("https-interface", "policy: use https"),))
+        "::error file=we%2Cird%3Aname.json,line=3,title=we%2Cird%3Aname.json > d::line1%0Aline2 100%25"
+    )
+    warning = CaseResult(
+        "card.json",
+        "v1_0/agent_card.json",
+        "card.json",
+        True,
+        True,
+        Outcome.WARNING,
+        (ErrorDetail.finding("https-interface", "policy: use https"),),
+    )
     assert github.annotation(warning) == (
         "::warning file=card.json,title=card.json::- $ [https-interface] policy: use https "
-        "(policy: contract-validator baseline; spec 1.0 §4 says HTTPS in production)")
+        "(policy: contract-validator baseline; spec 1.0 §4 says HTTPS in production)"
+    )
     assert github.render(RunSummary([warning])).startswith("::warning file=card.json,")
 
 
@@ -436,6 +526,7 @@ def test_github_step_summary_gets_the_markdown(project, monkeypatch, tmp_path):
 
 
 # --- markdown -------------------------------------------------------------------------------------
+
 
 def _cells(row: str) -> list[str]:
     assert row.startswith("|") and row.endswith("|")
@@ -457,8 +548,7 @@ def test_markdown_tables_per_version_and_suite(project):
         assert len(cells) == len(header), row  # nothing in a cell breaks the table
         if cells[1].startswith("<code>"):
             table[cells[1][6:-7]] = cells
-    assert table["cases/v1_0/mixed.json"] == ["❌", "<code>cases/v1_0/mixed.json</code>", "6", "3",
-                                              "3", "0"]
+    assert table["cases/v1_0/mixed.json"] == ["❌", "<code>cases/v1_0/mixed.json</code>", "6", "3", "3", "0"]
     assert table["cases/v0_3/events.json"][2:] == ["2", "1", "1", "0"]
     assert table["cases/v1_0/no_schema.json"][2:] == ["2", "0", "0", "2"]
     assert table["cases/broken.json"][2:] == ["1", "0", "0", "1"]
@@ -476,8 +566,10 @@ def test_markdown_version_names_and_size_cap():
     assert markdown.version_of("") == markdown.NO_VERSION
     assert markdown.cell("a|b<c>\n`d`") == "a&#124;b&lt;c&gt; `d`"
     errors = (ErrorDetail("$", "", "/x", "type", "y" * 300),)
-    results = [CaseResult(f"s{i % 7}.json", "v1_0/x.json", f"t{i}", True, False, Outcome.FAILED,
-                          errors, "rejected") for i in range(2000)]
+    results = [
+        CaseResult(f"s{i % 7}.json", "v1_0/x.json", f"t{i}", True, False, Outcome.FAILED, errors, "rejected")
+        for i in range(2000)
+    ]
     out = markdown.render(RunSummary(results))
     assert len(out) < 65536
     assert re.search(r"… and \d+ more not shown here", out)
@@ -486,6 +578,7 @@ def test_markdown_version_names_and_size_cap():
 
 # --- every format, --output safety ------------------------------------------------------------------
 
+
 def test_every_format_is_registered():
     assert {"text", "json", "junit", "markdown", "github"} <= set(REPORTER_NAMES)
 
@@ -493,8 +586,9 @@ def test_every_format_is_registered():
 @pytest.mark.parametrize("target", ["missing-dir", "under-a-file", "dev-full"])
 def test_unwritable_output_keeps_the_results_on_stdout(project, target):
     (project / "afile").write_text("x")
-    output = {"missing-dir": "nope/report.xml", "under-a-file": "afile/report.xml",
-              "dev-full": "/dev/full"}[target]
+    output = {"missing-dir": "nope/report.xml", "under-a-file": "afile/report.xml", "dev-full": "/dev/full"}[
+        target
+    ]
     if target == "dev-full" and not os.path.exists("/dev/full"):
         pytest.fail("/dev/full is needed for the disk-full case")
     result = run_project("junit", "--output", output, path="cases/v1_0/mixed.json")
@@ -503,8 +597,9 @@ def test_unwritable_output_keeps_the_results_on_stdout(project, target):
     assert "FAILED cases/v1_0/mixed.json > empty part is accepted" in result.stdout
     assert result.stdout.rstrip().endswith("3 passed, 3 failed, 0 errored")
     # an all-passing run is still exit 3 when its report cannot be written
-    result = invoke("run", "cases/v0_3", "-k", "good", "--schemas", str(SCHEMAS),
-                    "--format", "json", "--output", output)
+    result = invoke(
+        "run", "cases/v0_3", "-k", "good", "--schemas", str(SCHEMAS), "--format", "json", "--output", output
+    )
     assert result.exit_code == 3 and result.stdout.rstrip().endswith("1 passed, 0 failed, 0 errored")
     if target == "dev-full":
         assert "No space left on device" in result.stderr
@@ -512,8 +607,12 @@ def test_unwritable_output_keeps_the_results_on_stdout(project, target):
 
 def test_output_never_overwrites_what_the_run_read(project):
     before = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
-    for output in ("cases/v1_0/mixed.json", "cases/new_report.json",
-                   "cases/streams/regression.jsonl", "cases/streams/new.jsonl"):
+    for output in (
+        "cases/v1_0/mixed.json",
+        "cases/new_report.json",
+        "cases/streams/regression.jsonl",
+        "cases/streams/new.jsonl",
+    ):
         result = run_project("json", "--output", output)
         assert result.exit_code == 3, output
         assert "refusing to overwrite" in result.stderr
@@ -521,14 +620,28 @@ def test_output_never_overwrites_what_the_run_read(project):
     # a suite given as a file, its stream sample written to by path and by hard link
     os.link(project / "cases/v1_0/mixed.json", project / "hardlink.json")
     for output in ("hardlink.json", "cases/streams/regression.jsonl"):
-        result = run_project("json", "--output", output, path="cases/v1_0/streams.json"
-                             if output.endswith(".jsonl") else "cases/v1_0/mixed.json")
+        result = run_project(
+            "json",
+            "--output",
+            output,
+            path="cases/v1_0/streams.json" if output.endswith(".jsonl") else "cases/v1_0/mixed.json",
+        )
         assert result.exit_code == 3 and "refusing to overwrite" in result.stderr
     (project / "hardlink.json").unlink()
     # validate: a document, and a JSONL stream document
     for document in ("cases/v1_0/mixed.json", "cases/streams/regression.jsonl"):
-        result = invoke("validate", "--schema", "v1_0/part.json", document, "--schemas", str(SCHEMAS),
-                        "--format", "junit", "--output", document)
+        result = invoke(
+            "validate",
+            "--schema",
+            "v1_0/part.json",
+            document,
+            "--schemas",
+            str(SCHEMAS),
+            "--format",
+            "junit",
+            "--output",
+            document,
+        )
         assert result.exit_code == 3 and "refusing to overwrite" in result.stderr
         assert "FAILED " + document in result.stdout
     after = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
@@ -554,8 +667,19 @@ def test_a_failing_reporter_does_not_lose_the_results(project, monkeypatch):
 
 def test_lone_surrogates_never_break_output():
     # the strict loader rejects them in files; a result built another way must still render
-    results = [CaseResult("odd\ud800.json", "v1_0/x.json", "odd \udc00", True, False, Outcome.FAILED,
-                          (ErrorDetail("$", "", "/x", "type", "bad \ud800"),), "rejected", line=2)]
+    results = [
+        CaseResult(
+            "odd\ud800.json",
+            "v1_0/x.json",
+            "odd \udc00",
+            True,
+            False,
+            Outcome.FAILED,
+            (ErrorDetail("$", "", "/x", "type", "bad \ud800"),),
+            "rejected",
+            line=2,
+        )
+    ]
     summary = RunSummary(results)
     for fmt in ("text", "json", "junit", "markdown", "github"):
         out = render(summary, fmt)
@@ -574,9 +698,18 @@ def test_bundled_cases_in_every_format():
     total = report["summary"]["total"]
     assert total == report["summary"]["passed"] > 1000
     assert all(r.get("line") for r in report["results"])
-    results = [CaseResult(r["suite"], r["schema"], r["description"], r["expected_valid"],
-                          r["actual_valid"], Outcome(r["outcome"]), line=r.get("line"))
-               for r in report["results"]]
+    results = [
+        CaseResult(
+            r["suite"],
+            r["schema"],
+            r["description"],
+            r["expected_valid"],
+            r["actual_valid"],
+            Outcome(r["outcome"]),
+            line=r.get("line"),
+        )
+        for r in report["results"]
+    ]
     summary = RunSummary(results)
     root = ET.fromstring(junit.render(summary))
     assert (root.get("tests"), root.get("failures"), root.get("errors")) == (str(total), "0", "0")

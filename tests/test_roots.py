@@ -27,8 +27,12 @@ SUITE = {
     "schema": "v1_0/task.json#/$defs/TaskStatus",
     "tests": [
         {"description": "a known state", "data": {"state": "TASK_STATE_WORKING"}, "valid": True},
-        {"description": "a made-up state", "data": {"state": "TASK_STATE_NAPPING"}, "valid": False,
-         "expectedErrors": [{"keyword": "enum"}]},
+        {
+            "description": "a made-up state",
+            "data": {"state": "TASK_STATE_NAPPING"},
+            "valid": False,
+            "expectedErrors": [{"keyword": "enum"}],
+        },
     ],
 }
 
@@ -36,8 +40,7 @@ SUITE = {
 def cli(*args: str, cwd: Path, script: Path | None = None) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, str(script)] if script else [sys.executable, "-m", "a2a_schema_suite"]
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "NO_COLOR"))}
-    return subprocess.run([*command, *args], cwd=cwd, capture_output=True, text=True, timeout=120,
-                          env=env)
+    return subprocess.run([*command, *args], cwd=cwd, capture_output=True, text=True, timeout=120, env=env)
 
 
 @pytest.fixture
@@ -61,8 +64,9 @@ def break_schema(root: Path) -> None:
 def test_in_a_checkout_the_checkout_is_used_and_named(tree):
     result = cli("run", cwd=tree)
     first = result.stdout.splitlines()[0]
-    assert first == (f"schemas: {tree / 'schemas'} (checkout); "
-                     f"cases: {tree / 'cases'} (checkout)"), result.stdout
+    assert first == (f"schemas: {tree / 'schemas'} (checkout); cases: {tree / 'cases'} (checkout)"), (
+        result.stdout
+    )
     assert result.returncode == 0 and result.stdout.splitlines()[-1] == "2 passed, 0 failed, 0 errored"
     # an edited schema is what runs (the bundled copy would still pass)
     break_schema(tree)
@@ -95,12 +99,17 @@ def test_validate_and_check_use_the_checkout_schemas(tree):
 
 def test_outside_a_checkout_the_bundled_copy_is_used(tmp_path):
     result = cli("run", "-k", "a task id", cwd=tmp_path)
-    assert result.stdout.splitlines()[0] == (f"schemas: {bundled_schemas()} (bundled); "
-                                             f"cases: {bundled_cases()} (bundled)")
+    assert result.stdout.splitlines()[0] == (
+        f"schemas: {bundled_schemas()} (bundled); cases: {bundled_cases()} (bundled)"
+    )
     result = cli("run", "--format", "json", "-k", "v1_0/task", cwd=tmp_path)
     report = json.loads(result.stdout)
-    assert report["roots"] == {"schemas": str(bundled_schemas()), "schemasOrigin": "bundled",
-                               "cases": str(bundled_cases()), "casesOrigin": "bundled"}
+    assert report["roots"] == {
+        "schemas": str(bundled_schemas()),
+        "schemasOrigin": "bundled",
+        "cases": str(bundled_cases()),
+        "casesOrigin": "bundled",
+    }
     assert report["results"] and all(r["suite"].startswith("cases/") for r in report["results"])
 
 
@@ -130,8 +139,17 @@ def test_run_tests_py_runs_its_checkout_from_anywhere_with_every_run_option(tree
     result = cli("--jobs", "2", cwd=elsewhere, script=script)
     assert result.stdout.splitlines()[0].startswith(f"schemas: {tree / 'schemas'} (checkout)")
     assert result.returncode == 1 and result.stdout.splitlines()[-1] == "1 passed, 1 failed, 0 errored"
-    result = cli("-k", "known state", "--engine", "jsonschema", "--format", "json", "--fail-fast",
-                 cwd=elsewhere, script=script)
+    result = cli(
+        "-k",
+        "known state",
+        "--engine",
+        "jsonschema",
+        "--format",
+        "json",
+        "--fail-fast",
+        cwd=elsewhere,
+        script=script,
+    )
     assert json.loads(result.stdout)["summary"]["passed"] == 1 and result.returncode == 0
     result = cli("--no-such-option", cwd=elsewhere, script=script)
     assert result.returncode == 2 and "No such option" in result.stderr

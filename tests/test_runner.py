@@ -15,8 +15,11 @@ def root_with(tmp_path: Path, schemas: dict[str, dict]) -> SchemaStore:
     for relpath, body in schemas.items():
         path = tmp_path / "schemas" / relpath
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"$schema": "https://json-schema.org/draft/2020-12/schema",
-                                    "$id": BASE_URI + relpath, **body}))
+        path.write_text(
+            json.dumps(
+                {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": BASE_URI + relpath, **body}
+            )
+        )
     return SchemaStore.load(tmp_path / "schemas")
 
 
@@ -27,11 +30,18 @@ def run(tmp_path: Path, store: SchemaStore, suite: dict, **options) -> list:
     return list(run_suites(load_suites([path]), store, RunOptions(**options)))
 
 
-STATE_SUITE = {"schema": "v9/state.json", "tests": [
-    {"description": "known state", "valid": True, "data": "working"},
-    {"description": "unknown state", "valid": False, "data": "sleeping",
-     "expectedErrors": [{"path": "$", "keyword": "enum"}]},
-]}
+STATE_SUITE = {
+    "schema": "v9/state.json",
+    "tests": [
+        {"description": "known state", "valid": True, "data": "working"},
+        {
+            "description": "unknown state",
+            "valid": False,
+            "data": "sleeping",
+            "expectedErrors": [{"path": "$", "keyword": "enum"}],
+        },
+    ],
+}
 
 
 def test_correct_schema_passes(tmp_path):
@@ -88,10 +98,22 @@ def test_select_and_fail_fast(tmp_path):
 
 
 def test_profile_from_suite_and_override(tmp_path):
-    store = root_with(tmp_path, {"v9/obj.json": {"type": "object", "properties": {"a": {}},
-                                                 "required": ["a"], "unevaluatedProperties": False}})
-    suite = {"schema": "v9/obj.json", "profile": "interop",
-             "tests": [{"description": "extra member", "valid": True, "data": {"a": 0, "x": 1}}]}
+    store = root_with(
+        tmp_path,
+        {
+            "v9/obj.json": {
+                "type": "object",
+                "properties": {"a": {}},
+                "required": ["a"],
+                "unevaluatedProperties": False,
+            }
+        },
+    )
+    suite = {
+        "schema": "v9/obj.json",
+        "profile": "interop",
+        "tests": [{"description": "extra member", "valid": True, "data": {"a": 0, "x": 1}}],
+    }
     assert run(tmp_path, store, suite)[0].outcome is Outcome.PASSED
     assert run(tmp_path, store, suite, profile="strict")[0].outcome is Outcome.FAILED
 
@@ -103,8 +125,7 @@ def test_validate_documents(tmp_path):
     bad.write_text('"sleeping"')
     broken.write_text('{"a": 1, "a": 2}')
     results = list(validate_documents([good, bad, broken, tmp_path], "v9/state.json", store))
-    assert [r.outcome for r in results] == [Outcome.PASSED, Outcome.FAILED, Outcome.ERRORED,
-                                            Outcome.ERRORED]
+    assert [r.outcome for r in results] == [Outcome.PASSED, Outcome.FAILED, Outcome.ERRORED, Outcome.ERRORED]
     assert results[1].errors[0].keyword == "enum"
     assert "duplicate key" in results[2].reason
     assert "directory" in results[3].reason

@@ -38,13 +38,16 @@ def probes() -> tuple[harness.Probe, ...]:
 def _adapter(tmp_path: Path, name: str, body: str) -> tuple[str, ...]:
     """A miniature adapter: ``body`` defines ``answer(request) -> dict`` (hello included)."""
     path = tmp_path / f"{name}.py"
-    path.write_text(textwrap.dedent(f"""
+    path.write_text(
+        textwrap.dedent(f"""
         import json, os, sys, time
-        sys.path.insert(0, {str(REPO / 'src')!r})
+        sys.path.insert(0, {str(REPO / "src")!r})
         ALL_TYPES = {json.dumps({v: list(t) for v, t in TYPES.items()})}
         HELLO = {{"protocol": 1, "sdk": {{"name": {name!r}, "version": "0", "language": "python"}},
                   "types": ALL_TYPES}}
-    """) + textwrap.dedent(body) + textwrap.dedent("""
+    """)
+        + textwrap.dedent(body)
+        + textwrap.dedent("""
         for line in sys.stdin:
             request = json.loads(line)
             if request["op"] == "bye":
@@ -53,7 +56,9 @@ def _adapter(tmp_path: Path, name: str, body: str) -> tuple[str, ...]:
             if reply is not None:
                 sys.stdout.write(json.dumps(reply) + "\\n")
                 sys.stdout.flush()
-    """), encoding="utf-8")
+    """),
+        encoding="utf-8",
+    )
     return (sys.executable, str(path))
 
 
@@ -79,8 +84,10 @@ def test_correct_adapter_agrees_on_every_case(tmp_path, probes):
     assert len(run.results) == len(probes)
     counts = run.counts()
     assert counts["lenient"] == counts["strict"] == counts["roundtrip"] == counts["errored"] == 0, [
-        (r.probe.id, r.verdict, r.reason) for r in run.results
-        if r.verdict not in (Verdict.AGREES, Verdict.NOT_APPLICABLE, Verdict.UNSUPPORTED)][:5]
+        (r.probe.id, r.verdict, r.reason)
+        for r in run.results
+        if r.verdict not in (Verdict.AGREES, Verdict.NOT_APPLICABLE, Verdict.UNSUPPORTED)
+    ][:5]
     sendable = [p for p in probes if p.wire is not None and p.expected is not None]
     assert counts["agrees"] == len(sendable) > 1500
     # every valid case was accepted, every invalid shape case rejected
@@ -122,11 +129,14 @@ def _subset(probes, n=30):
 
 
 def test_crashing_adapter_gives_errored_cells_and_is_restarted(tmp_path, probes):
-    body = LENIENT.replace('def answer(request):', '''def answer(request):
+    body = LENIENT.replace(
+        "def answer(request):",
+        """def answer(request):
     if request["id"] in (3, 10):
         sys.stderr.write("boom at %d\\n" % request["id"])
         sys.stderr.flush()
-        os._exit(7)''')
+        os._exit(7)""",
+    )
     subset = _subset(probes)
     run = run_adapter(_adapter(tmp_path, "crashing", body), subset)
     errored = [i for i, r in enumerate(run.results) if r.verdict is Verdict.ERRORED]
@@ -138,9 +148,12 @@ def test_crashing_adapter_gives_errored_cells_and_is_restarted(tmp_path, probes)
 
 
 def test_hanging_adapter_times_out_per_case_and_the_run_completes(tmp_path, probes):
-    body = LENIENT.replace('def answer(request):', '''def answer(request):
+    body = LENIENT.replace(
+        "def answer(request):",
+        """def answer(request):
     if request["id"] == 2:
-        time.sleep(3600)''')
+        time.sleep(3600)""",
+    )
     subset = _subset(probes, 10)
     began = time.monotonic()
     run = run_adapter(_adapter(tmp_path, "hanging", body), subset, case_timeout=2)
@@ -151,7 +164,9 @@ def test_hanging_adapter_times_out_per_case_and_the_run_completes(tmp_path, prob
 
 
 def test_garbage_answers_are_errored(tmp_path, probes):
-    body = LENIENT.replace('def answer(request):', '''def answer(request):
+    body = LENIENT.replace(
+        "def answer(request):",
+        """def answer(request):
     if request["id"] == 1:
         sys.stdout.write("this is not json\\n"); sys.stdout.flush(); return None
     if request["id"] == 2:
@@ -164,9 +179,9 @@ def test_garbage_answers_are_errored(tmp_path, probes):
     if request["id"] == 5:
         sys.stdout.write('{"id": 5, "accepted": true, "canonical": ' + "[" * 100000 + "]" * 100000
                          + '}\\n'); sys.stdout.flush()
-        return None''')
-    run = run_adapter(_adapter(tmp_path, "garbage", body), _subset(probes, 8),
-                      max_consecutive_failures=10)
+        return None""",
+    )
+    run = run_adapter(_adapter(tmp_path, "garbage", body), _subset(probes, 8), max_consecutive_failures=10)
     reasons = [r.reason for r in run.results[:5]]
     assert all(r.verdict is Verdict.ERRORED for r in run.results[:5]), reasons
     assert "this is not json" in reasons[0]
@@ -177,7 +192,7 @@ def test_garbage_answers_are_errored(tmp_path, probes):
 
 
 def test_an_adapter_that_always_crashes_is_given_up_in_bounded_time(tmp_path, probes):
-    body = 'def answer(request):\n    os._exit(1)\n'
+    body = "def answer(request):\n    os._exit(1)\n"
     began = time.monotonic()
     run = run_adapter(_adapter(tmp_path, "dying", body), _subset(probes, 30))
     assert time.monotonic() - began < 20
@@ -196,10 +211,11 @@ def test_adapters_that_do_not_start_or_speak_another_protocol(tmp_path, probes):
     assert "protocol is True" in run_adapter(boolean, _subset(probes, 2)).problem
     unknown = _adapter(tmp_path, "unknown", LENIENT + '\nHELLO["types"] = {"v1_0": ["Tsak"]}\n')
     assert "v1_0/Tsak" in run_adapter(unknown, _subset(probes, 2)).problem
-    silent = _adapter(tmp_path, "silent", 'def answer(request):\n    return None\nHELLO = None\n')
+    silent = _adapter(tmp_path, "silent", "def answer(request):\n    return None\nHELLO = None\n")
     silent_path = Path(silent[1])
-    silent_path.write_text(silent_path.read_text().replace(
-        "reply = HELLO if", "time.sleep(3600); reply = HELLO if"))
+    silent_path.write_text(
+        silent_path.read_text().replace("reply = HELLO if", "time.sleep(3600); reply = HELLO if")
+    )
     began = time.monotonic()
     run = run_adapter(silent, _subset(probes, 2), start_timeout=0.5)
     assert "no answer within 0.5 s" in run.problem and time.monotonic() - began < 10
@@ -217,6 +233,7 @@ def test_results_are_frozen_and_serialise_to_json(tmp_path, probes):
 
 # --- canonical comparison -------------------------------------------------------------------
 
+
 def test_timestamps_are_compared_as_instants():
     assert timestamp("2024-01-01T02:00:00.100+02:00") == "2024-01-01T00:00:00.100Z"
     assert timestamp("2024-01-01T00:00:00.1z") == "2024-01-01T00:00:00.100Z"
@@ -226,26 +243,39 @@ def test_timestamps_are_compared_as_instants():
 
 
 def test_canonical_rules():
-    document = {"id": "t", "history": [], "status": {"state": 2, "timestamp": "2024-01-01T00:00:00Z"},
-                "metadata": {"blank": "", "n": 1}, "size": 5, "flag": False,
-                "parts": [{"raw": "YQ"}]}
-    sdk = {"id": "t", "status": {"state": "TASK_STATE_WORKING",
-                                 "timestamp": "2024-01-01T00:00:00.000Z"},
-           "metadata": {"blank": "", "n": 1.0}, "size": "5", "parts": [{"raw": "YQ=="}]}
+    document = {
+        "id": "t",
+        "history": [],
+        "status": {"state": 2, "timestamp": "2024-01-01T00:00:00Z"},
+        "metadata": {"blank": "", "n": 1},
+        "size": 5,
+        "flag": False,
+        "parts": [{"raw": "YQ"}],
+    }
+    sdk = {
+        "id": "t",
+        "status": {"state": "TASK_STATE_WORKING", "timestamp": "2024-01-01T00:00:00.000Z"},
+        "metadata": {"blank": "", "n": 1.0},
+        "size": "5",
+        "parts": [{"raw": "YQ=="}],
+    }
     assert canonical_diff(document, sdk, "v1_0") == ()
     # free-form JSON is compared exactly; true is not 1; a dropped member is a difference
-    changed = canonical_diff({"metadata": {"blank": ""}, "a": True, "kind": "task"},
-                             {"metadata": {}, "a": 1}, "v1_0")
+    changed = canonical_diff(
+        {"metadata": {"blank": ""}, "a": True, "kind": "task"}, {"metadata": {}, "a": 1}, "v1_0"
+    )
     assert [str(d) for d in changed] == [
-        '$.a: true -> 1', '$.kind: dropped by the SDK (was "task")',
-        '$.metadata: dropped by the SDK (was {"blank": ""})']
+        "$.a: true -> 1",
+        '$.kind: dropped by the SDK (was "task")',
+        '$.metadata: dropped by the SDK (was {"blank": ""})',
+    ]
     # unknown members are left out of both sides
     assert canonical_diff({"id": "t", "x-y": {"deep": 1}}, {"id": "t"}, "v0_3", [("x-y",)]) == ()
-    assert normalise({"role": "ROLE_UNSPECIFIED", "status": 3}, "v1_0") == {
-        "status": "TASK_STATE_COMPLETED"}
+    assert normalise({"role": "ROLE_UNSPECIFIED", "status": 3}, "v1_0") == {"status": "TASK_STATE_COMPLETED"}
 
 
 # --- types ----------------------------------------------------------------------------------
+
 
 def test_every_case_location_has_a_wire_type_or_a_reason(probes):
     for probe in probes:
@@ -256,8 +286,10 @@ def test_every_case_location_has_a_wire_type_or_a_reason(probes):
     for ref, wire in SCHEMA_TYPES.items():
         assert wire.name in TYPES[ref.split("/", 1)[0]]
         assert wire.method is None or wire.method in V1_METHOD_RESULTS
-    assert wire_type("v0_3/stream_response.json#/$defs/StreamEvent", {"kind": "status-update"}).name \
+    assert (
+        wire_type("v0_3/stream_response.json#/$defs/StreamEvent", {"kind": "status-update"}).name
         == "TaskStatusUpdateEvent"
+    )
 
 
 def test_the_protocol_doc_names_every_type():
@@ -270,6 +302,7 @@ def test_the_protocol_doc_names_every_type():
 
 
 # --- the real adapters ----------------------------------------------------------------------
+
 
 def _check_real_run(run: harness.SdkRun, probes) -> None:
     assert run.problem is None, run.problem
@@ -326,13 +359,19 @@ def test_the_example_adapter_of_the_doc_runs_over_every_case(tmp_path, probes):
     run = run_adapter(adapter_command(adapter), probes)
     assert run.problem is None and run.counts()["errored"] == 0
     assert run.adapter.name == "example-sdk"
-    assert {r.probe.wire.name for r in run.results if r.verdict is not Verdict.UNSUPPORTED
-            and r.probe.wire} == {"Task", "Message"}
+    assert {
+        r.probe.wire.name for r in run.results if r.verdict is not Verdict.UNSUPPORTED and r.probe.wire
+    } == {"Task", "Message"}
     # an echo "SDK" accepts every object: it round-trips valid cases and is too lenient on the rest
     assert run.counts()["roundtrip"] == 0 and run.counts()["lenient"] > 100
     # the doc's snippet that runs it, as written, next to the adapter
-    done = subprocess.run([sys.executable, "-c", _doc_block("harness-example")], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", _doc_block("harness-example")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     first = done.stdout.splitlines()[0]
     assert first.startswith("example-sdk {'agrees': ") and "'errored': 0" in first
@@ -347,8 +386,11 @@ def test_lenient_results_say_whether_the_sdk_wrote_back_a_valid_document(tmp_pat
             return {"id": request["id"], "accepted": True,
                     "canonical": VALID_TASK if good else request["document"]}
     """)
-    subset = [p for p in probes if p.kind == "test" and p.expected is False
-              and p.schema in ("v1_0/task.json", "v1_0/message.json")]
+    subset = [
+        p
+        for p in probes
+        if p.kind == "test" and p.expected is False and p.schema in ("v1_0/task.json", "v1_0/message.json")
+    ]
     run = run_adapter(_adapter(tmp_path, "repairing", body), subset, schemas_dir=SCHEMAS)
     assert run.results and all(r.verdict is Verdict.LENIENT for r in run.results)
     for result in run.results:
@@ -360,22 +402,25 @@ def test_lenient_results_say_whether_the_sdk_wrote_back_a_valid_document(tmp_pat
 def test_unknown_members_only_means_names_the_version_never_declares():
     task = {"id": "t", "status": {"state": "TASK_STATE_WORKING"}}
     assert harness._unknown_members_only("v1_0/task.json", "v1_0", {**task, "kind": "task"}, SCHEMAS)
-    assert harness._unknown_members_only("v1_0/part.json", "v1_0",
-                                         {"text": "hi", "media_type": "text/plain"}, SCHEMAS)
+    assert harness._unknown_members_only(
+        "v1_0/part.json", "v1_0", {"text": "hi", "media_type": "text/plain"}, SCHEMAS
+    )
     both = {"jsonrpc": "2.0", "id": 1, "result": task, "error": {"code": -32603, "message": "x"}}
-    assert not harness._unknown_members_only("v1_0/jsonrpc_response.json#/$defs/GetTaskResponse",
-                                             "v1_0", both, SCHEMAS)
+    assert not harness._unknown_members_only(
+        "v1_0/jsonrpc_response.json#/$defs/GetTaskResponse", "v1_0", both, SCHEMAS
+    )
     # a shape error besides the unknown member: not "only"
-    assert not harness._unknown_members_only("v1_0/task.json", "v1_0",
-                                             {"id": "t", "status": {"state": "working"}, "kind": "task"},
-                                             SCHEMAS)
+    assert not harness._unknown_members_only(
+        "v1_0/task.json", "v1_0", {"id": "t", "status": {"state": "working"}, "kind": "task"}, SCHEMAS
+    )
 
 
 def test_a_stream_that_cannot_be_read_is_one_probe_with_the_reason(tmp_path):
     cases = tmp_path / "cases"
     shutil.copytree(CASES / "streams", cases / "streams")
     (cases / "streams" / "v1_0" / "happy_path_chunked.jsonl").write_bytes(
-        "{}\n".encode("utf-16"))  # not UTF-8 text at all
+        "{}\n".encode("utf-16")
+    )  # not UTF-8 text at all
     probes = collect_probes(cases, SCHEMAS)
     broken = [p for p in probes if p.source and p.source.endswith("happy_path_chunked.jsonl")]
     assert len(broken) == 1 and not broken[0].sendable
@@ -390,8 +435,11 @@ def test_a_policy_only_invalidity_is_not_applicable_in_either_profile():
 
     from a2a_schema_suite import api
 
-    case = next(c for c in api.iter_cases("v1_0", valid=False)
-                if any(m.get("rule") == "https-interface" for m in c.expected_errors))
+    case = next(
+        c
+        for c in api.iter_cases("v1_0", valid=False)
+        if any(m.get("rule") == "https-interface" for m in c.expected_errors)
+    )
     for profile in ("strict", "interop"):
         probe = harness._test_probe(dataclasses.replace(case, profile=profile), None)
         assert probe.expected is None and "https-interface" in (probe.reason or ""), (profile, probe)

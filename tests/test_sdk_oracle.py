@@ -23,19 +23,27 @@ v03 = pytest.importorskip("a2a.compat.v0_3.types")
 
 # Schema file -> the message (1.0 protobuf) or model (0.3 pydantic) that the SDK parses it as.
 V1_FILES = {
-    "agent_card.json": "AgentCard", "task.json": "Task", "message.json": "Message",
-    "part.json": "Part", "artifact.json": "Artifact",
+    "agent_card.json": "AgentCard",
+    "task.json": "Task",
+    "message.json": "Message",
+    "part.json": "Part",
+    "artifact.json": "Artifact",
     "task_status_update_event.json": "TaskStatusUpdateEvent",
     "task_artifact_update_event.json": "TaskArtifactUpdateEvent",
-    "stream_response.json": "StreamResponse", "send_message_request.json": "SendMessageRequest",
+    "stream_response.json": "StreamResponse",
+    "send_message_request.json": "SendMessageRequest",
     "send_message_response.json": "SendMessageResponse",
     "push_notification_config.json": "TaskPushNotificationConfig",
-    "list_tasks_request.json": "ListTasksRequest", "list_tasks_response.json": "ListTasksResponse",
+    "list_tasks_request.json": "ListTasksRequest",
+    "list_tasks_response.json": "ListTasksResponse",
 }
 V1_METHOD_PARAMS = {
-    "SendMessage": "SendMessageRequest", "SendStreamingMessage": "SendMessageRequest",
-    "GetTask": "GetTaskRequest", "ListTasks": "ListTasksRequest",
-    "CancelTask": "CancelTaskRequest", "SubscribeToTask": "SubscribeToTaskRequest",
+    "SendMessage": "SendMessageRequest",
+    "SendStreamingMessage": "SendMessageRequest",
+    "GetTask": "GetTaskRequest",
+    "ListTasks": "ListTasksRequest",
+    "CancelTask": "CancelTaskRequest",
+    "SubscribeToTask": "SubscribeToTaskRequest",
     "CreateTaskPushNotificationConfig": "TaskPushNotificationConfig",
     "GetTaskPushNotificationConfig": "GetTaskPushNotificationConfigRequest",
     "ListTaskPushNotificationConfigs": "ListTaskPushNotificationConfigsRequest",
@@ -43,18 +51,29 @@ V1_METHOD_PARAMS = {
     "GetExtendedAgentCard": "GetExtendedAgentCardRequest",
 }
 # Every message a JSON-RPC success result can be (the response does not name its method).
-V1_RESULTS = ("SendMessageResponse", "StreamResponse", "Task", "ListTasksResponse",
-              "TaskPushNotificationConfig", "ListTaskPushNotificationConfigsResponse", "AgentCard")
+V1_RESULTS = (
+    "SendMessageResponse",
+    "StreamResponse",
+    "Task",
+    "ListTasksResponse",
+    "TaskPushNotificationConfig",
+    "ListTaskPushNotificationConfigsResponse",
+    "AgentCard",
+)
 V03_FILES = {
-    "agent_card.json": "AgentCard", "task.json": "Task", "message.json": "Message",
-    "part.json": "Part", "artifact.json": "Artifact",
+    "agent_card.json": "AgentCard",
+    "task.json": "Task",
+    "message.json": "Message",
+    "part.json": "Part",
+    "artifact.json": "Artifact",
     "task_status_update_event.json": "TaskStatusUpdateEvent",
     "task_artifact_update_event.json": "TaskArtifactUpdateEvent",
     "push_notification_config.json": "PushNotificationConfig",
     "send_message_request.json": "SendMessageRequest",
     "send_message_response.json": "SendMessageResponse",
     "stream_response.json": "SendStreamingMessageResponse",
-    "jsonrpc_request.json": "A2ARequest", "jsonrpc_response.json": "JSONRPCResponse",
+    "jsonrpc_request.json": "A2ARequest",
+    "jsonrpc_response.json": "JSONRPCResponse",
 }
 
 # (suite file, test description) -> why the SDK and our schema legitimately disagree.
@@ -63,34 +82,35 @@ DISAGREEMENTS: dict[tuple[str, str], str] = {}
 # Schema locations that have no SDK counterpart to parse with: primitives, and JSON-RPC error
 # objects (google.rpc details, not A2A messages). A new location must be added here knowingly.
 NO_ORACLE_PREFIXES = ("v1_0/common.json", "v0_3/common.json")
-NO_ORACLE = frozenset({
-    "v1_0/jsonrpc_response.json#/$defs/JSONRPCError",
-    "v1_0/jsonrpc_response.json#/$defs/ErrorInfo",
-    "v1_0/jsonrpc_response.json#/$defs/TaskNotFoundError",
-    "v1_0/jsonrpc_response.json#/$defs/TaskNotCancelableError",
-    "v1_0/jsonrpc_response.json#/$defs/PushNotificationNotSupportedError",
-    "v1_0/jsonrpc_response.json#/$defs/UnsupportedOperationError",
-    "v1_0/jsonrpc_response.json#/$defs/ContentTypeNotSupportedError",
-    "v1_0/jsonrpc_response.json#/$defs/InvalidAgentResponseError",
-    "v1_0/jsonrpc_response.json#/$defs/ExtendedAgentCardNotConfiguredError",
-    "v1_0/jsonrpc_response.json#/$defs/ExtensionSupportRequiredError",
-    "v1_0/jsonrpc_response.json#/$defs/VersionNotSupportedError",
-    "v1_0/jsonrpc_response.json#/$defs/JSONParseError",
-    "v1_0/jsonrpc_response.json#/$defs/InvalidRequestError",
-    "v1_0/jsonrpc_response.json#/$defs/MethodNotFoundError",
-    "v1_0/jsonrpc_response.json#/$defs/InvalidParamsError",
-    "v1_0/jsonrpc_response.json#/$defs/InternalError",
-    # Helper enums (string values, no message to parse): TaskState subsets and 0.3 transport names.
-    "v1_0/task.json#/$defs/ActiveState",
-    "v1_0/task.json#/$defs/InterruptedState",
-    "v1_0/task.json#/$defs/TerminalState",
-    "v0_3/agent_card.json#/$defs/TransportProtocol",
-})
+NO_ORACLE = frozenset(
+    {
+        "v1_0/jsonrpc_response.json#/$defs/JSONRPCError",
+        "v1_0/jsonrpc_response.json#/$defs/ErrorInfo",
+        "v1_0/jsonrpc_response.json#/$defs/TaskNotFoundError",
+        "v1_0/jsonrpc_response.json#/$defs/TaskNotCancelableError",
+        "v1_0/jsonrpc_response.json#/$defs/PushNotificationNotSupportedError",
+        "v1_0/jsonrpc_response.json#/$defs/UnsupportedOperationError",
+        "v1_0/jsonrpc_response.json#/$defs/ContentTypeNotSupportedError",
+        "v1_0/jsonrpc_response.json#/$defs/InvalidAgentResponseError",
+        "v1_0/jsonrpc_response.json#/$defs/ExtendedAgentCardNotConfiguredError",
+        "v1_0/jsonrpc_response.json#/$defs/ExtensionSupportRequiredError",
+        "v1_0/jsonrpc_response.json#/$defs/VersionNotSupportedError",
+        "v1_0/jsonrpc_response.json#/$defs/JSONParseError",
+        "v1_0/jsonrpc_response.json#/$defs/InvalidRequestError",
+        "v1_0/jsonrpc_response.json#/$defs/MethodNotFoundError",
+        "v1_0/jsonrpc_response.json#/$defs/InvalidParamsError",
+        "v1_0/jsonrpc_response.json#/$defs/InternalError",
+        # Helper enums (string values, no message to parse): TaskState subsets and 0.3 transport names.
+        "v1_0/task.json#/$defs/ActiveState",
+        "v1_0/task.json#/$defs/InterruptedState",
+        "v1_0/task.json#/$defs/TerminalState",
+        "v0_3/agent_card.json#/$defs/TransportProtocol",
+    }
+)
 
 
 def _parse_v1(message: str, data, ignore_unknown: bool) -> None:
-    json_format.Parse(json.dumps(data), getattr(pb2, message)(),
-                      ignore_unknown_fields=ignore_unknown)
+    json_format.Parse(json.dumps(data), getattr(pb2, message)(), ignore_unknown_fields=ignore_unknown)
 
 
 def _check_v1(ref: str, data, ignore_unknown: bool) -> None:

@@ -15,14 +15,19 @@ pytest.importorskip("uvicorn", reason="the SDK agent needs the test extra (uvico
 
 
 def test_recorded_sdk_streams_pass_schema_and_stream_rules(tmp_path):
-    done = subprocess.run([sys.executable, str(REPO / "scripts" / "record_sdk_stream.py"),
-                           "--out-dir", str(tmp_path)], capture_output=True, text=True,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "record_sdk_stream.py"), "--out-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
-    checks = [("v1_0/stream_response.json", tmp_path / "v1_0" / "sdk_recorded_jsonrpc.jsonl"),
-              ("v1_0/stream_response.json", tmp_path / "v1_0" / "sdk_recorded_rest.jsonl"),
-              ("v0_3/stream_response.json#/$defs/StreamEvent",
-               tmp_path / "v0_3" / "sdk_recorded_jsonrpc.jsonl")]
+    checks = [
+        ("v1_0/stream_response.json", tmp_path / "v1_0" / "sdk_recorded_jsonrpc.jsonl"),
+        ("v1_0/stream_response.json", tmp_path / "v1_0" / "sdk_recorded_rest.jsonl"),
+        ("v0_3/stream_response.json#/$defs/StreamEvent", tmp_path / "v0_3" / "sdk_recorded_jsonrpc.jsonl"),
+    ]
     for schema, path in checks:
         assert path.is_file()
         result = CliRunner().invoke(main, ["validate", "--schema", schema, str(path)])

@@ -25,8 +25,7 @@ def status(state, task_id=T, context_id=C):
 
 
 def chunk(artifact_id="a", append=False, last=False):
-    event = {"taskId": T, "contextId": C,
-             "artifact": {"artifactId": artifact_id, "parts": [{"text": "x"}]}}
+    event = {"taskId": T, "contextId": C, "artifact": {"artifactId": artifact_id, "parts": [{"text": "x"}]}}
     if append:
         event["append"] = True
     if last:
@@ -40,31 +39,46 @@ def findings(events, version="v1_0", policy=True):
 
 
 def test_good_stream_has_no_findings():
-    events = [task(), status("TASK_STATE_WORKING"), chunk(), chunk(append=True, last=True),
-              status("TASK_STATE_COMPLETED")]
+    events = [
+        task(),
+        status("TASK_STATE_WORKING"),
+        chunk(),
+        chunk(append=True, last=True),
+        status("TASK_STATE_COMPLETED"),
+    ]
     assert findings(events) == []
 
 
-@pytest.mark.parametrize(("events", "expected"), [
-    ([task(), chunk(), status("TASK_STATE_COMPLETED"), status("TASK_STATE_WORKING")],
-     [(4, "lifecycle-terminal")]),
-    ([task(), chunk(), status("TASK_STATE_FAILED"), chunk("b")], [(4, "lifecycle-terminal")]),
-    ([task(), status("TASK_STATE_WORKING", task_id="t-2")], [(2, "stream-ids")]),
-    ([task(), status("TASK_STATE_WORKING", context_id="c-2")], [(2, "stream-ids")]),
-    ([status("TASK_STATE_WORKING")], [(1, "stream-order")]),
-    ([task(), chunk(append=True)], [(2, "artifact-append")]),
-    ([task(), chunk(last=True), chunk(append=True)], [(3, "artifact-last-chunk")]),
-    ([task(), status("TASK_STATE_COMPLETED")], [(2, "completed-has-artifact")]),
-    ([], [(1, "stream-order")]),
-])
+@pytest.mark.parametrize(
+    ("events", "expected"),
+    [
+        (
+            [task(), chunk(), status("TASK_STATE_COMPLETED"), status("TASK_STATE_WORKING")],
+            [(4, "lifecycle-terminal")],
+        ),
+        ([task(), chunk(), status("TASK_STATE_FAILED"), chunk("b")], [(4, "lifecycle-terminal")]),
+        ([task(), status("TASK_STATE_WORKING", task_id="t-2")], [(2, "stream-ids")]),
+        ([task(), status("TASK_STATE_WORKING", context_id="c-2")], [(2, "stream-ids")]),
+        ([status("TASK_STATE_WORKING")], [(1, "stream-order")]),
+        ([task(), chunk(append=True)], [(2, "artifact-append")]),
+        ([task(), chunk(last=True), chunk(append=True)], [(3, "artifact-last-chunk")]),
+        ([task(), status("TASK_STATE_COMPLETED")], [(2, "completed-has-artifact")]),
+        ([], [(1, "stream-order")]),
+    ],
+)
 def test_each_rule_on_its_own(events, expected):
     assert findings(events) == expected
 
 
 def test_interrupted_states_may_resume_and_policy_is_strict_only():
-    events = [task(), status("TASK_STATE_INPUT_REQUIRED"), status("TASK_STATE_WORKING"),
-              status("TASK_STATE_AUTH_REQUIRED"), status("TASK_STATE_WORKING"),
-              status("TASK_STATE_COMPLETED")]
+    events = [
+        task(),
+        status("TASK_STATE_INPUT_REQUIRED"),
+        status("TASK_STATE_WORKING"),
+        status("TASK_STATE_AUTH_REQUIRED"),
+        status("TASK_STATE_WORKING"),
+        status("TASK_STATE_COMPLETED"),
+    ]
     assert findings(events) == [(6, "completed-has-artifact")]
     assert findings(events, policy=False) == []
 
@@ -77,11 +91,21 @@ def test_message_only_stream_is_exactly_one_message():
 
 def test_v03_final_flag_rules():
     def s3(state, final):
-        return {"kind": "status-update", "taskId": T, "contextId": C, "status": {"state": state},
-                "final": final}
+        return {
+            "kind": "status-update",
+            "taskId": T,
+            "contextId": C,
+            "status": {"state": state},
+            "final": final,
+        }
 
-    t3 = {"kind": "task", "id": T, "contextId": C, "status": {"state": "submitted"},
-          "artifacts": [{"artifactId": "a", "parts": []}]}
+    t3 = {
+        "kind": "task",
+        "id": T,
+        "contextId": C,
+        "status": {"state": "submitted"},
+        "artifacts": [{"artifactId": "a", "parts": []}],
+    }
     assert findings([t3, s3("working", False), s3("completed", True)], "v0_3") == []
     assert findings([t3, s3("working", True), s3("completed", True)], "v0_3") == [(3, "final-flag")]
     assert findings([t3, s3("completed", False)], "v0_3") == [(2, "final-flag")]
@@ -91,18 +115,24 @@ def test_jsonrpc_envelopes_and_load_errors():
     def rpc(result, rid=1):
         return {"jsonrpc": "2.0", "id": rid, "result": result}
 
-    lines = [(1, rpc(task(artifacts=[{"artifactId": "a", "parts": [{"text": "x"}]}])), None),
-             (2, rpc(status("TASK_STATE_WORKING"), rid=2), None),
-             (3, {"jsonrpc": "1.0", "id": 1, "result": status("TASK_STATE_WORKING")}, None),
-             (4, {"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "boom"}}, None)]
+    lines = [
+        (1, rpc(task(artifacts=[{"artifactId": "a", "parts": [{"text": "x"}]}])), None),
+        (2, rpc(status("TASK_STATE_WORKING"), rid=2), None),
+        (3, {"jsonrpc": "1.0", "id": 1, "result": status("TASK_STATE_WORKING")}, None),
+        (4, {"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "boom"}}, None),
+    ]
     got = [(f.line, f.rule) for f in check_stream(lines, "v1_0", None)]
     assert got == [(2, "jsonrpc-id"), (3, "jsonrpc-envelope"), (4, "jsonrpc-error")]
 
 
 def test_normalisation_across_versions():
     assert normalise_state("TASK_STATE_INPUT_REQUIRED") == normalise_state("input-required")
-    assert to_event({"kind": "artifact-update", "taskId": T, "artifact": {"artifactId": "a"}},
-                    "v0_3").artifact_id == "a"
+    assert (
+        to_event(
+            {"kind": "artifact-update", "taskId": T, "artifact": {"artifactId": "a"}}, "v0_3"
+        ).artifact_id
+        == "a"
+    )
     assert to_event({"id": T, "status": {"state": "TASK_STATE_WORKING"}}, "v1_0").kind == "task"
     assert to_event([1, 2], "v1_0") is None
 
@@ -114,26 +144,42 @@ def test_every_rule_is_documented():
         assert f"| `{rule.id}` | {rule.severity} |" in readme, rule.id
 
 
-@pytest.mark.parametrize(("host", "loopback"), [
-    ("localhost", True), ("127.0.0.1", True), ("127.8.9.10", True), ("[::1]", True),
-    ("::1", True), ("agent.example.com", False), ("10.0.0.1", False), (None, False)])
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        ("localhost", True),
+        ("127.0.0.1", True),
+        ("127.8.9.10", True),
+        ("[::1]", True),
+        ("::1", True),
+        ("agent.example.com", False),
+        ("10.0.0.1", False),
+        (None, False),
+    ],
+)
 def test_loopback_hosts(host, loopback):
     assert is_loopback(host) is loopback
 
 
 def test_card_policy_findings():
-    card = {"supportedInterfaces": [
-        {"url": "http://agent.example.com/a2a", "protocolBinding": "JSONRPC"},
-        {"url": "http://localhost:9999/a2a", "protocolBinding": "JSONRPC"},
-        {"url": "https://agent.example.com/rest", "protocolBinding": "HTTP+JSON"},
-        {"url": "agent.example.com:443", "protocolBinding": "GRPC"},
-        {"url": "https://agent.example.com/x", "protocolBinding": "WEBSOCKET"},
-    ]}
+    card = {
+        "supportedInterfaces": [
+            {"url": "http://agent.example.com/a2a", "protocolBinding": "JSONRPC"},
+            {"url": "http://localhost:9999/a2a", "protocolBinding": "JSONRPC"},
+            {"url": "https://agent.example.com/rest", "protocolBinding": "HTTP+JSON"},
+            {"url": "agent.example.com:443", "protocolBinding": "GRPC"},
+            {"url": "https://agent.example.com/x", "protocolBinding": "WEBSOCKET"},
+        ]
+    }
     found = [(f.path, f.rule, f.message.startswith("policy:")) for f in card_findings("v1_0", card)]
-    assert found == [("$.supportedInterfaces[0].url", "https-interface", True),
-                     ("$.supportedInterfaces[4].protocolBinding", "binding-uri", True)]
-    v03 = {"url": "http://agent.example.com/a2a", "additionalInterfaces": [
-        {"url": "http://127.0.0.1:8000/a2a", "transport": "HTTP+JSON"}]}
+    assert found == [
+        ("$.supportedInterfaces[0].url", "https-interface", True),
+        ("$.supportedInterfaces[4].protocolBinding", "binding-uri", True),
+    ]
+    v03 = {
+        "url": "http://agent.example.com/a2a",
+        "additionalInterfaces": [{"url": "http://127.0.0.1:8000/a2a", "transport": "HTTP+JSON"}],
+    }
     assert [f.path for f in card_findings("v0_3", v03)] == ["$.url"]
 
 
@@ -141,16 +187,25 @@ def test_validate_jsonl_reports_file_line_and_rule(tmp_path):
     path = tmp_path / "stream.jsonl"
     events = [task(), chunk(), status("TASK_STATE_COMPLETED"), status("TASK_STATE_WORKING")]
     path.write_text("\n".join(json.dumps(e) for e in events) + "\n")
-    result = CliRunner().invoke(main, ["validate", "--schema", "v1_0/stream_response.json",
-                                       str(path)])
+    result = CliRunner().invoke(main, ["validate", "--schema", "v1_0/stream_response.json", str(path)])
     assert result.exit_code == 1
     assert f"{path.as_posix()}:4: lifecycle-terminal:" in result.output
-    result = CliRunner().invoke(main, ["validate", "--schema", "v1_0/stream_response.json",
-                                       "--format", "json", str(path)])
+    result = CliRunner().invoke(
+        main, ["validate", "--schema", "v1_0/stream_response.json", "--format", "json", str(path)]
+    )
     errors = json.loads(result.output)["results"][0]["errors"]
-    assert errors == [{"path": "$", "schema_path": "", "keyword": "lifecycle-terminal",
-                       "message": errors[0]["message"], "line": 4, "rule": "lifecycle-terminal",
-                       "severity": "spec", "reference": "A2A_REFERENCE §2, §9.6"}]
+    assert errors == [
+        {
+            "path": "$",
+            "schema_path": "",
+            "keyword": "lifecycle-terminal",
+            "message": errors[0]["message"],
+            "line": 4,
+            "rule": "lifecycle-terminal",
+            "severity": "spec",
+            "reference": "A2A_REFERENCE §2, §9.6",
+        }
+    ]
 
 
 def test_policy_reported_by_validate_for_cards(tmp_path):

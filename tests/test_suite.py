@@ -9,10 +9,13 @@ def load(write_json, value):
     return load_suite(path, "suite.json")
 
 
-GOOD = {"schema": "v1_0/task.json", "tests": [
-    {"description": "a", "valid": True, "data": {}},
-    {"description": "b", "valid": False, "data": {}, "expectedErrors": [{"keyword": "required"}]},
-]}
+GOOD = {
+    "schema": "v1_0/task.json",
+    "tests": [
+        {"description": "a", "valid": True, "data": {}},
+        {"description": "b", "valid": False, "data": {}, "expectedErrors": [{"keyword": "required"}]},
+    ],
+}
 
 
 def test_good_suite_loads(write_json):
@@ -33,8 +36,10 @@ def test_unknown_field_missing_valid_and_duplicates_are_suite_errors(write_json)
     assert "'valid' is a required property" in problem_text(load(write_json, no_valid))
     dup = {"schema": "x", "tests": [{"description": "a", "valid": True, "data": 1}] * 2}
     assert "duplicate description 'a'" in problem_text(load(write_json, dup))
-    pinned_valid = {"schema": "x", "tests": [
-        {"description": "a", "valid": True, "data": 1, "expectedErrors": [{"keyword": "x"}]}]}
+    pinned_valid = {
+        "schema": "x",
+        "tests": [{"description": "a", "valid": True, "data": 1, "expectedErrors": [{"keyword": "x"}]}],
+    }
     assert "only allowed on a valid: false" in problem_text(load(write_json, pinned_valid))
 
 

@@ -21,13 +21,13 @@ def test_lines_of_tests_and_streams_in_a_hand_formatted_file(tmp_path):
         '\n\n{ "schema" : "v1_0/task.json",\n'
         '  "tests": [\n'
         '    {"description": "first", "valid": true, "data": {"a": [1, {"b": "]}"}]}},\n'
-        '\n'
-        '    {\n'
+        "\n"
+        "    {\n"
         '      "description": "second \\" with quote", "valid": true, "data": "x"\n'
         '    }  ,   {"description": "third, same line", "valid": true, "data": null}\r\n'
-        '  ],\n'
+        "  ],\n"
         '  "streams": [{"description": "a stream", "file": "s.jsonl", "valid": true}]\n'
-        '}\n'
+        "}\n"
     )
     path = tmp_path / "suite.json"
     path.write_text(text, encoding="utf-8")
@@ -39,9 +39,13 @@ def test_lines_of_tests_and_streams_in_a_hand_formatted_file(tmp_path):
 
 def test_bom_and_minified_file(tmp_path):
     path = tmp_path / "m.json"
-    body = {"schema": "v1_0/task.json", "tests": [
-        {"description": "a", "valid": True, "data": 1},
-        {"description": "b", "valid": True, "data": 2}]}
+    body = {
+        "schema": "v1_0/task.json",
+        "tests": [
+            {"description": "a", "valid": True, "data": 1},
+            {"description": "b", "valid": True, "data": 2},
+        ],
+    }
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps(body).encode())
     suite = load_suite(path, "m.json")
     assert isinstance(suite, Suite)
@@ -56,15 +60,24 @@ def test_every_bundled_entry_line_shows_its_description():
             assert entry.line is not None, (suite.name, entry.description)
             window = "\n".join(lines[entry.line - 1 : entry.line + 3])
             assert json.dumps(entry.description, ensure_ascii=False)[1:-1] in window, (
-                suite.name, entry.line, entry.description)
+                suite.name,
+                entry.line,
+                entry.description,
+            )
 
 
 def test_suite_problems_point_at_the_offending_entry(tmp_path):
-    text = json.dumps({"schema": "v1_0/task.json", "tests": [
-        {"description": "ok", "valid": True, "data": 1},
-        {"description": "ok", "valid": True, "data": 2},
-        {"description": "no verdict", "data": 3},
-    ]}, indent=2)
+    text = json.dumps(
+        {
+            "schema": "v1_0/task.json",
+            "tests": [
+                {"description": "ok", "valid": True, "data": 1},
+                {"description": "ok", "valid": True, "data": 2},
+                {"description": "no verdict", "data": 3},
+            ],
+        },
+        indent=2,
+    )
     path = tmp_path / "bad.json"
     path.write_text(text)
     problem = load_suite(path, "bad.json")
@@ -74,8 +87,11 @@ def test_suite_problems_point_at_the_offending_entry(tmp_path):
     assert text.splitlines()[error.line - 1].strip() == "{"
 
     # duplicate descriptions: the line of the second entry
-    path.write_text(text.replace('"no verdict", "data"', '"fine", "valid": true, "data"')
-                    .replace('"description": "no verdict"', '"description": "fine", "valid": true'))
+    path.write_text(
+        text.replace('"no verdict", "data"', '"fine", "valid": true, "data"').replace(
+            '"description": "no verdict"', '"description": "fine", "valid": true'
+        )
+    )
     problem = load_suite(path, "bad.json")
     assert isinstance(problem, SuiteProblem)
     (error,) = problem.errors
@@ -93,8 +109,10 @@ def test_suite_problems_point_at_the_offending_entry(tmp_path):
 
 def test_missing_stream_file_points_at_its_entry(tmp_path):
     path = tmp_path / "s.json"
-    path.write_text('{"schema": "v1_0/stream_response.json",\n "streams": [\n'
-                    '  {"description": "gone", "file": "nope.jsonl", "valid": true}]}')
+    path.write_text(
+        '{"schema": "v1_0/stream_response.json",\n "streams": [\n'
+        '  {"description": "gone", "file": "nope.jsonl", "valid": true}]}'
+    )
     problem = load_suite(path, "s.json")
     assert isinstance(problem, SuiteProblem)
     assert [(e.line, e.column) for e in problem.errors] == [(3, 3)]

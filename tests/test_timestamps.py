@@ -18,16 +18,37 @@ SPEC_EXAMPLE = "2025-04-02T16:59:35.331844"  # the 0.3 spec's own example: no of
 
 
 def task_03(timestamp: str, **extra) -> dict:
-    return {"kind": "task", "id": "t-1", "contextId": "c-1",
-            "status": {"state": "working", "timestamp": timestamp}, **extra}
+    return {
+        "kind": "task",
+        "id": "t-1",
+        "contextId": "c-1",
+        "status": {"state": "working", "timestamp": timestamp},
+        **extra,
+    }
 
 
 def validate(tmp_path: Path, schema: str, document, *args: str) -> tuple[int, dict]:
     path = tmp_path / "doc.json"
     path.write_text(json.dumps(document), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "validate", "--schema", schema,
-                           "--schemas", str(SCHEMAS), "--format", "json", *args, str(path)],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "a2a_schema_suite",
+            "validate",
+            "--schema",
+            schema,
+            "--schemas",
+            str(SCHEMAS),
+            "--format",
+            "json",
+            *args,
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert "Traceback" not in done.stderr
     report = json.loads(done.stdout)
     (result,) = report["results"]
@@ -46,15 +67,20 @@ def test_a_0_3_timestamp_without_offset_is_valid_with_a_warning_in_strict(tmp_pa
 def test_the_text_report_shows_the_warning_and_exits_0(tmp_path):
     path = tmp_path / "task.json"
     path.write_text(json.dumps(task_03(SPEC_EXAMPLE)), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "validate", "--schema",
-                           "v0_3/task.json", str(path)], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", "validate", "--schema", "v0_3/task.json", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout
     assert "WARNING" in done.stdout and "[timestamp-offset] warning: timestamp" in done.stdout
     assert done.stdout.rstrip().endswith("0 passed, 0 failed, 0 errored, 1 warning")
 
 
-@pytest.mark.parametrize("timestamp", [SPEC_EXAMPLE + "Z", "2025-04-02T16:59:35+02:00",
-                                       "2025-04-02t16:59:35z"])
+@pytest.mark.parametrize(
+    "timestamp", [SPEC_EXAMPLE + "Z", "2025-04-02T16:59:35+02:00", "2025-04-02t16:59:35z"]
+)
 def test_a_0_3_timestamp_with_offset_passes_without_warning(tmp_path, timestamp):
     code, result = validate(tmp_path, "v0_3/task.json", task_03(timestamp))
     assert (code, result["outcome"], result["errors"]) == (0, "passed", [])
@@ -72,15 +98,19 @@ def test_an_invalid_0_3_timestamp_gets_its_error_and_no_warning(tmp_path):
 
 
 def test_the_warning_finds_a_task_status_inside_a_json_rpc_result_not_in_metadata(tmp_path):
-    response = {"jsonrpc": "2.0", "id": 1,
-                "result": task_03(SPEC_EXAMPLE, metadata={"x": {"state": "a", "timestamp": SPEC_EXAMPLE}})}
+    response = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "result": task_03(SPEC_EXAMPLE, metadata={"x": {"state": "a", "timestamp": SPEC_EXAMPLE}}),
+    }
     code, result = validate(tmp_path, "v0_3/jsonrpc_response.json", response)
     assert code == 0 and result["outcome"] == "warning"
     assert [e["path"] for e in result["errors"]] == ["$.result.status.timestamp"]
 
 
-@pytest.mark.parametrize("timestamp", [SPEC_EXAMPLE, "2025-04-02T16:59:35+02:00",
-                                       "2025-04-02T16:59:35.331844z"])
+@pytest.mark.parametrize(
+    "timestamp", [SPEC_EXAMPLE, "2025-04-02T16:59:35+02:00", "2025-04-02T16:59:35.331844z"]
+)
 def test_1_0_keeps_rfc_3339_in_utc_ending_in_z(tmp_path, timestamp):
     task = {"id": "t-1", "status": {"state": "TASK_STATE_WORKING", "timestamp": timestamp}}
     code, result = validate(tmp_path, "v1_0/task.json", task)
@@ -91,10 +121,22 @@ def test_1_0_keeps_rfc_3339_in_utc_ending_in_z(tmp_path, timestamp):
 def test_a_suite_pins_verdicts_so_advice_leaves_its_tests_passed(tmp_path):
     # like the 0.3 leftovers under interop, advice never decides nor colours a suite's verdict
     suite = tmp_path / "suite.json"
-    suite.write_text(json.dumps({"schema": "v0_3/task.json", "description": "d", "tests": [
-        {"description": "spec example", "valid": True, "data": task_03(SPEC_EXAMPLE)}]}), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "run", str(suite), "--schemas",
-                           str(SCHEMAS)], capture_output=True, text=True, timeout=120)
+    suite.write_text(
+        json.dumps(
+            {
+                "schema": "v0_3/task.json",
+                "description": "d",
+                "tests": [{"description": "spec example", "valid": True, "data": task_03(SPEC_EXAMPLE)}],
+            }
+        ),
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", "run", str(suite), "--schemas", str(SCHEMAS)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout
     assert done.stdout.rstrip().endswith("1 passed, 0 failed, 0 errored")
 
@@ -106,9 +148,13 @@ def test_the_readme_example_is_real_output(tmp_path):
     command = "$ a2a-schema-suite validate --schema v0_3/task.json task.json\n"
     shown = readme.split(command, 1)[1].split("```", 1)[0]
     (tmp_path / "task.json").write_text(json.dumps(task_03(SPEC_EXAMPLE)), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "a2a_schema_suite", "validate", "--schema",
-                           "v0_3/task.json", "task.json"], capture_output=True, text=True,
-                          timeout=120, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", "validate", "--schema", "v0_3/task.json", "task.json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     # the first line names the schema root, which depends on where the package is installed
     assert done.stdout.splitlines()[0].startswith("schemas: ")
     assert done.stdout.splitlines()[1:] == shown.splitlines()[1:]

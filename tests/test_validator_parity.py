@@ -65,8 +65,11 @@ class Parity:
     versions: dict[str, str] = field(default_factory=dict)
 
     def disagreements(self, validator: str) -> list[str]:
-        return [f"{c.label}: expected {'valid' if c.expected else 'invalid'}, got {v}"
-                for c, v in zip(self.checks, self.verdicts[validator], strict=True) if v != c.expected]
+        return [
+            f"{c.label}: expected {'valid' if c.expected else 'invalid'}, got {v}"
+            for c, v in zip(self.checks, self.verdicts[validator], strict=True)
+            if v != c.expected
+        ]
 
     def table(self) -> dict[tuple[str, str], tuple[int, int]]:
         """(validator, version) -> (cases, agreeing)."""
@@ -111,8 +114,9 @@ def collect(schema_root: Path, cases_root: Path, select: str | None = None) -> t
                     schema_errors = [e for e in result.errors if e.rule is None]
                     if profile == own and not item.valid and not schema_errors:
                         exceptions.append(f"{label}: {sorted({e.rule for e in result.errors})}")
-                    checks.append(Check(label, version, profile, suite.schema, uri, item.data,
-                                        not schema_errors))
+                    checks.append(
+                        Check(label, version, profile, suite.schema, uri, item.data, not schema_errors)
+                    )
                     continue
                 bad_lines = {e.line for e in result.errors if e.rule is None}
                 if profile == own and not item.valid and not bad_lines:
@@ -120,8 +124,17 @@ def collect(schema_root: Path, cases_root: Path, select: str | None = None) -> t
                 for number, value, error in iter_jsonl(item.file):
                     present, payload = _payload(value) if error is None else (False, None)
                     if present:
-                        checks.append(Check(f"{label}:{number}", version, profile, suite.schema,
-                                            uri, payload, number not in bad_lines))
+                        checks.append(
+                            Check(
+                                f"{label}:{number}",
+                                version,
+                                profile,
+                                suite.schema,
+                                uri,
+                                payload,
+                                number not in bad_lines,
+                            )
+                        )
     return checks, exceptions
 
 
@@ -152,13 +165,16 @@ def _dispatch(version_bundle: dict, uris: list[str]) -> dict:
     document["type"] = "object"
     document["required"] = ["ref", "data"]
     document["properties"] = {"ref": {"enum": uris}}
-    document["allOf"] = [{"if": {"properties": {"ref": {"const": uri}}},
-                          "then": {"properties": {"data": {"$ref": uri}}}} for uri in uris]
+    document["allOf"] = [
+        {"if": {"properties": {"ref": {"const": uri}}}, "then": {"properties": {"data": {"$ref": uri}}}}
+        for uri in uris
+    ]
     return document
 
 
-def _check_jsonschema_verdicts(checks: list[Check], bundles: dict[tuple[str, str], dict],
-                               work: Path) -> list[Any]:
+def _check_jsonschema_verdicts(
+    checks: list[Check], bundles: dict[tuple[str, str], dict], work: Path
+) -> list[Any]:
     """One check-jsonschema process per version and profile (run side by side), each over the
     batched instance files of that version and profile."""
     verdicts: list[Any] = [None] * len(checks)
@@ -178,8 +194,21 @@ def _check_jsonschema_verdicts(checks: list[Check], bundles: dict[tuple[str, str
             file.write_text(json.dumps({"ref": checks[i].uri, "data": checks[i].data}), encoding="utf-8")
             files.append(file)
         process = subprocess.Popen(
-            [sys.executable, "-m", "check_jsonschema", "--schemafile", str(schema), "-o", "json",
-             *map(str, files)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=folder)
+            [
+                sys.executable,
+                "-m",
+                "check_jsonschema",
+                "--schemafile",
+                str(schema),
+                "-o",
+                "json",
+                *map(str, files),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=folder,
+        )
         running.append((process, indexes, files))
     for process, indexes, files in running:
         stdout, stderr = process.communicate(timeout=900)
@@ -205,8 +234,15 @@ def measure(schema_root: Path, cases_root: Path, work: Path, select: str | None 
     keys = {key: f"{key[0]}|{key[1]}" for key in (*entries, *bundles)}
     payload = {
         "bundles": {keys[k]: doc for k, doc in (*entries.items(), *bundles.items())},
-        "cases": [{"bundle": keys[c.version, c.profile], "uri": c.uri, "entry": keys[c.ref, c.profile],
-                   "data": c.data} for c in checks],
+        "cases": [
+            {
+                "bundle": keys[c.version, c.profile],
+                "uri": c.uri,
+                "entry": keys[c.ref, c.profile],
+                "data": c.data,
+            }
+            for c in checks
+        ],
     }
     answer = nodejs.run_script(node, "verdicts.mjs", payload)
     parity.verdicts["ajv"] = answer["ajv"]
@@ -254,38 +290,53 @@ def test_the_javascript_validators_are_the_pinned_ones(parity):
 
 # --- the README table ----------------------------------------------------------------------
 
-_ROW = re.compile(r"^\| (?P<validator>[^|]+?) \| (?P<version>[^|]+?) \| (?P<a2a>v[0-9_]+) \| "
-                  r"(?P<cases>[0-9,]+) \| (?P<agreement>[0-9.]+%) \|$", re.MULTILINE)
-_README_NAMES = {"python-jsonschema": "python-jsonschema", "jsonschema-rs": "jsonschema-rs",
-                 "ajv": "ajv 8 + ajv-formats", "hyperjump": "@hyperjump/json-schema",
-                 "check-jsonschema": "check-jsonschema"}
+_ROW = re.compile(
+    r"^\| (?P<validator>[^|]+?) \| (?P<version>[^|]+?) \| (?P<a2a>v[0-9_]+) \| "
+    r"(?P<cases>[0-9,]+) \| (?P<agreement>[0-9.]+%) \|$",
+    re.MULTILINE,
+)
+_README_NAMES = {
+    "python-jsonschema": "python-jsonschema",
+    "jsonschema-rs": "jsonschema-rs",
+    "ajv": "ajv 8 + ajv-formats",
+    "hyperjump": "@hyperjump/json-schema",
+    "check-jsonschema": "check-jsonschema",
+}
 
 
 def readme_table() -> dict[tuple[str, str], tuple[str, int, str]]:
     """(validator, A2A version) -> (validator version, cases, agreement) from the README."""
     text = (REPO / "README.md").read_text(encoding="utf-8")
     section = text.split("## Using the schemas elsewhere", 1)[1].split("\n## ", 1)[0]
-    return {(m["validator"], m["a2a"]): (m["version"], int(m["cases"].replace(",", "")), m["agreement"])
-            for m in _ROW.finditer(section)}
+    return {
+        (m["validator"], m["a2a"]): (m["version"], int(m["cases"].replace(",", "")), m["agreement"])
+        for m in _ROW.finditer(section)
+    }
 
 
 def test_the_readme_table_is_what_was_measured(parity):
-    measured = {(_README_NAMES[name], a2a): (cases, f"{100 * agreeing / cases:.1f}%")
-                for (name, a2a), (cases, agreeing) in parity.table().items()}
+    measured = {
+        (_README_NAMES[name], a2a): (cases, f"{100 * agreeing / cases:.1f}%")
+        for (name, a2a), (cases, agreeing) in parity.table().items()
+    }
     readme = readme_table()
     assert {key: row[1:] for key, row in readme.items()} == measured, (
-        "README 'Using the schemas elsewhere' table is stale; measured: " + "; ".join(
-            f"{v} {a2a}: {c:,} cases, {a}" for (v, a2a), (c, a) in sorted(measured.items())))
+        "README 'Using the schemas elsewhere' table is stale; measured: "
+        + "; ".join(f"{v} {a2a}: {c:,} cases, {a}" for (v, a2a), (c, a) in sorted(measured.items()))
+    )
     # the JavaScript versions are pinned, so the README names them exactly
     pins = parity.versions
-    javascript = {"ajv 8 + ajv-formats": f"{pins['ajv']} + {pins['ajv-formats']}",
-                  "@hyperjump/json-schema": pins["@hyperjump/json-schema"]}
+    javascript = {
+        "ajv 8 + ajv-formats": f"{pins['ajv']} + {pins['ajv-formats']}",
+        "@hyperjump/json-schema": pins["@hyperjump/json-schema"],
+    }
     for (name, _a2a), (version, _cases, _agreement) in readme.items():
         if name in javascript:
             assert version == javascript[name], (name, version)
 
 
 # --- the test can fail ---------------------------------------------------------------------
+
 
 def test_a_reintroduced_dependent_schemas_breaks_parity(tmp_path):
     """The construct ajv mishandles, put back in a copy of the schemas: the parity check sees it
@@ -357,18 +408,27 @@ def test_the_documented_ajv_bug_is_real_and_the_workaround_avoids_it():
     node = nodejs.require()
     base = "https://a2a-schema-suite.invalid/ajv/"
     schemas = {
-        "dependentSchemas": {"properties": {"a": {}, "b": {}},
-                             "dependentSchemas": {"b": {"properties": {"a": {}}}},
-                             "unevaluatedProperties": False},
-        "if-then": {"properties": {"a": {}, "b": {}}, "if": {"required": ["b"]},
-                    "then": {"properties": {"a": {}}}, "unevaluatedProperties": False},
+        "dependentSchemas": {
+            "properties": {"a": {}, "b": {}},
+            "dependentSchemas": {"b": {"properties": {"a": {}}}},
+            "unevaluatedProperties": False,
+        },
+        "if-then": {
+            "properties": {"a": {}, "b": {}},
+            "if": {"required": ["b"]},
+            "then": {"properties": {"a": {}}},
+            "unevaluatedProperties": False,
+        },
     }
     bundles, cases = {}, []
     for name, schema in schemas.items():
         uri = f"{base}{name}.json"
         resource = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": uri, **schema}
-        bundles[name] = {"$schema": resource["$schema"], "$id": f"{base}{name}-bundle.json",
-                         "$defs": {uri: resource}}
+        bundles[name] = {
+            "$schema": resource["$schema"],
+            "$id": f"{base}{name}-bundle.json",
+            "$defs": {uri: resource},
+        }
         bundles[f"{name}/entry"] = {"$schema": resource["$schema"], "$ref": uri, "$defs": {uri: resource}}
         cases.append({"bundle": name, "uri": uri, "entry": f"{name}/entry", "data": {"a": 1}})
         assert jsonschema.Draft202012Validator(schema).is_valid({"a": 1})

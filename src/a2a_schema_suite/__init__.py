@@ -31,12 +31,34 @@ if TYPE_CHECKING:
         validator_for,
     )
 
-_API = frozenset({"GoldenCase", "GoldenStream", "detect", "iter_cases", "iter_streams",
-                  "load_schema", "schema_path", "validate_document", "validate_stream",
-                  "validator_for"})
+_API = frozenset(
+    {
+        "GoldenCase",
+        "GoldenStream",
+        "detect",
+        "iter_cases",
+        "iter_streams",
+        "load_schema",
+        "schema_path",
+        "validate_document",
+        "validate_stream",
+        "validator_for",
+    }
+)
 
-__all__ = ["GoldenCase", "GoldenStream", "__version__", "detect", "iter_cases", "iter_streams",
-           "load_schema", "schema_path", "validate_document", "validate_stream", "validator_for"]
+__all__ = [
+    "GoldenCase",
+    "GoldenStream",
+    "__version__",
+    "detect",
+    "iter_cases",
+    "iter_streams",
+    "load_schema",
+    "schema_path",
+    "validate_document",
+    "validate_stream",
+    "validator_for",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -37,18 +37,23 @@ def _statuses(node: Any, path: tuple[Any, ...], depth: int = 0) -> Iterator[tupl
                 yield from _statuses(item, (*path, index), depth + 1)
 
 
-def timestamp_warnings(schema_ref: str, data: Any,
-                       reported: Collection[str] = ()) -> tuple[ErrorDetail, ...]:
+def timestamp_warnings(schema_ref: str, data: Any, reported: Collection[str] = ()) -> tuple[ErrorDetail, ...]:
     """``timestamp-offset`` findings (severity ``advice``) for a document checked against
     ``schema_ref`` in the strict profile; none at a location already in ``reported`` (JSON paths
     of errors: an invalid timestamp gets its error, not also a warning)."""
     version = urldefrag(schema_ref)[0].rpartition("/")[0].rpartition("/")[2]
     if not version.startswith("v0_"):
         return ()  # 1.0 timestamps must end in Z: the schema itself says so
-    return tuple(ErrorDetail.finding(
-        "timestamp-offset", f"warning: timestamp {stamp!r} has no offset (Z or +hh:mm): ISO 8601 "
-        "allows it, but it names no instant; write 2025-04-02T16:59:35Z", path=path)
-        for path, stamp in _statuses(data, ()) if _json_path(path) not in reported)
+    return tuple(
+        ErrorDetail.finding(
+            "timestamp-offset",
+            f"warning: timestamp {stamp!r} has no offset (Z or +hh:mm): ISO 8601 "
+            "allows it, but it names no instant; write 2025-04-02T16:59:35Z",
+            path=path,
+        )
+        for path, stamp in _statuses(data, ())
+        if _json_path(path) not in reported
+    )
 
 
 def _json_path(path: tuple[Any, ...]) -> str:

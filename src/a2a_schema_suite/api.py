@@ -26,8 +26,18 @@ from urllib.parse import urldefrag
 
 from a2a_schema_suite.registry import BASE_URI, DEFAULT_PROFILE, bundled_cases, bundled_schemas
 
-__all__ = ["GoldenCase", "GoldenStream", "detect", "iter_cases", "iter_streams", "load_schema",
-           "schema_path", "validate_document", "validate_stream", "validator_for"]
+__all__ = [
+    "GoldenCase",
+    "GoldenStream",
+    "detect",
+    "iter_cases",
+    "iter_streams",
+    "load_schema",
+    "schema_path",
+    "validate_document",
+    "validate_stream",
+    "validator_for",
+]
 
 
 @dataclass(frozen=True)
@@ -79,7 +89,7 @@ class GoldenStream:
 
 def _relative(ref: str) -> str:
     """``https://a2a-schema-suite.dev/schemas/v1_0/task.json#...`` -> ``v1_0/task.json#...``."""
-    return ref[len(BASE_URI):] if ref.startswith(BASE_URI) else ref
+    return ref[len(BASE_URI) :] if ref.startswith(BASE_URI) else ref
 
 
 @dataclass(frozen=True)
@@ -101,8 +111,9 @@ def _entries(cases_dir: Path) -> tuple[_Entry, ...]:
     if not cases_dir.is_dir():
         raise ValueError(f"cases_dir {cases_dir} is not a directory")
     # Cached per directory *and* state of its files: an edited cases directory is read again.
-    state = tuple((p.as_posix(), p.stat().st_mtime_ns, p.stat().st_size)
-                  for p in sorted(cases_dir.rglob("*.json")))
+    state = tuple(
+        (p.as_posix(), p.stat().st_mtime_ns, p.stat().st_size) for p in sorted(cases_dir.rglob("*.json"))
+    )
     return _load_entries(cases_dir, state)
 
 
@@ -122,15 +133,27 @@ def _load_entries(cases_dir: Path, _state: tuple[tuple[str, int, int], ...]) -> 
         profile = suite.profile or DEFAULT_PROFILE
         for kind, key in (("test", "tests"), ("stream", "streams")):
             for item in raw.get(key, ()):
-                entries.append(_Entry(
-                    kind, version, schema, name, item["description"], item["valid"],
-                    item.get("data"), path.parent / item["file"] if kind == "stream" else None,
-                    tuple(item.get("expectedErrors", ())), profile, item.get("comment")))
+                entries.append(
+                    _Entry(
+                        kind,
+                        version,
+                        schema,
+                        name,
+                        item["description"],
+                        item["valid"],
+                        item.get("data"),
+                        path.parent / item["file"] if kind == "stream" else None,
+                        tuple(item.get("expectedErrors", ())),
+                        profile,
+                        item.get("comment"),
+                    )
+                )
     return tuple(entries)
 
 
-def _select(kind: str, version: str | None, schema: str | None, valid: bool | None,
-            cases_dir: Path | None) -> list[_Entry]:
+def _select(
+    kind: str, version: str | None, schema: str | None, valid: bool | None, cases_dir: Path | None
+) -> list[_Entry]:
     """The entries selected, checked eagerly so that a bad argument fails at the call."""
     entries = [e for e in _entries((cases_dir or bundled_cases()).resolve()) if e.kind == kind]
     versions = sorted({e.version for e in entries})
@@ -146,17 +169,25 @@ def _select(kind: str, version: str | None, schema: str | None, valid: bool | No
             matches = [e for e in entries if e.schema.split("/", 1)[-1] == wanted]
         if not matches:
             known = sorted({e.schema for e in entries})
-            raise ValueError(f"no {kind}s for schema {schema!r}"
-                             + (f" in {version}" if version else "")
-                             + "; schemas with cases: " + ", ".join(known))
+            raise ValueError(
+                f"no {kind}s for schema {schema!r}"
+                + (f" in {version}" if version else "")
+                + "; schemas with cases: "
+                + ", ".join(known)
+            )
         entries = matches
     if valid is not None:
         entries = [e for e in entries if e.valid is valid]
     return entries
 
 
-def iter_cases(version: str | None = None, schema: str | None = None, *, valid: bool | None = None,
-               cases_dir: str | Path | None = None) -> Iterator[GoldenCase]:
+def iter_cases(
+    version: str | None = None,
+    schema: str | None = None,
+    *,
+    valid: bool | None = None,
+    cases_dir: str | Path | None = None,
+) -> Iterator[GoldenCase]:
     """The tests of the case suites as :class:`GoldenCase` records, in file order.
 
     ``version``: ``"v1_0"`` or ``"v0_3"``. ``schema``: ``"task.json"`` (any selected version),
@@ -169,16 +200,45 @@ def iter_cases(version: str | None = None, schema: str | None = None, *, valid: 
     schema without cases, and for a suite file that cannot be loaded.
     """
     selected = _select("test", version, schema, valid, Path(cases_dir) if cases_dir else None)
-    return (GoldenCase(e.version, e.schema, e.suite, e.description, e.valid, copy.deepcopy(e.data),
-                       copy.deepcopy(e.expected_errors), e.profile, e.comment) for e in selected)
+    return (
+        GoldenCase(
+            e.version,
+            e.schema,
+            e.suite,
+            e.description,
+            e.valid,
+            copy.deepcopy(e.data),
+            copy.deepcopy(e.expected_errors),
+            e.profile,
+            e.comment,
+        )
+        for e in selected
+    )
 
 
-def iter_streams(version: str | None = None, schema: str | None = None, *, valid: bool | None = None,
-                 cases_dir: str | Path | None = None) -> Iterator[GoldenStream]:
+def iter_streams(
+    version: str | None = None,
+    schema: str | None = None,
+    *,
+    valid: bool | None = None,
+    cases_dir: str | Path | None = None,
+) -> Iterator[GoldenStream]:
     """The JSONL stream samples of the case suites, selected as in :func:`iter_cases`."""
     selected = _select("stream", version, schema, valid, Path(cases_dir) if cases_dir else None)
-    return (GoldenStream(e.version, e.schema, e.suite, e.description, e.valid, e.path or Path(),
-                         copy.deepcopy(e.expected_errors), e.profile, e.comment) for e in selected)
+    return (
+        GoldenStream(
+            e.version,
+            e.schema,
+            e.suite,
+            e.description,
+            e.valid,
+            e.path or Path(),
+            copy.deepcopy(e.expected_errors),
+            e.profile,
+            e.comment,
+        )
+        for e in selected
+    )
 
 
 def schema_path(ref: str, *, schemas_dir: str | Path | None = None) -> Path:
@@ -186,8 +246,12 @@ def schema_path(ref: str, *, schemas_dir: str | Path | None = None) -> Path:
     root = Path(schemas_dir) if schemas_dir else bundled_schemas()
     relpath = urldefrag(_relative(ref))[0]
     path = root / relpath
-    if "/" not in relpath or relpath.startswith(("/", "_", ".")) or ".." in relpath.split("/") \
-            or not path.is_file():
+    if (
+        "/" not in relpath
+        or relpath.startswith(("/", "_", "."))
+        or ".." in relpath.split("/")
+        or not path.is_file()
+    ):
         known = sorted(p.relative_to(root).as_posix() for p in root.glob("v*/*.json"))
         raise ValueError(f"unknown schema {ref!r}; expected <version>/<file>, one of: {', '.join(known)}")
     return path
@@ -228,9 +292,16 @@ def _check_choices(profile: str, policy: str) -> None:
         raise ValueError(f"unknown policy {policy!r} (expected one of {', '.join(POLICIES)})")
 
 
-def validate_document(data: Any, schema: str = "auto", *, profile: str = DEFAULT_PROFILE,
-                      policy: str = "warn", schemas_dir: str | Path | None = None,
-                      engine: str = "jsonschema", name: str = "<document>") -> Any:
+def validate_document(
+    data: Any,
+    schema: str = "auto",
+    *,
+    profile: str = DEFAULT_PROFILE,
+    policy: str = "warn",
+    schemas_dir: str | Path | None = None,
+    engine: str = "jsonschema",
+    name: str = "<document>",
+) -> Any:
     """Validate one JSON document (a parsed value) as ``a2a-schema-suite validate`` does.
 
     Returns the :class:`~a2a_schema_suite.results.CaseResult` the CLI reports: ``actual_valid``
@@ -252,9 +323,16 @@ def validate_document(data: Any, schema: str = "auto", *, profile: str = DEFAULT
         raise ValueError(str(exc)) from None
 
 
-def validate_stream(events_or_path: Any, schema: str = "auto", *, profile: str = DEFAULT_PROFILE,
-                    policy: str = "warn", schemas_dir: str | Path | None = None,
-                    engine: str = "jsonschema", name: str | None = None) -> Any:
+def validate_stream(
+    events_or_path: Any,
+    schema: str = "auto",
+    *,
+    profile: str = DEFAULT_PROFILE,
+    policy: str = "warn",
+    schemas_dir: str | Path | None = None,
+    engine: str = "jsonschema",
+    name: str | None = None,
+) -> Any:
     """Validate a stream as ``a2a-schema-suite validate FILE.jsonl`` does: each event against the
     line schema and the stream rules across events (``lifecycle-terminal``, ...).
 
@@ -298,8 +376,7 @@ def validate_stream(events_or_path: Any, schema: str = "auto", *, profile: str =
         if detection.schema is None:
             from a2a_schema_suite.runner import _errored
 
-            return _errored(label, AUTO, label, True, f"cannot tell which schema to use: {note}",
-                            note=note)
+            return _errored(label, AUTO, label, True, f"cannot tell which schema to use: {note}", note=note)
         schema = detection.schema
     try:
         return stream_result(lines, schema, store, profile, policy, label, note)

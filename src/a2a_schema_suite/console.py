@@ -65,8 +65,9 @@ def _isatty(stream: TextIO | None) -> bool:
         return False
 
 
-def colour_wanted(stream: TextIO | None = None, environ: Mapping[str, str] | None = None,
-                  mode: str | None = None) -> bool:
+def colour_wanted(
+    stream: TextIO | None = None, environ: Mapping[str, str] | None = None, mode: str | None = None
+) -> bool:
     """Should output to ``stream`` (default stdout) be coloured? See the module docstring."""
     mode = mode or color_mode()
     if mode == "always":
@@ -96,8 +97,9 @@ class Progress:
     terminal and ``-q`` was not given.
     """
 
-    def __init__(self, label: str, unit: str = "", total: int | None = None,
-                 stream: TextIO | None = None) -> None:
+    def __init__(
+        self, label: str, unit: str = "", total: int | None = None, stream: TextIO | None = None
+    ) -> None:
         self.label, self.unit, self.total = label, unit, total
         self.done = 0
         self.stream = stream or sys.stderr
@@ -141,8 +143,9 @@ class Progress:
     def __enter__(self) -> Progress:
         if self.active:
             self._started = time.monotonic()
-            self._thread = threading.Thread(target=self._run, args=(_delay(),), daemon=True,
-                                            name="a2a-progress")
+            self._thread = threading.Thread(
+                target=self._run, args=(_delay(),), daemon=True, name="a2a-progress"
+            )
             self._thread.start()
         return self
 

@@ -57,10 +57,26 @@ from a2a_schema_suite.suite import CaseTest, StreamCase, Suite, SuiteProblem, lo
 TOOL_NAME = "a2a-schema-suite"
 KINDS = ("property", "definition", "branch", "enum")
 
-_MAPS = {"properties": "property", "$defs": "definition", "definitions": "definition",
-         "patternProperties": None, "dependentSchemas": None}
-_SINGLE = ("items", "additionalProperties", "unevaluatedProperties", "unevaluatedItems", "contains",
-           "propertyNames", "not", "if", "then", "else", "contentSchema")
+_MAPS = {
+    "properties": "property",
+    "$defs": "definition",
+    "definitions": "definition",
+    "patternProperties": None,
+    "dependentSchemas": None,
+}
+_SINGLE = (
+    "items",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "contains",
+    "propertyNames",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contentSchema",
+)
 _ARRAYS = {"allOf": None, "anyOf": "branch", "oneOf": "branch", "prefixItems": None}
 _CONDITIONS = ("not", "if")  # subtrees whose locations are not counted
 
@@ -169,8 +185,14 @@ class CoverageReport:
     def stats(self, version: str) -> VersionStats:
         rows = self.locations.get(version, [])
         counted = self.tests_counted.get(version, collections.Counter())
-        return VersionStats(version, len(rows), sum(1 for r in rows if r.valid),
-                            sum(1 for r in rows if r.invalid), counted["valid"], counted["invalid"])
+        return VersionStats(
+            version,
+            len(rows),
+            sum(1 for r in rows if r.valid),
+            sum(1 for r in rows if r.invalid),
+            counted["valid"],
+            counted["invalid"],
+        )
 
     @property
     def combined_percent(self) -> float:
@@ -203,8 +225,9 @@ class CoverageReport:
                 "versions": [self.stats(v).to_dict() for v in self.versions],
             },
             "locations": [row.to_dict() for v in self.versions for row in self.locations.get(v, [])],
-            "problems": [r.to_dict() for r in self.summary.results
-                         if r.outcome in (Outcome.FAILED, Outcome.ERRORED)],
+            "problems": [
+                r.to_dict() for r in self.summary.results if r.outcome in (Outcome.FAILED, Outcome.ERRORED)
+            ],
         }
 
 
@@ -221,8 +244,7 @@ class _Node:
     excluded: bool  #: inside a ``not`` / ``if``: nothing here is counted
 
 
-def _walk_schema(node: Any, schema: str, pointer: str, kind: str | None, excluded: bool,
-                 visit) -> None:
+def _walk_schema(node: Any, schema: str, pointer: str, kind: str | None, excluded: bool, visit) -> None:
     """Call ``visit(subschema, pointer, kind, excluded)`` for every subschema, depth first."""
     visit(node, pointer, kind, excluded)
     if not isinstance(node, dict):
@@ -277,12 +299,30 @@ def _traced(keyword_function):
 _BASE = jsonschema.Draft202012Validator
 #: keywords that apply subschemas: the only ones an error can pass *through* (a leaf keyword's
 #: own schema is the error's ``schema``), so only these are wrapped
-APPLICATORS = frozenset({
-    "$ref", "$dynamicRef", "additionalProperties", "allOf", "anyOf", "contains", "dependentSchemas",
-    "if", "items", "not", "oneOf", "patternProperties", "prefixItems", "properties", "propertyNames",
-    "unevaluatedItems", "unevaluatedProperties"})
+APPLICATORS = frozenset(
+    {
+        "$ref",
+        "$dynamicRef",
+        "additionalProperties",
+        "allOf",
+        "anyOf",
+        "contains",
+        "dependentSchemas",
+        "if",
+        "items",
+        "not",
+        "oneOf",
+        "patternProperties",
+        "prefixItems",
+        "properties",
+        "propertyNames",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+    }
+)
 TracingValidator = jsonschema.validators.extend(
-    _BASE, {name: _traced(fn) for name, fn in _BASE.VALIDATORS.items() if name in APPLICATORS})
+    _BASE, {name: _traced(fn) for name, fn in _BASE.VALIDATORS.items() if name in APPLICATORS}
+)
 
 
 def _trail(error: ValidationError) -> tuple[Any, ...]:
@@ -338,8 +378,9 @@ class _Index:
         key = f"{tracing}:{uri}"
         if key not in self._validators:
             cls = TracingValidator if tracing else _BASE
-            self._validators[key] = cls({"$ref": uri}, registry=self.registry,
-                                        format_checker=_BASE.FORMAT_CHECKER)
+            self._validators[key] = cls(
+                {"$ref": uri}, registry=self.registry, format_checker=_BASE.FORMAT_CHECKER
+            )
         return self._validators[key]
 
 
@@ -423,8 +464,11 @@ class _ValidWalk:
                 self.visit(value, member, resolver)
 
     def unevaluated_properties(self, node, schema, value, instance, resolver) -> None:
-        if not isinstance(instance, dict) or not isinstance(value, dict) \
-                or find_evaluated_property_keys_by_schema is None:
+        if (
+            not isinstance(instance, dict)
+            or not isinstance(value, dict)
+            or find_evaluated_property_keys_by_schema is None
+        ):
             return
         here = self.validator.evolve(schema=schema, _resolver=resolver)
         evaluated = find_evaluated_property_keys_by_schema(here, instance, schema)
@@ -433,8 +477,11 @@ class _ValidWalk:
                 self.visit(value, member, resolver)
 
     def unevaluated_items(self, node, schema, value, instance, resolver) -> None:
-        if not isinstance(instance, list) or not isinstance(value, dict) \
-                or find_evaluated_item_indexes_by_schema is None:
+        if (
+            not isinstance(instance, list)
+            or not isinstance(value, dict)
+            or find_evaluated_item_indexes_by_schema is None
+        ):
             return
         here = self.validator.evolve(schema=schema, _resolver=resolver)
         evaluated = set(find_evaluated_item_indexes_by_schema(here, instance, schema))
@@ -561,14 +608,18 @@ class _InvalidAttribution:
             for name in error.validator_value or ():
                 if isinstance(name, str) and name not in error.instance and repr(name) in error.message:
                     location = f"/properties/{_token(name)}"
-                    if holder is not None and isinstance(error.schema.get("properties"), dict) \
-                            and name in error.schema["properties"]:
+                    if (
+                        holder is not None
+                        and isinstance(error.schema.get("properties"), dict)
+                        and name in error.schema["properties"]
+                    ):
                         self._add(holder, location)
         elif keyword in ("oneOf", "anyOf"):
             self._branches(error, keyword, holder, trail)
 
-    def _branches(self, error: ValidationError, keyword: str, holder: _Node | None,
-                  trail: tuple[Any, ...]) -> None:
+    def _branches(
+        self, error: ValidationError, keyword: str, holder: _Node | None, trail: tuple[Any, ...]
+    ) -> None:
         if error.context:
             by_branch: dict[int, list[ValidationError]] = collections.defaultdict(list)
             for child in error.context:
@@ -683,8 +734,7 @@ class _Meter:
         except (Unresolvable, RecursionError):
             pass  # the run reports these tests as errored; there is nothing to attribute
 
-    def suite(self, suite: Suite, outcomes: dict[tuple[str, str], Outcome],
-              options: RunOptions) -> None:
+    def suite(self, suite: Suite, outcomes: dict[tuple[str, str], Outcome], options: RunOptions) -> None:
         profile = options.profile or suite.profile or DEFAULT_PROFILE
         try:
             version, uri = self.store.resolve(suite.schema)
@@ -701,8 +751,9 @@ class _Meter:
                 self._stream(test, version, profile, index, uri, hits)
             self.count(version, test.valid, hits)
 
-    def _stream(self, case: StreamCase, version: str, profile: str, index: _Index, uri: str,
-                hits: _Hits) -> None:
+    def _stream(
+        self, case: StreamCase, version: str, profile: str, index: _Index, uri: str, hits: _Hits
+    ) -> None:
         """Every payload line of a passed stream: valid streams as examples, invalid ones' errors."""
         plain = index.validator(uri, tracing=False)
         recorder = _RecordingValidator(plain)
@@ -717,8 +768,14 @@ class _Meter:
                 self.document(index, uri, payload, False, hits)
 
 
-def measure(paths: Iterable[Path], store: SchemaStore, *, versions: Iterable[str] = (),
-            options: RunOptions | None = None, fail_under: float | None = None) -> CoverageReport:
+def measure(
+    paths: Iterable[Path],
+    store: SchemaStore,
+    *,
+    versions: Iterable[str] = (),
+    options: RunOptions | None = None,
+    fail_under: float | None = None,
+) -> CoverageReport:
     """Run the suites under ``paths`` and measure the schema coverage of the passing tests.
 
     ``versions`` limits the report (default: every version a suite was run against).
@@ -726,13 +783,25 @@ def measure(paths: Iterable[Path], store: SchemaStore, *, versions: Iterable[str
     options = options or RunOptions()
     paths = list(paths)
     suites = list(load_suites(paths))
-    return measure_suites(suites, store, versions=versions, options=options, fail_under=fail_under,
-                          orphans=orphan_streams(paths, suites))
+    return measure_suites(
+        suites,
+        store,
+        versions=versions,
+        options=options,
+        fail_under=fail_under,
+        orphans=orphan_streams(paths, suites),
+    )
 
 
-def measure_suites(suites: list[Suite | SuiteProblem], store: SchemaStore, *,
-                   versions: Iterable[str] = (), options: RunOptions | None = None,
-                   fail_under: float | None = None, orphans: Iterable[Path] = ()) -> CoverageReport:
+def measure_suites(
+    suites: list[Suite | SuiteProblem],
+    store: SchemaStore,
+    *,
+    versions: Iterable[str] = (),
+    options: RunOptions | None = None,
+    fail_under: float | None = None,
+    orphans: Iterable[Path] = (),
+) -> CoverageReport:
     """:func:`measure` over suites already loaded."""
     options = options or RunOptions()
     results = list(run_suites(suites, store, options, orphans))
@@ -779,16 +848,21 @@ class SuiteGain:
         rows = self.own.locations.get(version, [])
         with_valid = sum(1 for r in rows if r.valid or before[r.location.id].valid)
         with_invalid = sum(1 for r in rows if r.invalid or before[r.location.id].invalid)
-        counted = self.without.tests_counted.get(version, collections.Counter()) + \
-            self.own.tests_counted.get(version, collections.Counter())
-        return VersionStats(version, len(rows), with_valid, with_invalid, counted["valid"],
-                            counted["invalid"])
+        counted = self.without.tests_counted.get(version, collections.Counter()) + self.own.tests_counted.get(
+            version, collections.Counter()
+        )
+        return VersionStats(
+            version, len(rows), with_valid, with_invalid, counted["valid"], counted["invalid"]
+        )
 
     def new(self, version: str, column: str) -> list[LocationCoverage]:
         """Locations the suite gives their first valid example (``column="valid"``) or invalid test."""
         before = {r.location.id: r for r in self.without.locations.get(version, [])}
-        return [r for r in self.own.locations.get(version, [])
-                if getattr(r, column) and not getattr(before[r.location.id], column)]
+        return [
+            r
+            for r in self.own.locations.get(version, [])
+            if getattr(r, column) and not getattr(before[r.location.id], column)
+        ]
 
     @property
     def exit_code(self) -> ExitCode:
@@ -798,24 +872,38 @@ class SuiteGain:
         versions = []
         for version in self.versions:
             own = self.own.stats(version)
-            versions.append({
-                "version": version,
-                "before": self.without.stats(version).to_dict(),
-                "after": self.after(version).to_dict(),
-                "suite": {"valid_locations": own.with_valid, "invalid_locations": own.with_invalid,
-                          "valid_tests": own.valid_tests, "invalid_tests": own.invalid_tests},
-                "new_valid": [r.location.id for r in self.new(version, "valid")],
-                "new_invalid": [r.location.id for r in self.new(version, "invalid")],
-            })
-        return {"tool": {"name": TOOL_NAME, "version": __version__}, "suite": self.suite,
-                "other_suites": self.others, "summary": self.own.summary.counts(),
-                "versions": versions,
-                "problems": [r.to_dict() for r in self.own.summary.results
-                             if r.outcome in (Outcome.FAILED, Outcome.ERRORED)]}
+            versions.append(
+                {
+                    "version": version,
+                    "before": self.without.stats(version).to_dict(),
+                    "after": self.after(version).to_dict(),
+                    "suite": {
+                        "valid_locations": own.with_valid,
+                        "invalid_locations": own.with_invalid,
+                        "valid_tests": own.valid_tests,
+                        "invalid_tests": own.invalid_tests,
+                    },
+                    "new_valid": [r.location.id for r in self.new(version, "valid")],
+                    "new_invalid": [r.location.id for r in self.new(version, "invalid")],
+                }
+            )
+        return {
+            "tool": {"name": TOOL_NAME, "version": __version__},
+            "suite": self.suite,
+            "other_suites": self.others,
+            "summary": self.own.summary.counts(),
+            "versions": versions,
+            "problems": [
+                r.to_dict()
+                for r in self.own.summary.results
+                if r.outcome in (Outcome.FAILED, Outcome.ERRORED)
+            ],
+        }
 
 
-def suite_gain(paths: Iterable[Path], suite_file: Path, store: SchemaStore, *,
-               options: RunOptions | None = None) -> SuiteGain:
+def suite_gain(
+    paths: Iterable[Path], suite_file: Path, store: SchemaStore, *, options: RunOptions | None = None
+) -> SuiteGain:
     """Coverage of ``suite_file`` against the suites under ``paths`` without it."""
     options = options or RunOptions()
     target = suite_file.resolve()
@@ -834,15 +922,19 @@ def render_gain_text(gain: SuiteGain, *, details: bool | None = None) -> str:
     lines = []
     for version in gain.versions:
         before, after, own = gain.without.stats(version), gain.after(version), gain.own.stats(version)
-        lines.append(f"{gain.suite} adds to {version} (over {gain.others} other suite files): "
-                     f"valid example {before.with_valid} -> {after.with_valid} locations "
-                     f"(+{after.with_valid - before.with_valid}), invalid test {before.with_invalid} -> "
-                     f"{after.with_invalid} (+{after.with_invalid - before.with_invalid}), combined "
-                     f"{before.combined_percent:.1f}% -> {after.combined_percent:.1f}% "
-                     f"(+{after.combined_percent - before.combined_percent:.1f})")
-        lines.append(f"  the suite alone: {own.with_valid} locations with a valid example, "
-                     f"{own.with_invalid} with an invalid test  [{own.valid_tests} valid, "
-                     f"{own.invalid_tests} invalid tests counted]")
+        lines.append(
+            f"{gain.suite} adds to {version} (over {gain.others} other suite files): "
+            f"valid example {before.with_valid} -> {after.with_valid} locations "
+            f"(+{after.with_valid - before.with_valid}), invalid test {before.with_invalid} -> "
+            f"{after.with_invalid} (+{after.with_invalid - before.with_invalid}), combined "
+            f"{before.combined_percent:.1f}% -> {after.combined_percent:.1f}% "
+            f"(+{after.combined_percent - before.combined_percent:.1f})"
+        )
+        lines.append(
+            f"  the suite alone: {own.with_valid} locations with a valid example, "
+            f"{own.with_invalid} with an invalid test  [{own.valid_tests} valid, "
+            f"{own.invalid_tests} invalid tests counted]"
+        )
         if not details:
             continue
         for column, label in (("valid", "first valid example"), ("invalid", "first invalid test")):
@@ -854,8 +946,10 @@ def render_gain_text(gain: SuiteGain, *, details: bool | None = None) -> str:
         lines.append(f"{gain.suite}: no test of it passed against a schema version")
     problems = [r for r in gain.own.summary.results if r.outcome in (Outcome.FAILED, Outcome.ERRORED)]
     if problems:
-        lines.append(f"{len(problems)} test(s) of the suite did not pass and were not counted "
-                     "(`a2a-schema-suite run` shows why)")
+        lines.append(
+            f"{len(problems)} test(s) of the suite did not pass and were not counted "
+            "(`a2a-schema-suite run` shows why)"
+        )
     lines.append(gain.own.summary.closing_line())
     return "\n".join(lines) + "\n"
 
@@ -885,7 +979,8 @@ def render_text(report: CoverageReport, *, details: bool | None = None) -> str:
             f"valid example {stats.valid_percent:.1f}% ({stats.with_valid}), "
             f"invalid test {stats.invalid_percent:.1f}% ({stats.with_invalid}), "
             f"combined {stats.combined_percent:.1f}%  "
-            f"[{stats.valid_tests} valid, {stats.invalid_tests} invalid tests counted]")
+            f"[{stats.valid_tests} valid, {stats.invalid_tests} invalid tests counted]"
+        )
         if not details:
             continue
         rows = report.locations.get(version, [])
@@ -915,8 +1010,9 @@ def render_text(report: CoverageReport, *, details: bool | None = None) -> str:
     lines.append(combined)
     problems = [r for r in report.summary.results if r.outcome in (Outcome.FAILED, Outcome.ERRORED)]
     if problems:
-        lines.append(f"{len(problems)} test(s) did not pass and were not counted "
-                     "(`a2a-schema-suite run` shows why):")
+        lines.append(
+            f"{len(problems)} test(s) did not pass and were not counted (`a2a-schema-suite run` shows why):"
+        )
         lines.extend(f"    {r.outcome.value.upper()} {r.test_id}" for r in problems[:20])
         if len(problems) > 20:
             lines.append(f"    ... {len(problems) - 20} more")

@@ -31,13 +31,29 @@ _NAMES = {V1: "1.0", V03: "0.3"}
 #: JSONL lines read to detect a stream (a stream's kind shows in its first events)
 STREAM_SAMPLE = 50
 _WRAPPERS_V1 = ("task", "message", "statusUpdate", "artifactUpdate")
-_KINDS_V03 = {"task": "task.json", "message": "message.json",
-              "status-update": "task_status_update_event.json",
-              "artifact-update": "task_artifact_update_event.json",
-              "text": "part.json", "file": "part.json", "data": "part.json"}
+_KINDS_V03 = {
+    "task": "task.json",
+    "message": "message.json",
+    "status-update": "task_status_update_event.json",
+    "artifact-update": "task_artifact_update_event.json",
+    "text": "part.json",
+    "file": "part.json",
+    "data": "part.json",
+}
 _PARTS_V1 = ("text", "raw", "url", "data")
-_STATES_V03 = frozenset({"submitted", "working", "input-required", "completed", "canceled",
-                         "failed", "rejected", "auth-required", "unknown"})
+_STATES_V03 = frozenset(
+    {
+        "submitted",
+        "working",
+        "input-required",
+        "completed",
+        "canceled",
+        "failed",
+        "rejected",
+        "auth-required",
+        "unknown",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -54,8 +70,7 @@ class Detection:
         """One line: ``A2A 0.3 agent card: url, preferredTransport, protocolVersion 0.3.0``."""
         text = self.label + (f": {', '.join(self.because)}" if self.because else "")
         if self.schema is None and self.candidates:
-            text += ("; candidates: " + ", ".join(self.candidates)
-                     + " (pass one with --schema)")
+            text += "; candidates: " + ", ".join(self.candidates) + " (pass one with --schema)"
         elif self.schema is None:
             text += "; pass the schema with --schema (a2a-schema-suite list shows them)"
         return text
@@ -77,8 +92,7 @@ class _Markers:
             # a tie: the enum spellings (state, role) decide. They are what a sender writes on
             # purpose; a leftover 0.3 kind in a 1.0 document (the most common migration mistake)
             # is structure, and its validation then names it with the hint
-            v1, v03 = (sum(1 for m in self.found[v] if m.startswith(("state ", "role ")))
-                       for v in (V1, V03))
+            v1, v03 = (sum(1 for m in self.found[v] if m.startswith(("state ", "role "))) for v in (V1, V03))
             if v1 == v03:
                 return None
         return V1 if v1 > v03 else V03
@@ -90,15 +104,26 @@ def _walk_markers(value: Any, markers: _Markers, budget: list[int], key: str | N
     budget[0] -= 1
     if isinstance(value, dict):
         if isinstance(value.get("kind"), str) and value["kind"] in (
-                "task", "message", "status-update", "artifact-update", "text", "file", "data"):
+            "task",
+            "message",
+            "status-update",
+            "artifact-update",
+            "text",
+            "file",
+            "data",
+        ):
             markers.add(V03, f"kind {value['kind']}")
         for name, item in value.items():
             _walk_markers(item, markers, budget, name)
         return
     if isinstance(value, list):
         for item in value[:100]:
-            if key == "parts" and isinstance(item, dict) and "kind" not in item and any(
-                    k in item for k in _PARTS_V1):
+            if (
+                key == "parts"
+                and isinstance(item, dict)
+                and "kind" not in item
+                and any(k in item for k in _PARTS_V1)
+            ):
                 markers.add(V1, "parts without kind")
             _walk_markers(item, markers, budget, key)
         return
@@ -123,8 +148,9 @@ def _version_of(data: Any) -> tuple[str | None, _Markers]:
         for wrapper in ("statusUpdate", "artifactUpdate"):
             if wrapper in data:
                 markers.add(V1, wrapper)
-        if "kind" not in data and ({"taskId", "messageId"} & set(data) or (
-                "id" in data and "status" in data)):
+        if "kind" not in data and (
+            {"taskId", "messageId"} & set(data) or ("id" in data and "status" in data)
+        ):
             markers.add(V1, "no kind")  # every 0.3 task, message and event carries one
     return markers.version(), markers
 
@@ -133,17 +159,23 @@ def _reasons(markers: _Markers, version: str, limit: int = 3) -> list[str]:
     return markers.found[version][:limit]
 
 
-def _typed(version: str | None, file: str, what: str, because: list[str], markers: _Markers,
-           candidates: tuple[str, ...] | None = None) -> Detection:
+def _typed(
+    version: str | None,
+    file: str,
+    what: str,
+    because: list[str],
+    markers: _Markers,
+    candidates: tuple[str, ...] | None = None,
+) -> Detection:
     """A detection of type ``what`` (schema file ``file``) in ``version`` (None: undecided)."""
     if version is None:
         options = candidates or (f"{V1}/{file}", f"{V03}/{file}")
         mixed = markers.found[V1][:2] + markers.found[V03][:2]
-        why = because + ([f"mixed {' and '.join(mixed)}"] if mixed else
-                         ["no version-specific spelling"])
+        why = because + ([f"mixed {' and '.join(mixed)}"] if mixed else ["no version-specific spelling"])
         return Detection(None, f"A2A {what} of unknown version", tuple(why), options)
-    return Detection(f"{version}/{file}", f"A2A {_NAMES[version]} {what}",
-                     tuple(because + _reasons(markers, version)))
+    return Detection(
+        f"{version}/{file}", f"A2A {_NAMES[version]} {what}", tuple(because + _reasons(markers, version))
+    )
 
 
 def _card(data: dict[str, Any]) -> Detection:
@@ -163,107 +195,174 @@ def _jsonrpc(data: dict[str, Any]) -> Detection:
     method = data.get("method")
     if isinstance(method, str):
         if "/" in method:
-            return Detection(f"{V03}/jsonrpc_request.json", "A2A 0.3 JSON-RPC request",
-                             (f"method {method}",))
+            return Detection(f"{V03}/jsonrpc_request.json", "A2A 0.3 JSON-RPC request", (f"method {method}",))
         if method[:1].isupper():
-            return Detection(f"{V1}/jsonrpc_request.json", "A2A 1.0 JSON-RPC request",
-                             (f"method {method}",))
-        return Detection(None, "JSON-RPC request with an unknown method", (f"method {method!r}",),
-                         (f"{V1}/jsonrpc_request.json", f"{V03}/jsonrpc_request.json"))
+            return Detection(f"{V1}/jsonrpc_request.json", "A2A 1.0 JSON-RPC request", (f"method {method}",))
+        return Detection(
+            None,
+            "JSON-RPC request with an unknown method",
+            (f"method {method!r}",),
+            (f"{V1}/jsonrpc_request.json", f"{V03}/jsonrpc_request.json"),
+        )
     if "result" in data:
         inner = detect(data["result"]) if isinstance(data["result"], dict) else None
         version = inner.schema.split("/", 1)[0] if inner and inner.schema else None
         if version is None:
             version, _markers = _version_of(data["result"])
         if version is None:
-            return Detection(None, "JSON-RPC response of unknown version", ("result",),
-                             (f"{V1}/jsonrpc_response.json", f"{V03}/jsonrpc_response.json"))
-        why = (f"result: {inner.label}" if inner and inner.schema else "result")
-        return Detection(f"{version}/jsonrpc_response.json",
-                         f"A2A {_NAMES[version]} JSON-RPC response", (why,))
+            return Detection(
+                None,
+                "JSON-RPC response of unknown version",
+                ("result",),
+                (f"{V1}/jsonrpc_response.json", f"{V03}/jsonrpc_response.json"),
+            )
+        why = f"result: {inner.label}" if inner and inner.schema else "result"
+        return Detection(
+            f"{version}/jsonrpc_response.json", f"A2A {_NAMES[version]} JSON-RPC response", (why,)
+        )
     error = data.get("error")
     if isinstance(error, dict):
         details = error.get("data")
-        typed = isinstance(details, list) and details and all(
-            isinstance(d, dict) and "@type" in d for d in details)
+        typed = (
+            isinstance(details, list)
+            and details
+            and all(isinstance(d, dict) and "@type" in d for d in details)
+        )
         if error.get("code") in (-32008, -32009):
-            return Detection(f"{V1}/jsonrpc_response.json", "A2A 1.0 JSON-RPC error response",
-                             (f"error code {error.get('code')} (new in 1.0)",))
-        return Detection(None, "JSON-RPC error response of unknown version",
-                         ("the error looks the same in 1.0 and 0.3"
-                          + (" (1.0 requires @type details in data, 0.3 allows them)"
-                             if typed else ""),),
-                         (f"{V1}/jsonrpc_response.json", f"{V03}/jsonrpc_response.json"))
-    return Detection(None, "JSON-RPC message without method, result or error", ("jsonrpc",),
-                     (f"{V1}/jsonrpc_request.json", f"{V1}/jsonrpc_response.json",
-                      f"{V03}/jsonrpc_request.json", f"{V03}/jsonrpc_response.json"))
+            return Detection(
+                f"{V1}/jsonrpc_response.json",
+                "A2A 1.0 JSON-RPC error response",
+                (f"error code {error.get('code')} (new in 1.0)",),
+            )
+        return Detection(
+            None,
+            "JSON-RPC error response of unknown version",
+            (
+                "the error looks the same in 1.0 and 0.3"
+                + (" (1.0 requires @type details in data, 0.3 allows them)" if typed else ""),
+            ),
+            (f"{V1}/jsonrpc_response.json", f"{V03}/jsonrpc_response.json"),
+        )
+    return Detection(
+        None,
+        "JSON-RPC message without method, result or error",
+        ("jsonrpc",),
+        (
+            f"{V1}/jsonrpc_request.json",
+            f"{V1}/jsonrpc_response.json",
+            f"{V03}/jsonrpc_request.json",
+            f"{V03}/jsonrpc_response.json",
+        ),
+    )
 
 
 def detect(data: Any) -> Detection:
     """The A2A version and type of one JSON document, from its shape."""
     if not isinstance(data, dict):
-        return Detection(None, f"a JSON {type(data).__name__.replace('dict', 'object')}, "
-                               "not an A2A object", ())
+        return Detection(
+            None, f"a JSON {type(data).__name__.replace('dict', 'object')}, not an A2A object", ()
+        )
     if "jsonrpc" in data:
         return _jsonrpc(data)
-    if "supportedInterfaces" in data or ("name" in data and "skills" in data) or (
-            "url" in data and "name" in data and (
-                "preferredTransport" in data or "protocolVersion" in data)):
+    if (
+        "supportedInterfaces" in data
+        or ("name" in data and "skills" in data)
+        or ("url" in data and "name" in data and ("preferredTransport" in data or "protocolVersion" in data))
+    ):
         return _card(data)
     if "url" in data and "protocolBinding" in data:
-        return Detection(f"{V1}/agent_card.json#/$defs/AgentInterface", "A2A 1.0 agent interface",
-                         ("url", "protocolBinding"))
+        return Detection(
+            f"{V1}/agent_card.json#/$defs/AgentInterface",
+            "A2A 1.0 agent interface",
+            ("url", "protocolBinding"),
+        )
     if "url" in data and "transport" in data:
-        return Detection(f"{V03}/agent_card.json#/$defs/AgentInterface", "A2A 0.3 agent interface",
-                         ("url", "transport"))
+        return Detection(
+            f"{V03}/agent_card.json#/$defs/AgentInterface", "A2A 0.3 agent interface", ("url", "transport")
+        )
     if "taskId" in data and "pushNotificationConfig" in data:
-        return Detection(f"{V03}/push_notification_config.json#/$defs/TaskPushNotificationConfig",
-                         "A2A 0.3 TaskPushNotificationConfig", ("taskId", "pushNotificationConfig"))
-    if "url" in data and not any(k in data for k in ("text", "raw", "data", "name")) and (
-            {"id", "taskId", "token", "authentication"} & set(data)):
+        return Detection(
+            f"{V03}/push_notification_config.json#/$defs/TaskPushNotificationConfig",
+            "A2A 0.3 TaskPushNotificationConfig",
+            ("taskId", "pushNotificationConfig"),
+        )
+    if (
+        "url" in data
+        and not any(k in data for k in ("text", "raw", "data", "name"))
+        and ({"id", "taskId", "token", "authentication"} & set(data))
+    ):
         return _push_config(data)
     version, markers = _version_of(data)
     kind = data.get("kind")
     if isinstance(kind, str) and kind in _KINDS_V03:
         file = _KINDS_V03[kind]
         if version == V03:
-            return Detection(f"{V03}/{file}", f"A2A 0.3 {_label_of(file)}",
-                             tuple(_reasons(markers, V03)))
+            return Detection(f"{V03}/{file}", f"A2A 0.3 {_label_of(file)}", tuple(_reasons(markers, V03)))
         if version is None:  # a 0.3 kind beside as many 1.0 spellings
             return _typed(None, file, _label_of(file), [], markers)
     if "code" in data and "message" in data:
-        return Detection(None, "a JSON-RPC error object, not a whole response", ("code", "message"),
-                         (f"{V1}/jsonrpc_response.json#/$defs/JSONRPCError",
-                          f"{V03}/jsonrpc_response.json#/$defs/JSONRPCError"))
+        return Detection(
+            None,
+            "a JSON-RPC error object, not a whole response",
+            ("code", "message"),
+            (
+                f"{V1}/jsonrpc_response.json#/$defs/JSONRPCError",
+                f"{V03}/jsonrpc_response.json#/$defs/JSONRPCError",
+            ),
+        )
     if "state" in data and not ({"id", "taskId"} & set(data)):
-        return _typed(version, "task.json#/$defs/TaskStatus", "task status", ["state"], markers,
-                      (f"{V1}/task.json#/$defs/TaskStatus", f"{V03}/task.json#/$defs/TaskStatus"))
+        return _typed(
+            version,
+            "task.json#/$defs/TaskStatus",
+            "task status",
+            ["state"],
+            markers,
+            (f"{V1}/task.json#/$defs/TaskStatus", f"{V03}/task.json#/$defs/TaskStatus"),
+        )
     wrappers = [w for w in _WRAPPERS_V1 if w in data]
-    if wrappers == ["message"] and isinstance(data["message"], dict) and (
+    if (
+        wrappers == ["message"]
+        and isinstance(data["message"], dict)
+        and (
             {"configuration", "metadata", "tenant"} & set(data)
-            or data["message"].get("role") in ("ROLE_USER", "user")):
+            or data["message"].get("role") in ("ROLE_USER", "user")
+        )
+    ):
         inner = detect(data["message"])
         if inner.schema and inner.schema.startswith(V03):
-            return Detection(f"{V03}/send_message_request.json#/$defs/MessageSendParams",
-                             "A2A 0.3 message/send params", ("message", *inner.because[:3]))
-        return Detection(f"{V1}/send_message_request.json", "A2A 1.0 SendMessageRequest",
-                         ("message", "a user message", *inner.because[2:4]))
+            return Detection(
+                f"{V03}/send_message_request.json#/$defs/MessageSendParams",
+                "A2A 0.3 message/send params",
+                ("message", *inner.because[:3]),
+            )
+        return Detection(
+            f"{V1}/send_message_request.json",
+            "A2A 1.0 SendMessageRequest",
+            ("message", "a user message", *inner.because[2:4]),
+        )
     if len(wrappers) == 1 and isinstance(data[wrappers[0]], dict) and len(data) <= 2:
         if wrappers[0] in ("task", "message"):
             inner = detect(data[wrappers[0]])
             if inner.schema and inner.schema.startswith(V03):
-                return _typed(None, "send_message_response.json", "SendMessageResponse",
-                              [wrappers[0]], markers)
-            return Detection(f"{V1}/send_message_response.json", "A2A 1.0 SendMessageResponse",
-                             (f"{wrappers[0]} wrapper",))
-        return Detection(f"{V1}/stream_response.json", "A2A 1.0 StreamResponse",
-                         (f"{wrappers[0]} wrapper",))
+                return _typed(
+                    None, "send_message_response.json", "SendMessageResponse", [wrappers[0]], markers
+                )
+            return Detection(
+                f"{V1}/send_message_response.json", "A2A 1.0 SendMessageResponse", (f"{wrappers[0]} wrapper",)
+            )
+        return Detection(f"{V1}/stream_response.json", "A2A 1.0 StreamResponse", (f"{wrappers[0]} wrapper",))
     if "taskId" in data and "status" in data and "contextId" in data:
-        return _typed(version, "task_status_update_event.json", "status update event",
-                      ["taskId", "status"], markers)
+        return _typed(
+            version, "task_status_update_event.json", "status update event", ["taskId", "status"], markers
+        )
     if "taskId" in data and "artifact" in data:
-        return _typed(version, "task_artifact_update_event.json", "artifact update event",
-                      ["taskId", "artifact"], markers)
+        return _typed(
+            version,
+            "task_artifact_update_event.json",
+            "artifact update event",
+            ["taskId", "artifact"],
+            markers,
+        )
     if "id" in data and "status" in data:
         return _typed(version, "task.json", "task", ["id", "status"], markers)
     if "messageId" in data and "parts" in data:
@@ -273,51 +372,81 @@ def detect(data: Any) -> Detection:
     if "message" in data and isinstance(data["message"], dict) and "messageId" in data["message"]:
         inner = detect(data["message"])
         if inner.schema and inner.schema.startswith(V03):
-            return Detection(f"{V03}/send_message_request.json#/$defs/MessageSendParams",
-                             "A2A 0.3 message/send params", ("message", *inner.because))
+            return Detection(
+                f"{V03}/send_message_request.json#/$defs/MessageSendParams",
+                "A2A 0.3 message/send params",
+                ("message", *inner.because),
+            )
         if inner.schema:
-            return Detection(f"{V1}/send_message_request.json", "A2A 1.0 SendMessageRequest",
-                             ("message", *inner.because))
+            return Detection(
+                f"{V1}/send_message_request.json", "A2A 1.0 SendMessageRequest", ("message", *inner.because)
+            )
     if "tasks" in data and isinstance(data["tasks"], list):
         return Detection(f"{V1}/list_tasks_response.json", "A2A 1.0 ListTasksResponse", ("tasks",))
     if "taskId" in data and ({"pageSize", "pageToken"} & set(data)):
         return Detection(
             f"{V1}/push_notification_config.json#/$defs/ListTaskPushNotificationConfigsRequest",
-            "A2A 1.0 ListTaskPushNotificationConfigsRequest", ("taskId", "pageSize/pageToken"))
+            "A2A 1.0 ListTaskPushNotificationConfigsRequest",
+            ("taskId", "pageSize/pageToken"),
+        )
     if {"pageSize", "pageToken", "statusTimestampAfter", "includeArtifacts"} & set(data):
-        return Detection(f"{V1}/list_tasks_request.json", "A2A 1.0 ListTasksRequest",
-                         tuple(sorted({"pageSize", "pageToken", "statusTimestampAfter",
-                                       "includeArtifacts"} & set(data))))
+        return Detection(
+            f"{V1}/list_tasks_request.json",
+            "A2A 1.0 ListTasksRequest",
+            tuple(sorted({"pageSize", "pageToken", "statusTimestampAfter", "includeArtifacts"} & set(data))),
+        )
     if "tasks" in data and isinstance(data["tasks"], list):
         return Detection(f"{V1}/list_tasks_response.json", "A2A 1.0 ListTasksResponse", ("tasks",))
     parts = [k for k in _PARTS_V1 if k in data]
     if parts == ["url"] and not ({"mediaType", "filename"} & set(data)):
-        return Detection(None, "an object with a url", ("url",),
-                         (f"{V1}/part.json", f"{V1}/push_notification_config.json",
-                          f"{V03}/push_notification_config.json"))
+        return Detection(
+            None,
+            "an object with a url",
+            ("url",),
+            (
+                f"{V1}/part.json",
+                f"{V1}/push_notification_config.json",
+                f"{V03}/push_notification_config.json",
+            ),
+        )
     if parts and not ({"messageId", "id", "name"} & set(data)):
         return Detection(f"{V1}/part.json", "A2A 1.0 part", tuple(parts))
-    return Detection(None, "not a recognised A2A object",
-                     (f"members {', '.join(sorted(map(str, data))[:6])}",) if data else ("{}",))
+    return Detection(
+        None,
+        "not a recognised A2A object",
+        (f"members {', '.join(sorted(map(str, data))[:6])}",) if data else ("{}",),
+    )
 
 
 def _push_config(data: dict[str, Any]) -> Detection:
     auth = data.get("authentication")
     if "taskId" in data or (isinstance(auth, dict) and "scheme" in auth):
         why = "taskId" if "taskId" in data else "authentication.scheme"
-        return Detection(f"{V1}/push_notification_config.json",
-                         "A2A 1.0 TaskPushNotificationConfig", ("url", why))
+        return Detection(
+            f"{V1}/push_notification_config.json", "A2A 1.0 TaskPushNotificationConfig", ("url", why)
+        )
     if isinstance(auth, dict) and "schemes" in auth:
-        return Detection(f"{V03}/push_notification_config.json", "A2A 0.3 PushNotificationConfig",
-                         ("url", "authentication.schemes"))
-    return Detection(None, "A2A push notification config of unknown version", ("url",),
-                     (f"{V1}/push_notification_config.json", f"{V03}/push_notification_config.json"))
+        return Detection(
+            f"{V03}/push_notification_config.json",
+            "A2A 0.3 PushNotificationConfig",
+            ("url", "authentication.schemes"),
+        )
+    return Detection(
+        None,
+        "A2A push notification config of unknown version",
+        ("url",),
+        (f"{V1}/push_notification_config.json", f"{V03}/push_notification_config.json"),
+    )
 
 
 def _label_of(file: str) -> str:
-    return {"task.json": "task", "message.json": "message", "part.json": "part",
-            "task_status_update_event.json": "status update event",
-            "task_artifact_update_event.json": "artifact update event"}[file]
+    return {
+        "task.json": "task",
+        "message.json": "message",
+        "part.json": "part",
+        "task_status_update_event.json": "status update event",
+        "task_artifact_update_event.json": "artifact update event",
+    }[file]
 
 
 def detect_stream(values: Iterable[Any]) -> Detection:
@@ -339,13 +468,16 @@ def detect_stream(values: Iterable[Any]) -> Detection:
     envelope = " (JSON-RPC envelopes)" if enveloped else ""
     versions = {schema.split("/", 1)[0] for schema in kinds}
     if not kinds:
-        return Detection(None, "JSONL stream of unrecognised events", (), _STREAM_CANDIDATES,
-                         stream=True)
+        return Detection(None, "JSONL stream of unrecognised events", (), _STREAM_CANDIDATES, stream=True)
     counts = {v: sum(n for schema, n in lines.items() if schema.startswith(v)) for v in versions}
     if len(versions) > 1 and len(set(counts.values())) == 1:
-        return Detection(None, "JSONL stream mixing 1.0 and 0.3 events",
-                         tuple(k.label for k in kinds.values())[:4], _STREAM_CANDIDATES,
-                         stream=True)
+        return Detection(
+            None,
+            "JSONL stream mixing 1.0 and 0.3 events",
+            tuple(k.label for k in kinds.values())[:4],
+            _STREAM_CANDIDATES,
+            stream=True,
+        )
     version = max(versions, key=lambda v: counts[v])
     odd = sum(n for v, n in counts.items() if v != version)
     kinds = {schema: k for schema, k in kinds.items() if schema.startswith(version)}
@@ -355,18 +487,33 @@ def detect_stream(values: Iterable[Any]) -> Detection:
         other = _NAMES[V03 if version == V1 else V1]
         because += (f"{odd} line(s) look {other}, checked as {_NAMES[version]}",)
     if schemas == {f"{version}/task.json"}:
-        return Detection(f"{version}/task.json",
-                         f"A2A {_NAMES[version]} stream of task snapshots{envelope}", because,
-                         stream=True)
+        return Detection(
+            f"{version}/task.json",
+            f"A2A {_NAMES[version]} stream of task snapshots{envelope}",
+            because,
+            stream=True,
+        )
     if version == V1:
-        return Detection(f"{V1}/stream_response.json",
-                         f"A2A 1.0 stream of StreamResponse events{envelope}", because, stream=True)
-    return Detection(f"{V03}/stream_response.json#/$defs/StreamEvent",
-                     f"A2A 0.3 stream of events{envelope}", because, stream=True)
+        return Detection(
+            f"{V1}/stream_response.json",
+            f"A2A 1.0 stream of StreamResponse events{envelope}",
+            because,
+            stream=True,
+        )
+    return Detection(
+        f"{V03}/stream_response.json#/$defs/StreamEvent",
+        f"A2A 0.3 stream of events{envelope}",
+        because,
+        stream=True,
+    )
 
 
-_STREAM_CANDIDATES = (f"{V1}/stream_response.json", f"{V03}/stream_response.json#/$defs/StreamEvent",
-                      f"{V1}/task.json", f"{V03}/task.json")
+_STREAM_CANDIDATES = (
+    f"{V1}/stream_response.json",
+    f"{V03}/stream_response.json#/$defs/StreamEvent",
+    f"{V1}/task.json",
+    f"{V03}/task.json",
+)
 
 
 def detect_path(path: str | Path, name: str | None = None) -> Detection:

@@ -62,8 +62,9 @@ def compile_pattern(pattern: str) -> re.Pattern[str]:
     return re.compile(ecma_pattern(pattern))
 
 
-def _pattern_keyword(validator: Validator, pattern: str, instance: Any,
-                     schema: dict[str, Any]) -> Iterator[ValidationError]:
+def _pattern_keyword(
+    validator: Validator, pattern: str, instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
     if validator.is_type(instance, "string") and not compile_pattern(pattern).search(instance):
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
@@ -84,8 +85,9 @@ def _unique_key(value: Any) -> Any:
     return ("z", None) if value is None else ("?", id(value))
 
 
-def _unique_items_keyword(validator: Validator, unique: Any, instance: Any,
-                          schema: dict[str, Any]) -> Iterator[ValidationError]:
+def _unique_items_keyword(
+    validator: Validator, unique: Any, instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
     """``uniqueItems`` in linear time (a set of hashable forms). python-jsonschema compares
     objects pairwise, which took over a minute for 30,000 objects; same verdicts, same message."""
     if unique and validator.is_type(instance, "array"):
@@ -100,10 +102,26 @@ def _unique_items_keyword(validator: Validator, unique: Any, instance: Any,
 
 #: Formats whose grammar has no room for a trailing newline (RFC 3339, RFC 3986/3987, RFC 5321,
 #: RFC 1123, RFC 4122, RFC 6570): the stock checkers accept one because they anchor with ``$``.
-NEWLINE_FREE_FORMATS = frozenset({
-    "date-time", "date", "time", "duration", "uri", "uri-reference", "iri", "iri-reference",
-    "uri-template", "email", "idn-email", "hostname", "idn-hostname", "ipv4", "ipv6", "uuid",
-})
+NEWLINE_FREE_FORMATS = frozenset(
+    {
+        "date-time",
+        "date",
+        "time",
+        "duration",
+        "uri",
+        "uri-reference",
+        "iri",
+        "iri-reference",
+        "uri-template",
+        "email",
+        "idn-email",
+        "hostname",
+        "idn-hostname",
+        "ipv4",
+        "ipv6",
+        "uuid",
+    }
+)
 
 
 def _newline_free(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -139,9 +157,9 @@ def python_validator_class() -> type[Validator]:
     global is changed: the stock classes and ``validator_for`` stay as they are for everyone else;
     a subschema that declares another dialect still gets that dialect's stock class.
     """
-    cls = jsonschema.validators.extend(jsonschema.Draft202012Validator,
-                                       {"pattern": _pattern_keyword,
-                                        "uniqueItems": _unique_items_keyword})
+    cls = jsonschema.validators.extend(
+        jsonschema.Draft202012Validator, {"pattern": _pattern_keyword, "uniqueItems": _unique_items_keyword}
+    )
     stock_evolve = cls.evolve
     # (attribute name, __init__ name) of every field, as jsonschema's own evolve copies them
     init_fields = [(f.name, f.alias or f.name) for f in attrs.fields(cls) if f.init]
@@ -224,8 +242,11 @@ class RustValidator:
         self._lookup = functools.lru_cache(maxsize=4096)(lookup)
         try:
             self._validator = rs.validator_for(
-                {"$schema": DRAFT_2020_12, "$ref": uri}, registry=registry,
-                validate_formats=True, retriever=_refuse_retrieval)
+                {"$schema": DRAFT_2020_12, "$ref": uri},
+                registry=registry,
+                validate_formats=True,
+                retriever=_refuse_retrieval,
+            )
         except (rs.ReferencingError, ValueError) as exc:
             reason = getattr(exc, "message", None) or str(exc).split("\n", 1)[0]
             raise jsonschema.SchemaError(f"jsonschema-rs cannot build a validator: {reason}") from None
@@ -244,14 +265,18 @@ class RustValidator:
         except (ValueError, TypeError, OverflowError) as exc:
             # A Python value with no JSON form (a lone surrogate, a non-string key): the strict
             # loader never produces one, but API callers can. Reported, never raised.
-            yield ValidationError(f"the document has no JSON form jsonschema-rs can check: {exc}",
-                                  validator="json", instance=instance)
+            yield ValidationError(
+                f"the document has no JSON form jsonschema-rs can check: {exc}",
+                validator="json",
+                instance=instance,
+            )
             return
         for error in errors:
             yield self._convert(error, (), ())
 
-    def _convert(self, error: Any, parent_path: tuple[Any, ...],
-                 parent_schema_path: tuple[Any, ...]) -> ValidationError:
+    def _convert(
+        self, error: Any, parent_path: tuple[Any, ...], parent_schema_path: tuple[Any, ...]
+    ) -> ValidationError:
         path = tuple(error.instance_path)
         schema_path = tuple(p for p in error.evaluation_path if p not in _REF_KEYWORDS)
         kind = error.kind
@@ -269,10 +294,16 @@ class RustValidator:
         except Exception:  # a location the registry cannot look up: no words, same verdict
             value, schema = None, None
         converted = ValidationError(
-            message, validator=keyword, path=_relative(path, parent_path),
-            schema_path=_relative(schema_path, parent_schema_path), context=context,
-            instance=error.instance, validator_value=value, schema=schema,
-            type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER)
+            message,
+            validator=keyword,
+            path=_relative(path, parent_path),
+            schema_path=_relative(schema_path, parent_schema_path),
+            context=context,
+            instance=error.instance,
+            validator_value=value,
+            schema=schema,
+            type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER,
+        )
         return converted
 
     def _message(self, keyword: str, kind: Any, error: Any) -> str:
@@ -335,18 +366,25 @@ class RustValidator:
                 label = "Unevaluated" if name == "UnevaluatedProperties" else "Additional"
                 if self._lookup(error.absolute_keyword_location) is False:
                     return f"{label} properties are not allowed ({listed} {verb} unexpected)"
-                return (f"{label} properties are not valid under the given schema ({listed} "
-                        f"{verb} unevaluated and invalid)")
+                return (
+                    f"{label} properties are not valid under the given schema ({listed} "
+                    f"{verb} unevaluated and invalid)"
+                )
         except Exception:  # a shape we did not foresee: keep the engine's own words
             return error.message
         return error.message
 
 
 #: jsonschema-rs error kinds whose ``name`` is not the keyword python-jsonschema reports.
-_KEYWORDS = {"OneOfNotValid": "oneOf", "OneOfMultipleValid": "oneOf", "AnyOf": "anyOf",
-             "Constant": "const", "FalseSchema": None}  # jsonschema names no keyword there
+_KEYWORDS = {
+    "OneOfNotValid": "oneOf",
+    "OneOfMultipleValid": "oneOf",
+    "AnyOf": "anyOf",
+    "Constant": "const",
+    "FalseSchema": None,
+}  # jsonschema names no keyword there
 _REF_KEYWORDS = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})
 
 
 def _relative(path: tuple[Any, ...], parent: tuple[Any, ...]) -> tuple[Any, ...]:
-    return path[len(parent):] if path[:len(parent)] == parent else path
+    return path[len(parent) :] if path[: len(parent)] == parent else path

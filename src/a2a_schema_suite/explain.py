@@ -38,8 +38,9 @@ from a2a_schema_suite.results import ErrorDetail, _pointer, shorten
 #: schema stores keeps the ones in use; an evicted one is indexed again when it reports an
 #: error): id(registry) -> (registry, id(subschema) -> (subschema, relpath, tokens), relpath ->
 #: the file's contents). The objects are kept so that an id is never mistaken for another's.
-_INDEXES: collections.OrderedDict[int, tuple[Any, dict[int, tuple[Any, str, tuple[str, ...]]],
-                                             dict[str, Any]]] = collections.OrderedDict()
+_INDEXES: collections.OrderedDict[
+    int, tuple[Any, dict[int, tuple[Any, str, tuple[str, ...]]], dict[str, Any]]
+] = collections.OrderedDict()
 _MAX_INDEXES = 32
 _SECTIONS = re.compile(r"§\s?\d+(?:\.\d+)*(?: D\d+)?")
 _SHORT_REPR = 40
@@ -173,7 +174,7 @@ def _show(value: Any) -> str:
     if isinstance(value, list):
         return "the array"
     text = repr(value)
-    return text if len(text) <= _SHORT_REPR else f"{text[:_SHORT_REPR - 3]}..."
+    return text if len(text) <= _SHORT_REPR else f"{text[: _SHORT_REPR - 3]}..."
 
 
 def _branch_label(error: ValidationError, index: int) -> str:
@@ -208,8 +209,12 @@ def _exactly_one(error: ValidationError) -> list[str] | None:
         return None
     names = []
     for branch in branches:
-        if not (isinstance(branch, dict) and list(branch) == ["required"]
-                and isinstance(branch["required"], list) and len(branch["required"]) == 1):
+        if not (
+            isinstance(branch, dict)
+            and list(branch) == ["required"]
+            and isinstance(branch["required"], list)
+            and len(branch["required"]) == 1
+        ):
             return None
         names.append(branch["required"][0])
     return names
@@ -249,7 +254,7 @@ def _teach(error: ValidationError) -> tuple[str, str | None]:
         return message, "; ".join(dict.fromkeys(hints)) or None
     if isinstance(instance, (dict, list)) and message.startswith(repr(instance)):
         # "{...the whole object...} is not of type 'null'": say "the object", never echo it
-        message = _show(instance) + message[len(repr(instance)):]
+        message = _show(instance) + message[len(repr(instance)) :]
     if keyword in ("enum", "const"):
         return message, migration.spelling_hint(instance, error.validator_value)
     if keyword in ("format", "pattern"):
@@ -295,11 +300,17 @@ def _teach_union(error: ValidationError) -> tuple[str, str | None]:
     if members is not None and isinstance(instance, dict):
         present = [m for m in members if m in instance]
         what = _article(name) if name else "it"
-        has = (f"this one has {_and(present)}" if present else
-               "this one has none of them" + (f" (its members: {', '.join(map(str, instance))})"
-                                               if instance else " (it is empty)"))
-        detail = (f"it is valid under each of {len(present)} of them" if len(present) > 1 else
-                  "it is not valid under any of the given schemas")
+        has = (
+            f"this one has {_and(present)}"
+            if present
+            else "this one has none of them"
+            + (f" (its members: {', '.join(map(str, instance))})" if instance else " (it is empty)")
+        )
+        detail = (
+            f"it is valid under each of {len(present)} of them"
+            if len(present) > 1
+            else "it is not valid under any of the given schemas"
+        )
         has += ", so"
         hint = None
         if not present:
@@ -316,8 +327,7 @@ def _teach_union(error: ValidationError) -> tuple[str, str | None]:
     label = _branch_label(error, index) if index is not None else "the closest alternative"
     cause, hint = _teach(best)
     where = f" at {best.json_path}" if best.json_path != error.json_path else ""
-    return (f"{subject} is not valid under any of the given schemas; closest: {label}: "
-            f"{cause}{where}"), hint
+    return (f"{subject} is not valid under any of the given schemas; closest: {label}: {cause}{where}"), hint
 
 
 def detail(error: ValidationError, *, branch: bool = False) -> ErrorDetail:
@@ -381,8 +391,11 @@ def leftovers(validator: Any, instance: Any) -> tuple[ErrorDetail, ...]:
                 hint = migration.member_hint(name)
                 path = (*closed.absolute_path, name)
                 finding = ErrorDetail.finding(
-                    "v0_3-leftover", f"0.3 leftover {name!r}: a 1.0 receiver ignores it, a 1.0 "
-                    f"sender must not send it; hint: {hint}", path=path)
+                    "v0_3-leftover",
+                    f"0.3 leftover {name!r}: a 1.0 receiver ignores it, a 1.0 "
+                    f"sender must not send it; hint: {hint}",
+                    path=path,
+                )
                 found.setdefault((finding.path, name), dataclasses.replace(finding, hint=hint))
     return tuple(found.values())
 
@@ -396,6 +409,8 @@ def _closed_errors(error: ValidationError) -> Iterator[ValidationError]:
         while node is not None and node.parent is not error:
             node = node.parent
         for child in error.context:
-            if node is not None and list(child.relative_schema_path)[:1] == list(
-                    node.relative_schema_path)[:1]:
+            if (
+                node is not None
+                and list(child.relative_schema_path)[:1] == list(node.relative_schema_path)[:1]
+            ):
                 yield from _closed_errors(child)

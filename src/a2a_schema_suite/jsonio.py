@@ -111,7 +111,8 @@ def _finite_float(token: str) -> float:
 
 
 _DECODER = json.JSONDecoder(
-    object_pairs_hook=_pairs_without_duplicates, parse_constant=_reject_constant,
+    object_pairs_hook=_pairs_without_duplicates,
+    parse_constant=_reject_constant,
     parse_float=_finite_float,
 )
 
@@ -188,8 +189,9 @@ def _locate_rejection(text: str) -> tuple[int, str] | None:
         elif _INT_TOKEN.fullmatch(token):
             digits = len(token.lstrip("-"))
             if digits > digit_limit:
-                return start, (f"integer with {digits} digits: more than the {digit_limit} digits "
-                               "this parser converts")
+                return start, (
+                    f"integer with {digits} digits: more than the {digit_limit} digits this parser converts"
+                )
         elif _FLOAT_TOKEN.fullmatch(token) and math.isinf(float(token)):
             return start, f"number {_abbreviate(token)} is out of range (it overflows to infinity)"
     return None
@@ -255,13 +257,20 @@ def check_text_file(data: bytes, source: str, *, first_line: int = 1) -> None:
     """Refuse bytes that are no UTF-8 text at all: UTF-16/32 or binary (a NUL byte near the start)."""
     encoding = foreign_encoding(data)
     if encoding is not None:
-        raise LoadFailure(LoadError(source, first_line, 1, f"text is encoded in {encoding}; JSON "
-                                    "text must be UTF-8 (RFC 8259 §8.1)"))
+        raise LoadFailure(
+            LoadError(
+                source,
+                first_line,
+                1,
+                f"text is encoded in {encoding}; JSON text must be UTF-8 (RFC 8259 §8.1)",
+            )
+        )
     nul = data.find(b"\0", 0, _BINARY_SNIFF)
     if nul != -1:
         line, column = _byte_position(data, nul)
-        raise LoadFailure(LoadError(source, line + first_line - 1, column,
-                                    "NUL byte: binary data, not JSON text"))
+        raise LoadFailure(
+            LoadError(source, line + first_line - 1, column, "NUL byte: binary data, not JSON text")
+        )
 
 
 def decode_utf8(data: bytes, source: str, *, first_line: int = 1) -> str:
@@ -285,8 +294,14 @@ def loads(text: str | bytes, source: str = "<string>", *, first_line: int = 1) -
         text = decode_utf8(text, source, first_line=first_line)
     elif (raw := _RAW_SURROGATE.search(text)) is not None:
         line, column = _position(text, raw.start())
-        raise LoadFailure(LoadError(source, line + first_line - 1, column,
-                                    "unpaired UTF-16 surrogate in the text (not Unicode scalar values)"))
+        raise LoadFailure(
+            LoadError(
+                source,
+                line + first_line - 1,
+                column,
+                "unpaired UTF-16 surrogate in the text (not Unicode scalar values)",
+            )
+        )
 
     def fail(index: int, reason: str) -> LoadFailure:
         line, column = _position(text, index)
@@ -316,8 +331,9 @@ def loads(text: str | bytes, source: str = "<string>", *, first_line: int = 1) -
     if (text.count("[") + text.count("{")) > MAX_DEPTH and _depth_exceeds(value, MAX_DEPTH):
         raise located(0, f"nesting deeper than {MAX_DEPTH} levels")
     if _SURROGATE_ESCAPE.search(text) is not None and (index := _lone_surrogate(text)) is not None:
-        raise fail(index, f"unpaired UTF-16 surrogate escape {text[index:index + 6]} in a string "
-                   "(RFC 8259 §8.2)")
+        raise fail(
+            index, f"unpaired UTF-16 surrogate escape {text[index : index + 6]} in a string (RFC 8259 §8.2)"
+        )
     return value
 
 
@@ -383,12 +399,17 @@ class _IdleLimitedPipe(io.RawIOBase):
             except BlockingIOError:
                 ready, _, _ = select.select([self._fd], [], [], PIPE_IDLE_SECONDS)
                 if not ready:
-                    raise LoadFailure(LoadError(
-                        self._name, 1, 1, f"no data from the pipe for {PIPE_IDLE_SECONDS:g} s: "
-                        "its writer keeps it open without writing (close it, or give a file)"),
+                    raise LoadFailure(
+                        LoadError(
+                            self._name,
+                            1,
+                            1,
+                            f"no data from the pipe for {PIPE_IDLE_SECONDS:g} s: "
+                            "its writer keeps it open without writing (close it, or give a file)",
+                        ),
                     ) from None
                 continue
-            buffer[:len(data)] = data
+            buffer[: len(data)] = data
             return len(data)
 
     def close(self) -> None:
@@ -452,8 +473,7 @@ def load_path(path: Path, source: str | None = None) -> Any:
     return loads(read_bytes(path, name), name)
 
 
-def iter_jsonl(path: Path, source: str | None = None
-               ) -> Iterator[tuple[int, Any, LoadError | None]]:
+def iter_jsonl(path: Path, source: str | None = None) -> Iterator[tuple[int, Any, LoadError | None]]:
     """Yield ``(line number, value, None)`` per non-blank line, or ``(line, None, error)``.
 
     A bad line does not end the stream: its located error is yielded and reading goes on. The
@@ -472,8 +492,13 @@ def iter_jsonl(path: Path, source: str | None = None
                 if len(raw) > MAX_BYTES and not raw.endswith(b"\n"):
                     while (rest := handle.readline(1024 * 1024)) and not rest.endswith(b"\n"):
                         pass  # skip the rest of the line without holding it
-                    yield number, None, LoadError(
-                        name, number, 1, f"line is larger than the {MAX_BYTES // (1024 * 1024)} MiB limit")
+                    yield (
+                        number,
+                        None,
+                        LoadError(
+                            name, number, 1, f"line is larger than the {MAX_BYTES // (1024 * 1024)} MiB limit"
+                        ),
+                    )
                     continue
                 if number == 1 and raw.startswith(_BOM):
                     raw = raw[len(_BOM) :]

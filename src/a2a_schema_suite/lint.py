@@ -45,88 +45,201 @@ class Rule:
     summary: str
 
 
-RULES: dict[str, Rule] = {r.id: r for r in (
-    Rule("schema-load", Outcome.ERRORED, "schema files",
-         "the file is strict JSON (no duplicate keys, NaN, ...) holding an object, named by its $id"),
-    Rule("schema-dialect", Outcome.ERRORED, "schema files",
-         f"the root declares \"$schema\": \"{DIALECT}\""),
-    Rule("schema-metaschema", Outcome.ERRORED, "schema files",
-         "the file is valid against the Draft 2020-12 meta-schema (every error is reported)"),
-    Rule("schema-id", Outcome.ERRORED, "schema files",
-         "the root has an absolute $id without fragment, unique under the root, ending in "
-         "<version>/<file>"),
-    Rule("unknown-keyword", Outcome.FAILED, "schema files",
-         "only keywords of the Draft 2020-12 vocabularies (core, applicator, unevaluated, validation, "
-         "meta-data, format-annotation, content), plus any --allow-keyword"),
-    Rule("unresolved-ref", Outcome.ERRORED, "schema files",
-         "every $ref and $dynamicRef resolves in its version's registry, with no retrieval"),
-    Rule("unknown-format", Outcome.ERRORED, "schema files",
-         "every format is a Draft 2020-12 format this environment checks (run and validate refuse "
-         "any other: it would check nothing, on one engine or both)"),
-    Rule("ref-cycle", Outcome.ERRORED, "schema files",
-         "no $ref loop that never looks into the document (run and validate refuse it on both "
-         "engines: validation would never end)"),
-    Rule("dead-def", Outcome.FAILED, "schema files",
-         "every $defs entry is reachable from a schema file's root or from a suite's schema"),
-    Rule("pattern-backtracking", Outcome.ERRORED, "schema files",
-         "no pattern or patternProperties name can backtrack exponentially (run and validate refuse "
-         "such a schema); nor be too large or nested too deeply to analyse (refused as well)"),
-    Rule("pattern-portability", Outcome.WARNING, "schema files",
-         "every pattern means the same in ECMA-262 and Python's re ($ before a final newline, '.', "
-         "\\d \\w \\s \\b, one-engine syntax) (an error with --strict)"),
-    Rule("suite-load", Outcome.ERRORED, "suite files", "the suite file is strict JSON"),
-    Rule("suite-metaschema", Outcome.ERRORED, "suite files",
-         "the suite file is valid against schemas/_meta/suite.json"),
-    Rule("duplicate-description", Outcome.ERRORED, "suite files",
-         "test and stream descriptions are unique within a suite"),
-    Rule("stream-missing", Outcome.ERRORED, "suite files",
-         "every stream entry's JSONL file exists"),
-    Rule("no-valid-case", Outcome.FAILED, "suite files",
-         "the suite has at least one valid: true test or stream"),
-    Rule("no-invalid-case", Outcome.FAILED, "suite files",
-         "the suite has at least one valid: false test or stream"),
-    Rule("missing-expected-errors", Outcome.WARNING, "suite files",
-         "every valid: false test or stream pins its reason with expectedErrors (an error with --strict)"),
-    Rule("orphan-jsonl", Outcome.ERRORED, "JSONL files",
-         "every JSONL file under a checked directory is referenced by a suite"),
-    Rule("duplicate-case", Outcome.FAILED, "suite files",
-         "no two suites have a test with the same (schema, profile, description)"),
-)}
+RULES: dict[str, Rule] = {
+    r.id: r
+    for r in (
+        Rule(
+            "schema-load",
+            Outcome.ERRORED,
+            "schema files",
+            "the file is strict JSON (no duplicate keys, NaN, ...) holding an object, named by its $id",
+        ),
+        Rule("schema-dialect", Outcome.ERRORED, "schema files", f'the root declares "$schema": "{DIALECT}"'),
+        Rule(
+            "schema-metaschema",
+            Outcome.ERRORED,
+            "schema files",
+            "the file is valid against the Draft 2020-12 meta-schema (every error is reported)",
+        ),
+        Rule(
+            "schema-id",
+            Outcome.ERRORED,
+            "schema files",
+            "the root has an absolute $id without fragment, unique under the root, ending in "
+            "<version>/<file>",
+        ),
+        Rule(
+            "unknown-keyword",
+            Outcome.FAILED,
+            "schema files",
+            "only keywords of the Draft 2020-12 vocabularies (core, applicator, unevaluated, validation, "
+            "meta-data, format-annotation, content), plus any --allow-keyword",
+        ),
+        Rule(
+            "unresolved-ref",
+            Outcome.ERRORED,
+            "schema files",
+            "every $ref and $dynamicRef resolves in its version's registry, with no retrieval",
+        ),
+        Rule(
+            "unknown-format",
+            Outcome.ERRORED,
+            "schema files",
+            "every format is a Draft 2020-12 format this environment checks (run and validate refuse "
+            "any other: it would check nothing, on one engine or both)",
+        ),
+        Rule(
+            "ref-cycle",
+            Outcome.ERRORED,
+            "schema files",
+            "no $ref loop that never looks into the document (run and validate refuse it on both "
+            "engines: validation would never end)",
+        ),
+        Rule(
+            "dead-def",
+            Outcome.FAILED,
+            "schema files",
+            "every $defs entry is reachable from a schema file's root or from a suite's schema",
+        ),
+        Rule(
+            "pattern-backtracking",
+            Outcome.ERRORED,
+            "schema files",
+            "no pattern or patternProperties name can backtrack exponentially (run and validate refuse "
+            "such a schema); nor be too large or nested too deeply to analyse (refused as well)",
+        ),
+        Rule(
+            "pattern-portability",
+            Outcome.WARNING,
+            "schema files",
+            "every pattern means the same in ECMA-262 and Python's re ($ before a final newline, '.', "
+            "\\d \\w \\s \\b, one-engine syntax) (an error with --strict)",
+        ),
+        Rule("suite-load", Outcome.ERRORED, "suite files", "the suite file is strict JSON"),
+        Rule(
+            "suite-metaschema",
+            Outcome.ERRORED,
+            "suite files",
+            "the suite file is valid against schemas/_meta/suite.json",
+        ),
+        Rule(
+            "duplicate-description",
+            Outcome.ERRORED,
+            "suite files",
+            "test and stream descriptions are unique within a suite",
+        ),
+        Rule("stream-missing", Outcome.ERRORED, "suite files", "every stream entry's JSONL file exists"),
+        Rule(
+            "no-valid-case",
+            Outcome.FAILED,
+            "suite files",
+            "the suite has at least one valid: true test or stream",
+        ),
+        Rule(
+            "no-invalid-case",
+            Outcome.FAILED,
+            "suite files",
+            "the suite has at least one valid: false test or stream",
+        ),
+        Rule(
+            "missing-expected-errors",
+            Outcome.WARNING,
+            "suite files",
+            "every valid: false test or stream pins its reason with expectedErrors (an error with --strict)",
+        ),
+        Rule(
+            "orphan-jsonl",
+            Outcome.ERRORED,
+            "JSONL files",
+            "every JSONL file under a checked directory is referenced by a suite",
+        ),
+        Rule(
+            "duplicate-case",
+            Outcome.FAILED,
+            "suite files",
+            "no two suites have a test with the same (schema, profile, description)",
+        ),
+    )
+}
 
 # --- Draft 2020-12 keywords ---------------------------------------------------------------------
 
 #: keyword -> how its value is walked: "schema", "schemas" (array), "map" (name -> schema), "value".
 KEYWORDS: dict[str, str] = {
     # core
-    "$schema": "value", "$id": "value", "$ref": "value", "$anchor": "value", "$dynamicRef": "value",
-    "$dynamicAnchor": "value", "$vocabulary": "value", "$comment": "value", "$defs": "map",
+    "$schema": "value",
+    "$id": "value",
+    "$ref": "value",
+    "$anchor": "value",
+    "$dynamicRef": "value",
+    "$dynamicAnchor": "value",
+    "$vocabulary": "value",
+    "$comment": "value",
+    "$defs": "map",
     # applicator
-    "prefixItems": "schemas", "items": "schema", "contains": "schema", "additionalProperties": "schema",
-    "properties": "map", "patternProperties": "map", "dependentSchemas": "map",
-    "propertyNames": "schema", "if": "schema", "then": "schema", "else": "schema",
-    "allOf": "schemas", "anyOf": "schemas", "oneOf": "schemas", "not": "schema",
+    "prefixItems": "schemas",
+    "items": "schema",
+    "contains": "schema",
+    "additionalProperties": "schema",
+    "properties": "map",
+    "patternProperties": "map",
+    "dependentSchemas": "map",
+    "propertyNames": "schema",
+    "if": "schema",
+    "then": "schema",
+    "else": "schema",
+    "allOf": "schemas",
+    "anyOf": "schemas",
+    "oneOf": "schemas",
+    "not": "schema",
     # unevaluated
-    "unevaluatedItems": "schema", "unevaluatedProperties": "schema",
+    "unevaluatedItems": "schema",
+    "unevaluatedProperties": "schema",
     # validation
-    "type": "value", "const": "value", "enum": "value", "multipleOf": "value", "maximum": "value",
-    "exclusiveMaximum": "value", "minimum": "value", "exclusiveMinimum": "value",
-    "maxLength": "value", "minLength": "value", "pattern": "value", "maxItems": "value",
-    "minItems": "value", "uniqueItems": "value", "maxContains": "value", "minContains": "value",
-    "maxProperties": "value", "minProperties": "value", "required": "value",
+    "type": "value",
+    "const": "value",
+    "enum": "value",
+    "multipleOf": "value",
+    "maximum": "value",
+    "exclusiveMaximum": "value",
+    "minimum": "value",
+    "exclusiveMinimum": "value",
+    "maxLength": "value",
+    "minLength": "value",
+    "pattern": "value",
+    "maxItems": "value",
+    "minItems": "value",
+    "uniqueItems": "value",
+    "maxContains": "value",
+    "minContains": "value",
+    "maxProperties": "value",
+    "minProperties": "value",
+    "required": "value",
     "dependentRequired": "value",
     # meta-data
-    "title": "value", "description": "value", "default": "value", "deprecated": "value",
-    "readOnly": "value", "writeOnly": "value", "examples": "value",
+    "title": "value",
+    "description": "value",
+    "default": "value",
+    "deprecated": "value",
+    "readOnly": "value",
+    "writeOnly": "value",
+    "examples": "value",
     # format-annotation
     "format": "value",
     # content
-    "contentEncoding": "value", "contentMediaType": "value", "contentSchema": "schema",
+    "contentEncoding": "value",
+    "contentMediaType": "value",
+    "contentSchema": "schema",
 }
 
 #: Keywords of older drafts that 2020-12 replaced: named in the message, still unknown.
-_LEGACY = {"definitions": "$defs", "dependencies": "dependentRequired / dependentSchemas",
-           "$recursiveRef": "$dynamicRef", "$recursiveAnchor": "$dynamicAnchor",
-           "additionalItems": "items (with prefixItems)"}
+_LEGACY = {
+    "definitions": "$defs",
+    "dependencies": "dependentRequired / dependentSchemas",
+    "$recursiveRef": "$dynamicRef",
+    "$recursiveAnchor": "$dynamicAnchor",
+    "additionalItems": "items (with prefixItems)",
+}
 
 
 def _escape(segment: str) -> str:
@@ -229,12 +342,30 @@ def display_path(path: Path) -> str:
         return path.as_posix()
 
 
-def _finding(rule: str, suite: str, subject: str, message: str, *, schema: str = "",
-             line: int | None = None, pointer: str = "", outcome: Outcome | None = None) -> CaseResult:
+def _finding(
+    rule: str,
+    suite: str,
+    subject: str,
+    message: str,
+    *,
+    schema: str = "",
+    line: int | None = None,
+    pointer: str = "",
+    outcome: Outcome | None = None,
+) -> CaseResult:
     path = tuple(int(p) if p.isdigit() else p for p in _parts(pointer))
     detail = ErrorDetail.finding(rule, message, line=line, path=path)
-    return CaseResult(suite, schema, f"check: {rule}: {subject}", None, None,
-                      outcome or RULES[rule].outcome, (detail,), message, line=line)
+    return CaseResult(
+        suite,
+        schema,
+        f"check: {rule}: {subject}",
+        None,
+        None,
+        outcome or RULES[rule].outcome,
+        (detail,),
+        message,
+        line=line,
+    )
 
 
 def load_tree(root: Path) -> tuple[SchemaTree, list[CaseResult]]:
@@ -252,15 +383,29 @@ def load_tree(root: Path) -> tuple[SchemaTree, list[CaseResult]]:
                 doc.contents = load_path(path, doc.display)
                 doc.lines = pointer_lines(decode_utf8(read_bytes(path, doc.display), doc.display))
             except LoadFailure as exc:
-                findings.append(_finding("schema-load", doc.display, relpath, exc.error.reason,
-                                         schema=relpath, line=exc.error.line))
+                findings.append(
+                    _finding(
+                        "schema-load",
+                        doc.display,
+                        relpath,
+                        exc.error.reason,
+                        schema=relpath,
+                        line=exc.error.line,
+                    )
+                )
                 continue
             if not isinstance(doc.contents, dict):
-                findings.append(_finding(
-                    "schema-load", doc.display, relpath,
-                    "a schema file must hold a JSON object (named by its $id), "
-                    f"not a {type(doc.contents).__name__}",
-                    schema=relpath, line=1))
+                findings.append(
+                    _finding(
+                        "schema-load",
+                        doc.display,
+                        relpath,
+                        "a schema file must hold a JSON object (named by its $id), "
+                        f"not a {type(doc.contents).__name__}",
+                        schema=relpath,
+                        line=1,
+                    )
+                )
                 doc.contents = None  # nothing else to check in it
     by_uri: dict[str, SchemaDoc] = {}
     for doc in docs:
@@ -275,8 +420,16 @@ def _id_findings(doc: SchemaDoc, by_uri: dict[str, SchemaDoc]) -> Iterator[CaseR
     where = doc.line("/$id") or 1
 
     def finding(message: str, outcome: Outcome | None = None) -> CaseResult:
-        return _finding("schema-id", doc.display, doc.relpath, message, schema=doc.relpath,
-                        line=where, pointer="/$id" if value is not None else "", outcome=outcome)
+        return _finding(
+            "schema-id",
+            doc.display,
+            doc.relpath,
+            message,
+            schema=doc.relpath,
+            line=where,
+            pointer="/$id" if value is not None else "",
+            outcome=outcome,
+        )
 
     if not isinstance(value, str) or not value:
         yield finding("the schema has no $id (a non-empty string naming it)")
@@ -294,15 +447,19 @@ def _id_findings(doc: SchemaDoc, by_uri: dict[str, SchemaDoc]) -> Iterator[CaseR
     by_uri[value] = doc
     doc.uri = value
     if not value.endswith("/" + doc.relpath):
-        yield finding(f"$id {value!r} does not end in the file's path {doc.relpath!r} under the schema "
-                      "root (convention: base URI + <version>/<file>)", Outcome.FAILED)
+        yield finding(
+            f"$id {value!r} does not end in the file's path {doc.relpath!r} under the schema "
+            "root (convention: base URI + <version>/<file>)",
+            Outcome.FAILED,
+        )
 
 
 # --- walking subschemas -------------------------------------------------------------------------
 
 
-def walk(schema: Any, pointer: str = "", base: str = "", *,
-         into_defs: bool = True) -> Iterator[tuple[str, str, Any]]:
+def walk(
+    schema: Any, pointer: str = "", base: str = "", *, into_defs: bool = True
+) -> Iterator[tuple[str, str, Any]]:
     """``(pointer, base URI, subschema)`` for ``schema`` and every subschema below it.
 
     Only keyword positions that hold schemas are entered; ``$defs`` only with ``into_defs``.
@@ -358,25 +515,43 @@ def dialect_findings(doc: SchemaDoc) -> Iterator[CaseResult]:
         return
     declared = doc.contents.get("$schema")
     if declared is None:
-        yield _finding("schema-dialect", doc.display, doc.relpath,
-                       f"the root does not declare $schema; it is read as {DIALECT}",
-                       schema=doc.relpath, line=1, outcome=Outcome.FAILED)
+        yield _finding(
+            "schema-dialect",
+            doc.display,
+            doc.relpath,
+            f"the root does not declare $schema; it is read as {DIALECT}",
+            schema=doc.relpath,
+            line=1,
+            outcome=Outcome.FAILED,
+        )
     elif not isinstance(declared, str) or declared.rstrip("#") != DIALECT:
-        yield _finding("schema-dialect", doc.display, doc.relpath,
-                       f"$schema is {declared!r}, but the suite validates with Draft 2020-12 ({DIALECT})",
-                       schema=doc.relpath, line=doc.line("/$schema"), pointer="/$schema")
+        yield _finding(
+            "schema-dialect",
+            doc.display,
+            doc.relpath,
+            f"$schema is {declared!r}, but the suite validates with Draft 2020-12 ({DIALECT})",
+            schema=doc.relpath,
+            line=doc.line("/$schema"),
+            pointer="/$schema",
+        )
 
 
 def metaschema_findings(doc: SchemaDoc) -> Iterator[CaseResult]:
     if doc.contents is None:
         return
     try:
-        errors = sorted(_META_VALIDATOR.iter_errors(doc.contents),
-                        key=lambda e: list(map(str, e.absolute_path)))
+        errors = sorted(
+            _META_VALIDATOR.iter_errors(doc.contents), key=lambda e: list(map(str, e.absolute_path))
+        )
     except RecursionError:  # a pattern nested too deeply for re.compile (format "regex")
-        yield _finding("schema-metaschema", doc.display, doc.relpath,
-                       "not valid Draft 2020-12: nested too deeply to check", schema=doc.relpath,
-                       line=1)
+        yield _finding(
+            "schema-metaschema",
+            doc.display,
+            doc.relpath,
+            "not valid Draft 2020-12: nested too deeply to check",
+            schema=doc.relpath,
+            line=1,
+        )
         return
     seen: set[tuple[str, str]] = set()
     for error in errors:
@@ -385,8 +560,15 @@ def metaschema_findings(doc: SchemaDoc) -> Iterator[CaseResult]:
         if (pointer, message) in seen:  # the same error reached through several vocabularies
             continue
         seen.add((pointer, message))
-        yield _finding("schema-metaschema", doc.display, f"{doc.relpath}#{pointer}", message,
-                       schema=doc.relpath, line=doc.line(pointer), pointer=pointer)
+        yield _finding(
+            "schema-metaschema",
+            doc.display,
+            f"{doc.relpath}#{pointer}",
+            message,
+            schema=doc.relpath,
+            line=doc.line(pointer),
+            pointer=pointer,
+        )
 
 
 def keyword_findings(doc: SchemaDoc, allowed: frozenset[str] = frozenset()) -> Iterator[CaseResult]:
@@ -397,12 +579,22 @@ def keyword_findings(doc: SchemaDoc, allowed: frozenset[str] = frozenset()) -> I
             if key in KEYWORDS or key in allowed:
                 continue
             where = f"{pointer}/{_escape(key)}"
-            hint = (f" (an older draft's keyword; 2020-12 uses {_LEGACY[key]})" if key in _LEGACY
-                    else " (extension keywords must be allowed with --allow-keyword)"
-                    if key.startswith("x-") else "")
-            yield _finding("unknown-keyword", doc.display, f"{doc.relpath}#{where}",
-                           f"unknown keyword {key!r}{hint}", schema=doc.relpath,
-                           line=doc.line(where), pointer=where)
+            hint = (
+                f" (an older draft's keyword; 2020-12 uses {_LEGACY[key]})"
+                if key in _LEGACY
+                else " (extension keywords must be allowed with --allow-keyword)"
+                if key.startswith("x-")
+                else ""
+            )
+            yield _finding(
+                "unknown-keyword",
+                doc.display,
+                f"{doc.relpath}#{where}",
+                f"unknown keyword {key!r}{hint}",
+                schema=doc.relpath,
+                line=doc.line(where),
+                pointer=where,
+            )
 
 
 def _pattern_rule(finding: regexlint.PatternFinding) -> tuple[str, bool]:
@@ -419,16 +611,26 @@ def pattern_findings(doc: SchemaDoc, strict: bool = False) -> Iterator[CaseResul
     ``strict``) in every ``pattern`` and ``patternProperties`` name of the file."""
     soft = Outcome.FAILED if strict else Outcome.WARNING
     for finding in regexlint.schema_findings(doc.contents):
-        if (finding.kind == regexlint.SYNTAX and not regexlint.unanalysable(finding)
-                and _python_rejects(finding.pattern)):
+        if (
+            finding.kind == regexlint.SYNTAX
+            and not regexlint.unanalysable(finding)
+            and _python_rejects(finding.pattern)
+        ):
             continue  # not a regex at all: schema-metaschema reports it (format "regex")
         rule, hard = _pattern_rule(finding)
         where = finding.pointer
         if where.endswith("/patternProperties"):  # the name is the pattern: point at its entry
             where += "/" + _escape(finding.pattern)
-        yield _finding(rule, doc.display, f"{doc.relpath}#{where}",
-                       f"pattern {finding.pattern!r}: {finding.message}", schema=doc.relpath,
-                       line=doc.line(where), pointer=where, outcome=None if hard else soft)
+        yield _finding(
+            rule,
+            doc.display,
+            f"{doc.relpath}#{where}",
+            f"pattern {finding.pattern!r}: {finding.message}",
+            schema=doc.relpath,
+            line=doc.line(where),
+            pointer=where,
+            outcome=None if hard else soft,
+        )
 
 
 def _python_rejects(pattern: str) -> bool:
@@ -440,8 +642,11 @@ def _python_rejects(pattern: str) -> bool:
 
 
 def _registry(tree: SchemaTree, version: str) -> Registry:
-    resources = [(d.uri, DRAFT202012.create_resource(d.contents)) for d in tree.docs
-                 if d.version == version and d.uri is not None]
+    resources = [
+        (d.uri, DRAFT202012.create_resource(d.contents))
+        for d in tree.docs
+        if d.version == version and d.uri is not None
+    ]
     registry = Registry().with_resources(resources)
     try:
         return registry.crawl()
@@ -458,13 +663,21 @@ def format_findings(doc: SchemaDoc) -> Iterator[CaseResult]:
     for where, value in keyword_values(doc.contents, "format"):
         if not isinstance(value, str) or value in checkable:
             continue
-        why = ("is not a Draft 2020-12 format: it would check nothing (a typo passes every document)"
-               if value not in DRAFT_2020_12_FORMATS else
-               "has no checker in this environment (its package is not installed): the engines "
-               "would disagree")
-        yield _finding("unknown-format", doc.display, f"{doc.relpath}#{where}",
-                       f"format {value!r} {why}", schema=doc.relpath, line=doc.line(where),
-                       pointer=where)
+        why = (
+            "is not a Draft 2020-12 format: it would check nothing (a typo passes every document)"
+            if value not in DRAFT_2020_12_FORMATS
+            else "has no checker in this environment (its package is not installed): the engines "
+            "would disagree"
+        )
+        yield _finding(
+            "unknown-format",
+            doc.display,
+            f"{doc.relpath}#{where}",
+            f"format {value!r} {why}",
+            schema=doc.relpath,
+            line=doc.line(where),
+            pointer=where,
+        )
 
 
 def ref_cycle_findings(tree: SchemaTree) -> Iterator[CaseResult]:
@@ -480,9 +693,14 @@ def ref_cycle_findings(tree: SchemaTree) -> Iterator[CaseResult]:
         except Exception:  # a malformed schema: the meta-schema rule reports it
             continue
         if cycle is not None:
-            yield _finding("ref-cycle", doc.display, doc.relpath,
-                           f"$ref cycle that never looks into the document ({cycle}): validation "
-                           "would never end", schema=doc.relpath, line=1)
+            yield _finding(
+                "ref-cycle",
+                doc.display,
+                doc.relpath,
+                f"$ref cycle that never looks into the document ({cycle}): validation would never end",
+                schema=doc.relpath,
+                line=1,
+            )
 
 
 def ref_findings(tree: SchemaTree) -> Iterator[CaseResult]:
@@ -499,16 +717,24 @@ def ref_findings(tree: SchemaTree) -> Iterator[CaseResult]:
                 if problem is None:
                     continue
                 where = f"{pointer}/{keyword}"
-                yield _finding("unresolved-ref", doc.display, f"{doc.relpath}#{where}",
-                               f"{keyword} {ref!r} does not resolve: {problem}", schema=doc.relpath,
-                               line=doc.line(where), pointer=where)
+                yield _finding(
+                    "unresolved-ref",
+                    doc.display,
+                    f"{doc.relpath}#{where}",
+                    f"{keyword} {ref!r} does not resolve: {problem}",
+                    schema=doc.relpath,
+                    line=doc.line(where),
+                    pointer=where,
+                )
 
 
 def _resolve_problem(tree: SchemaTree, doc: SchemaDoc, resolver: Any, target: str) -> str | None:
     target_doc = tree.by_uri.get(urldefrag(target)[0])
     if target_doc is not None and target_doc.version != doc.version:
-        return (f"{target} is in version {target_doc.version}; a schema refers only within its own "
-                f"version directory ({doc.version})")
+        return (
+            f"{target} is in version {target_doc.version}; a schema refers only within its own "
+            f"version directory ({doc.version})"
+        )
     try:
         resolved = resolver.lookup(target)
     except Exception:  # Unresolvable, or a malformed target (never a network fetch)
@@ -549,8 +775,9 @@ def _explain(target_doc: SchemaDoc | None, resolver: Any, target: str) -> str:
 # --- dead $defs ---------------------------------------------------------------------------------
 
 
-def _locations(tree: SchemaTree) -> tuple[dict[str, tuple[SchemaDoc, str]],
-                                          dict[tuple[str, str], tuple[SchemaDoc, str]]]:
+def _locations(
+    tree: SchemaTree,
+) -> tuple[dict[str, tuple[SchemaDoc, str]], dict[tuple[str, str], tuple[SchemaDoc, str]]]:
     """Embedded resources (``$id`` -> (doc, pointer)) and anchors ((resource, name) -> location)."""
     resources: dict[str, tuple[SchemaDoc, str]] = {}
     anchors: dict[tuple[str, str], tuple[SchemaDoc, str]] = {}
@@ -566,9 +793,11 @@ def _locations(tree: SchemaTree) -> tuple[dict[str, tuple[SchemaDoc, str]],
     return resources, anchors
 
 
-def _target(resources: dict[str, tuple[SchemaDoc, str]],
-            anchors: dict[tuple[str, str], tuple[SchemaDoc, str]],
-            uri: str) -> tuple[SchemaDoc, str] | None:
+def _target(
+    resources: dict[str, tuple[SchemaDoc, str]],
+    anchors: dict[tuple[str, str], tuple[SchemaDoc, str]],
+    uri: str,
+) -> tuple[SchemaDoc, str] | None:
     base, fragment = urldefrag(uri)
     if base not in resources:
         return None
@@ -644,14 +873,21 @@ def dead_def_findings(tree: SchemaTree, suite_refs: Iterable[str] = ()) -> Itera
                 where = f"{pointer}/$defs/{_escape(name)}"
                 if any(p == where or p.startswith(where + "/") for p in reached[doc.relpath]):
                     continue
-                yield _finding("dead-def", doc.display, f"{doc.relpath}#{where}",
-                               f"$defs entry {name!r} is not referenced from any schema file's root or "
-                               f"any suite's schema (dead definition)", schema=doc.relpath,
-                               line=doc.line(where), pointer=where)
+                yield _finding(
+                    "dead-def",
+                    doc.display,
+                    f"{doc.relpath}#{where}",
+                    f"$defs entry {name!r} is not referenced from any schema file's root or "
+                    f"any suite's schema (dead definition)",
+                    schema=doc.relpath,
+                    line=doc.line(where),
+                    pointer=where,
+                )
 
 
-def lint_schemas(tree: SchemaTree, options: CheckOptions = CheckOptions(),
-                 valid_schemas: Collection[str] = ()) -> list[CaseResult]:
+def lint_schemas(
+    tree: SchemaTree, options: CheckOptions = CheckOptions(), valid_schemas: Collection[str] = ()
+) -> list[CaseResult]:
     """Dialect, meta-schema, unknown keywords, patterns and ``$ref`` resolution of every loaded
     schema file.
 
@@ -675,9 +911,11 @@ def lint_schemas(tree: SchemaTree, options: CheckOptions = CheckOptions(),
 
 # --- suite checks -------------------------------------------------------------------------------
 
-_PROBLEM_RULES = (("not a valid suite", "suite-metaschema"),
-                  ("duplicate description", "duplicate-description"),
-                  ("stream file", "stream-missing"))
+_PROBLEM_RULES = (
+    ("not a valid suite", "suite-metaschema"),
+    ("duplicate description", "duplicate-description"),
+    ("stream file", "stream-missing"),
+)
 
 
 def _problem_rule(reason: str) -> str:
@@ -704,19 +942,32 @@ def _suite_line(suite: Suite) -> int | None:
 def suite_findings(suite: Suite, options: CheckOptions = CheckOptions()) -> Iterator[CaseResult]:
     """At least one valid and one invalid case; every invalid case pins its reason."""
     entries = [*suite.tests, *suite.streams]
-    for valid, rule, what in ((True, "no-valid-case", "valid: true"),
-                              (False, "no-invalid-case", "valid: false")):
+    for valid, rule, what in (
+        (True, "no-valid-case", "valid: true"),
+        (False, "no-invalid-case", "valid: false"),
+    ):
         if not any(e.valid is valid for e in entries):
-            yield _finding(rule, suite.name, suite.path.name,
-                           f"the suite has no {what} test or stream (tests and streams count together)",
-                           schema=suite.schema, line=_suite_line(suite))
+            yield _finding(
+                rule,
+                suite.name,
+                suite.path.name,
+                f"the suite has no {what} test or stream (tests and streams count together)",
+                schema=suite.schema,
+                line=_suite_line(suite),
+            )
     outcome = Outcome.FAILED if options.strict else Outcome.WARNING
     for entry in entries:
         if not entry.valid and not entry.expected_errors:
-            yield _finding("missing-expected-errors", suite.name, entry.description,
-                           "valid: false without expectedErrors: it passes for any reason the schema "
-                           "rejects it; pin the reason (path, keyword, message)",
-                           schema=suite.schema, line=entry.line, outcome=outcome)
+            yield _finding(
+                "missing-expected-errors",
+                suite.name,
+                entry.description,
+                "valid: false without expectedErrors: it passes for any reason the schema "
+                "rejects it; pin the reason (path, keyword, message)",
+                schema=suite.schema,
+                line=entry.line,
+                outcome=outcome,
+            )
 
 
 def _case_key(store: SchemaStore | None, suite: Suite) -> tuple[str, str]:
@@ -728,8 +979,9 @@ def _case_key(store: SchemaStore | None, suite: Suite) -> tuple[str, str]:
     return schema, suite.profile or DEFAULT_PROFILE
 
 
-def duplicate_case_findings(suites: Iterable[Suite],
-                            store: SchemaStore | None = None) -> Iterator[CaseResult]:
+def duplicate_case_findings(
+    suites: Iterable[Suite], store: SchemaStore | None = None
+) -> Iterator[CaseResult]:
     """The same (schema, profile, description) in two suites: ambiguous golden-sample ids."""
     first: dict[tuple[str, str, str], tuple[Suite, int | None]] = {}
     for suite in suites:
@@ -743,24 +995,35 @@ def duplicate_case_findings(suites: Iterable[Suite],
             if other is suite:
                 continue  # within one suite: duplicate-description
             where = f"{other.name}:{other_line}" if other_line else other.name
-            yield _finding("duplicate-case", suite.name, entry.description,
-                           f"{suite.schema} ({profile}) already has a test with this description in "
-                           f"{where}", schema=suite.schema, line=entry.line)
+            yield _finding(
+                "duplicate-case",
+                suite.name,
+                entry.description,
+                f"{suite.schema} ({profile}) already has a test with this description in {where}",
+                schema=suite.schema,
+                line=entry.line,
+            )
 
 
 def orphan_findings(orphans: Iterable[Path]) -> Iterator[CaseResult]:
     for path in orphans:
         name = display_path(path)
-        yield _finding("orphan-jsonl", name, path.name,
-                       "JSONL file is not referenced by any suite's streams (reference it from a suite, "
-                       "or move it out of the cases directory)", line=None)
+        yield _finding(
+            "orphan-jsonl",
+            name,
+            path.name,
+            "JSONL file is not referenced by any suite's streams (reference it from a suite, "
+            "or move it out of the cases directory)",
+            line=None,
+        )
 
 
 # --- the whole check ----------------------------------------------------------------------------
 
 
-def _clean_passes(findings: list[CaseResult], counts: dict[str, int],
-                  skipped: Collection[str] = ()) -> list[CaseResult]:
+def _clean_passes(
+    findings: list[CaseResult], counts: dict[str, int], skipped: Collection[str] = ()
+) -> list[CaseResult]:
     """One passed result per rule that found nothing, so reports show what was checked."""
     fired = {e.rule for f in findings for e in f.errors} | set(skipped)
     passes = []
@@ -768,13 +1031,22 @@ def _clean_passes(findings: list[CaseResult], counts: dict[str, int],
         total = counts.get(rule.applies_to, 0)
         if rule.id in fired or not total:
             continue
-        passes.append(CaseResult("check", "", f"check: {rule.id}: {total} {rule.applies_to}", None, None,
-                                 Outcome.PASSED))
+        passes.append(
+            CaseResult(
+                "check", "", f"check: {rule.id}: {total} {rule.applies_to}", None, None, Outcome.PASSED
+            )
+        )
     return passes
 
 
-def check(schema_root: Path, paths: list[Path], options: CheckOptions = CheckOptions(),
-          run: bool = True, budget: Any = None, whole_root: bool | None = None) -> list[CaseResult]:
+def check(
+    schema_root: Path,
+    paths: list[Path],
+    options: CheckOptions = CheckOptions(),
+    run: bool = True,
+    budget: Any = None,
+    whole_root: bool | None = None,
+) -> list[CaseResult]:
     """Lint ``schema_root`` and the suites under ``paths``, then run the suites.
 
     Returns the findings, one passed result per clean rule, and the run's own results (which keep
@@ -801,11 +1073,19 @@ def check(schema_root: Path, paths: list[Path], options: CheckOptions = CheckOpt
         whole_root = not paths or any(p.is_dir() for p in paths)
     scoped = not whole_root
     if scoped:
-        findings.append(CaseResult(
-            "check", "", "check: dead-def", None, None, Outcome.SKIPPED,
-            reason="not checked: the suites given are not every suite of this schema root, and a "
-                   "$defs entry may be used by another suite; run check on the whole cases "
-                   "directory of the project (check with no PATHS in its tree) for dead $defs"))
+        findings.append(
+            CaseResult(
+                "check",
+                "",
+                "check: dead-def",
+                None,
+                None,
+                Outcome.SKIPPED,
+                reason="not checked: the suites given are not every suite of this schema root, and a "
+                "$defs entry may be used by another suite; run check on the whole cases "
+                "directory of the project (check with no PATHS in its tree) for dead $defs",
+            )
+        )
     else:
         findings += dead_def_findings(tree, [s.schema for s in suites])
     for suite in suites:
@@ -813,8 +1093,11 @@ def check(schema_root: Path, paths: list[Path], options: CheckOptions = CheckOpt
     findings += duplicate_case_findings(suites, store)
     orphans = orphan_streams(paths, items)
     findings += orphan_findings(orphans)
-    counts = {"schema files": len(tree.docs), "suite files": len(items), "JSONL files":
-              sum(1 for p in paths if p.is_dir() for _ in p.rglob("*.jsonl"))}
+    counts = {
+        "schema files": len(tree.docs),
+        "suite files": len(items),
+        "JSONL files": sum(1 for p in paths if p.is_dir() for _ in p.rglob("*.jsonl")),
+    }
     results = findings + _clean_passes(findings, counts, skipped={"dead-def"} if scoped else set())
     if run and budget is None:
         results += run_suites(suites, store, RunOptions())

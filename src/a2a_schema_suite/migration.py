@@ -54,43 +54,93 @@ class Member:
     row: str  #: the §12 row
 
 
-MEMBERS_0_3: dict[str, Member] = {m.name: m for m in (
-    Member("kind", None, "1.0 has no kind; the member names say the type (a part's text, raw, "
-           "url or data; a stream's task, message, statusUpdate or artifactUpdate)",
-           "Task/Message kind"),
-    Member("final", None, "1.0 has no final: the stream ends after a terminal or interrupted "
-           "state", "TaskStatusUpdateEvent"),
-    Member("url", "supportedInterfaces", "1.0 lists the endpoints in supportedInterfaces[{url, "
-           "protocolBinding, protocolVersion}]", "AgentCard endpoint fields"),
-    Member("preferredTransport", "supportedInterfaces", "1.0 names the transport in "
-           "supportedInterfaces[].protocolBinding", "AgentCard endpoint fields"),
-    Member("additionalInterfaces", "supportedInterfaces", "1.0 lists every interface in "
-           "supportedInterfaces", "AgentCard endpoint fields"),
-    Member("protocolVersion", "supportedInterfaces", "1.0 states the version per interface, "
-           "in supportedInterfaces[].protocolVersion", "AgentCard endpoint fields"),
-    Member("transport", "protocolBinding", "1.0 calls it protocolBinding", "AgentCard endpoint "
-           "fields"),
-    Member("stateTransitionHistory", None, "1.0 removed capabilities.stateTransitionHistory",
-           "capabilities.stateTransitionHistory"),
-    Member("supportsAuthenticatedExtendedCard", "capabilities", "1.0 says "
-           "capabilities.extendedAgentCard", "Extended-card flag"),
-    Member("security", "securityRequirements", "1.0 writes securityRequirements: [{schemes: "
-           "{name: {list: [scopes]}}}]", "security (card and skill)"),
-    Member("file", "raw", "1.0 flattens file parts: {raw | url, filename, mediaType}",
-           "FilePart bytes / uri"),
-    Member("bytes", "raw", "1.0 calls it raw, on the part itself", "FilePart bytes"),
-    Member("uri", "url", "1.0 calls it url, on the part itself", "FilePart uri"),
-    Member("mimeType", "mediaType", "1.0 calls it mediaType", "FilePart bytes / uri"),
-    Member("blocking", "returnImmediately", "1.0 has returnImmediately (inverted, default false "
-           "= blocking)", "configuration.blocking"),
-    Member("pushNotificationConfig", "taskPushNotificationConfig", "1.0 has "
-           "taskPushNotificationConfig (a flat TaskPushNotificationConfig)",
-           "configuration.pushNotificationConfig"),
-    Member("in", "location", "1.0 calls the API key location location", "API key location"),
-    Member("schemes", "scheme", "1.0 authentication has one scheme", "Push config shape"),
-    Member("pushNotificationConfigId", "id", "1.0 names the config id and the task taskId (id "
-           "changes meaning)", "Push get/delete params"),
-)}
+MEMBERS_0_3: dict[str, Member] = {
+    m.name: m
+    for m in (
+        Member(
+            "kind",
+            None,
+            "1.0 has no kind; the member names say the type (a part's text, raw, "
+            "url or data; a stream's task, message, statusUpdate or artifactUpdate)",
+            "Task/Message kind",
+        ),
+        Member(
+            "final",
+            None,
+            "1.0 has no final: the stream ends after a terminal or interrupted state",
+            "TaskStatusUpdateEvent",
+        ),
+        Member(
+            "url",
+            "supportedInterfaces",
+            "1.0 lists the endpoints in supportedInterfaces[{url, protocolBinding, protocolVersion}]",
+            "AgentCard endpoint fields",
+        ),
+        Member(
+            "preferredTransport",
+            "supportedInterfaces",
+            "1.0 names the transport in supportedInterfaces[].protocolBinding",
+            "AgentCard endpoint fields",
+        ),
+        Member(
+            "additionalInterfaces",
+            "supportedInterfaces",
+            "1.0 lists every interface in supportedInterfaces",
+            "AgentCard endpoint fields",
+        ),
+        Member(
+            "protocolVersion",
+            "supportedInterfaces",
+            "1.0 states the version per interface, in supportedInterfaces[].protocolVersion",
+            "AgentCard endpoint fields",
+        ),
+        Member("transport", "protocolBinding", "1.0 calls it protocolBinding", "AgentCard endpoint fields"),
+        Member(
+            "stateTransitionHistory",
+            None,
+            "1.0 removed capabilities.stateTransitionHistory",
+            "capabilities.stateTransitionHistory",
+        ),
+        Member(
+            "supportsAuthenticatedExtendedCard",
+            "capabilities",
+            "1.0 says capabilities.extendedAgentCard",
+            "Extended-card flag",
+        ),
+        Member(
+            "security",
+            "securityRequirements",
+            "1.0 writes securityRequirements: [{schemes: {name: {list: [scopes]}}}]",
+            "security (card and skill)",
+        ),
+        Member(
+            "file", "raw", "1.0 flattens file parts: {raw | url, filename, mediaType}", "FilePart bytes / uri"
+        ),
+        Member("bytes", "raw", "1.0 calls it raw, on the part itself", "FilePart bytes"),
+        Member("uri", "url", "1.0 calls it url, on the part itself", "FilePart uri"),
+        Member("mimeType", "mediaType", "1.0 calls it mediaType", "FilePart bytes / uri"),
+        Member(
+            "blocking",
+            "returnImmediately",
+            "1.0 has returnImmediately (inverted, default false = blocking)",
+            "configuration.blocking",
+        ),
+        Member(
+            "pushNotificationConfig",
+            "taskPushNotificationConfig",
+            "1.0 has taskPushNotificationConfig (a flat TaskPushNotificationConfig)",
+            "configuration.pushNotificationConfig",
+        ),
+        Member("in", "location", "1.0 calls the API key location location", "API key location"),
+        Member("schemes", "scheme", "1.0 authentication has one scheme", "Push config shape"),
+        Member(
+            "pushNotificationConfigId",
+            "id",
+            "1.0 names the config id and the task taskId (id changes meaning)",
+            "Push get/delete params",
+        ),
+    )
+}
 
 #: 1.0 member -> the 0.3 members it replaces (for "'supportedInterfaces' is a required property")
 REPLACES: dict[str, tuple[str, ...]] = {}
@@ -125,8 +175,9 @@ def missing_hint(missing: str, present: list[str]) -> str | None:
         return "0.3 objects carry kind; without it this looks like the 1.0 shape"
     old = [name for name in REPLACES.get(missing, ()) if name in present]
     if old:
-        return f"{', '.join(map(repr, old))} {'is' if len(old) == 1 else 'are'} 0.3; " \
-               f"{MEMBERS_0_3[old[0]].note}"
+        return (
+            f"{', '.join(map(repr, old))} {'is' if len(old) == 1 else 'are'} 0.3; {MEMBERS_0_3[old[0]].note}"
+        )
     member = MEMBERS_0_3.get(missing)
     if member and member.instead and member.instead in present:
         return f"{member.instead!r} is the 1.0 member; 0.3 uses {missing!r}"

@@ -118,8 +118,22 @@ def json_type(value: Any) -> str:
 # Walking the schema alongside a valid instance.
 
 #: keywords that say nothing about the instance: ignored when judging how specific a schema is
-_ANNOTATIONS = frozenset({"description", "title", "$comment", "examples", "default", "deprecated",
-                          "readOnly", "writeOnly", "$schema", "$id", "$defs", "definitions"})
+_ANNOTATIONS = frozenset(
+    {
+        "description",
+        "title",
+        "$comment",
+        "examples",
+        "default",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "$schema",
+        "$id",
+        "$defs",
+        "definitions",
+    }
+)
 _MAX_DEPTH = 256
 
 
@@ -209,8 +223,7 @@ class Annotator:
     def schema_at(self, location: str) -> Any:
         if location not in self._schemas:
             base, fragment = urldefrag(location)
-            self._schemas[location] = self._resolver.lookup(
-                f"{base}#{quote(fragment, safe='/~$')}").contents
+            self._schemas[location] = self._resolver.lookup(f"{base}#{quote(fragment, safe='/~$')}").contents
         return self._schemas[location]
 
     def is_valid_at(self, location: str, instance: Any) -> bool:
@@ -220,8 +233,10 @@ class Annotator:
             # branch decision here agrees with the verdict of `run`.
             base, fragment = urldefrag(location)
             validator = engines.python_validator_class()(
-                {"$ref": f"{base}#{quote(fragment, safe='/~$')}"}, registry=self.registry,
-                format_checker=engines.format_checker())
+                {"$ref": f"{base}#{quote(fragment, safe='/~$')}"},
+                registry=self.registry,
+                format_checker=engines.format_checker(),
+            )
             self._validators[location] = validator
         return validator.is_valid(instance)
 
@@ -250,8 +265,17 @@ class Annotator:
         self._visit(schema, base, pointer, instance, (), sites, set(), 0)
         return sites
 
-    def _enter(self, schema: Any, base: str, pointer: str, instance: Any, parts: Parts,
-               sites: Sites, seen: set, depth: int) -> None:
+    def _enter(
+        self,
+        schema: Any,
+        base: str,
+        pointer: str,
+        instance: Any,
+        parts: Parts,
+        sites: Sites,
+        seen: set,
+        depth: int,
+    ) -> None:
         """A child instance location reached from a parent applicator."""
         key = pointer_of(parts)
         site = sites.get(key)
@@ -260,8 +284,17 @@ class Annotator:
         site.entries.append(self.location(base, pointer))
         self._visit(schema, base, pointer, instance, parts, sites, seen, depth + 1)
 
-    def _visit(self, schema: Any, base: str, pointer: str, instance: Any, parts: Parts,
-               sites: Sites, seen: set, depth: int) -> None:
+    def _visit(
+        self,
+        schema: Any,
+        base: str,
+        pointer: str,
+        instance: Any,
+        parts: Parts,
+        sites: Sites,
+        seen: set,
+        depth: int,
+    ) -> None:
         if not isinstance(schema, dict) or depth > _MAX_DEPTH:
             return
         here = self.location(base, pointer)
@@ -286,17 +319,20 @@ class Annotator:
                 continue
             locations = tuple(self.location(base, f"{pointer}/{keyword}/{i}") for i in range(len(branches)))
             matched = tuple(i for i, loc in enumerate(locations) if self.is_valid_at(loc, instance))
-            site.choices.append(ChoiceSite(keyword, self.location(base, f"{pointer}/{keyword}"), locations,
-                                           matched))
+            site.choices.append(
+                ChoiceSite(keyword, self.location(base, f"{pointer}/{keyword}"), locations, matched)
+            )
             for i in matched:
-                self._visit(branches[i], base, f"{pointer}/{keyword}/{i}", instance, parts, sites, seen,
-                            depth + 1)
+                self._visit(
+                    branches[i], base, f"{pointer}/{keyword}/{i}", instance, parts, sites, seen, depth + 1
+                )
         if "if" in schema:
             if self.is_valid_at(self.location(base, f"{pointer}/if"), instance):
                 self._visit(schema["if"], base, f"{pointer}/if", instance, parts, sites, seen, depth + 1)
                 if "then" in schema:
-                    self._visit(schema["then"], base, f"{pointer}/then", instance, parts, sites, seen,
-                                depth + 1)
+                    self._visit(
+                        schema["then"], base, f"{pointer}/then", instance, parts, sites, seen, depth + 1
+                    )
             elif "else" in schema:
                 self._visit(schema["else"], base, f"{pointer}/else", instance, parts, sites, seen, depth + 1)
 
@@ -306,38 +342,81 @@ class Annotator:
             prefix = schema.get("prefixItems") or []
             for i, item in enumerate(instance):
                 if i < len(prefix):
-                    self._enter(prefix[i], base, f"{pointer}/prefixItems/{i}", item, (*parts, i), sites,
-                                seen, depth)
+                    self._enter(
+                        prefix[i], base, f"{pointer}/prefixItems/{i}", item, (*parts, i), sites, seen, depth
+                    )
                 elif isinstance(schema.get("items"), dict):
-                    self._enter(schema["items"], base, f"{pointer}/items", item, (*parts, i), sites, seen,
-                                depth)
+                    self._enter(
+                        schema["items"], base, f"{pointer}/items", item, (*parts, i), sites, seen, depth
+                    )
 
-    def _visit_object(self, schema: dict[str, Any], base: str, pointer: str, instance: dict[str, Any],
-                      parts: Parts, sites: Sites, seen: set, depth: int) -> None:
+    def _visit_object(
+        self,
+        schema: dict[str, Any],
+        base: str,
+        pointer: str,
+        instance: dict[str, Any],
+        parts: Parts,
+        sites: Sites,
+        seen: set,
+        depth: int,
+    ) -> None:
         properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-        patterns = schema.get("patternProperties") if isinstance(schema.get("patternProperties"),
-                                                                 dict) else {}
+        patterns = (
+            schema.get("patternProperties") if isinstance(schema.get("patternProperties"), dict) else {}
+        )
         additional = schema.get("additionalProperties")
-        dependent = schema.get("dependentSchemas") if isinstance(schema.get("dependentSchemas"),
-                                                                 dict) else {}
+        dependent = schema.get("dependentSchemas") if isinstance(schema.get("dependentSchemas"), dict) else {}
         for name, sub in dependent.items():
             if name in instance:
-                self._visit(sub, base, f"{pointer}/dependentSchemas/{_escape(name)}", instance, parts,
-                            sites, seen, depth + 1)
+                self._visit(
+                    sub,
+                    base,
+                    f"{pointer}/dependentSchemas/{_escape(name)}",
+                    instance,
+                    parts,
+                    sites,
+                    seen,
+                    depth + 1,
+                )
         for name, value in instance.items():
             covered = False
             if name in properties:
                 covered = True
-                self._enter(properties[name], base, f"{pointer}/properties/{_escape(name)}", value,
-                            (*parts, name), sites, seen, depth)
+                self._enter(
+                    properties[name],
+                    base,
+                    f"{pointer}/properties/{_escape(name)}",
+                    value,
+                    (*parts, name),
+                    sites,
+                    seen,
+                    depth,
+                )
             for regex, sub in patterns.items():
                 if _search(regex, name):
                     covered = True
-                    self._enter(sub, base, f"{pointer}/patternProperties/{_escape(regex)}", value,
-                                (*parts, name), sites, seen, depth)
+                    self._enter(
+                        sub,
+                        base,
+                        f"{pointer}/patternProperties/{_escape(regex)}",
+                        value,
+                        (*parts, name),
+                        sites,
+                        seen,
+                        depth,
+                    )
             if not covered and isinstance(additional, dict):
-                self._enter(additional, base, f"{pointer}/additionalProperties", value, (*parts, name),
-                            sites, seen, depth)
+                self._enter(
+                    additional,
+                    base,
+                    f"{pointer}/additionalProperties",
+                    value,
+                    (*parts, name),
+                    sites,
+                    seen,
+                    depth,
+                )
 
     # -- derived facts -----------------------------------------------------------------------
     def required_names(self, location: str, depth: int = 0) -> list[str]:
@@ -573,15 +652,19 @@ def op_type(doc: Any, ctx: Context) -> Iterator[Mutation]:
     """Change each value's type: string <-> number <-> boolean, object <-> array."""
     for parts, value in _described_nodes(doc, ctx):
         for new_type, new in _type_changes(value):
-            yield Mutation("type", parts, replaced(doc, parts, new),
-                           f"{json_type(value)} changed to {new_type} {json.dumps(new)[:40]}")
+            yield Mutation(
+                "type",
+                parts,
+                replaced(doc, parts, new),
+                f"{json_type(value)} changed to {new_type} {json.dumps(new)[:40]}",
+            )
 
 
 def op_empty(doc: Any, ctx: Context) -> Iterator[Mutation]:
     """Empty each non-empty string and array."""
     for parts, value in _described_nodes(doc, ctx):
         if isinstance(value, str) and value:
-            yield Mutation("empty", parts, replaced(doc, parts, ""), "string emptied to \"\"")
+            yield Mutation("empty", parts, replaced(doc, parts, ""), 'string emptied to ""')
         elif isinstance(value, list) and value:
             yield Mutation("empty", parts, replaced(doc, parts, []), "array emptied to []")
 
@@ -599,9 +682,13 @@ def op_unknown(doc: Any, ctx: Context) -> Iterator[Mutation]:
     """Add an unknown member to each object that declares its members."""
     for parts, value in _described_nodes(doc, ctx):
         if isinstance(value, dict) and UNKNOWN_MEMBER not in value and _is_record(ctx.site(parts)):
-            yield Mutation("unknown", (*parts, UNKNOWN_MEMBER),
-                           with_members(doc, parts, {UNKNOWN_MEMBER: "mutant"}),
-                           f"added unknown member `{UNKNOWN_MEMBER}`", target=parts)
+            yield Mutation(
+                "unknown",
+                (*parts, UNKNOWN_MEMBER),
+                with_members(doc, parts, {UNKNOWN_MEMBER: "mutant"}),
+                f"added unknown member `{UNKNOWN_MEMBER}`",
+                target=parts,
+            )
 
 
 # The same value in 0.3 and 1.0 spelling: the one migration table (A2A_REFERENCE §12).
@@ -616,12 +703,19 @@ def op_enum_spelling(doc: Any, ctx: Context) -> Iterator[Mutation]:
         if not isinstance(value, str) or value not in SPELLINGS:
             continue
         site = ctx.site(parts)
-        if value in _NEEDS_CONSTRAINT and site is not None and not (
-                site.has("enum") or site.has("const") or site.has("pattern")):
+        if (
+            value in _NEEDS_CONSTRAINT
+            and site is not None
+            and not (site.has("enum") or site.has("const") or site.has("pattern"))
+        ):
             continue
         other, version = SPELLINGS[value]
-        yield Mutation("enum-spelling", parts, replaced(doc, parts, other),
-                       f"{value!r} swapped for its {version} spelling {other!r}")
+        yield Mutation(
+            "enum-spelling",
+            parts,
+            replaced(doc, parts, other),
+            f"{value!r} swapped for its {version} spelling {other!r}",
+        )
 
 
 def op_one_of(doc: Any, ctx: Context) -> Iterator[Mutation]:
@@ -643,18 +737,26 @@ def op_one_of(doc: Any, ctx: Context) -> Iterator[Mutation]:
                 members: dict[str, Any] = {}
                 for name in missing:
                     prop = annotator.property_location(branch, name) or next(
-                        (f"{loc}/properties/{_escape(name)}" for loc, schema in site.schemas
-                         if isinstance(schema.get("properties"), dict) and name in schema["properties"]),
-                        None)
+                        (
+                            f"{loc}/properties/{_escape(name)}"
+                            for loc, schema in site.schemas
+                            if isinstance(schema.get("properties"), dict) and name in schema["properties"]
+                        ),
+                        None,
+                    )
                     ok, sample = annotator.sample(prop) if prop else (True, "mutant")
                     if not ok:
                         break
                     members[name] = sample
                 else:
                     names = ", ".join(f"`{n}`" for n in members)
-                    yield Mutation("one-of", parts, with_members(doc, parts, members),
-                                   f"added {names} from oneOf branch {index} next to the matched one",
-                                   target=parts)
+                    yield Mutation(
+                        "one-of",
+                        parts,
+                        with_members(doc, parts, members),
+                        f"added {names} from oneOf branch {index} next to the matched one",
+                        target=parts,
+                    )
 
 
 def _site_matches(ctx: Context, parts: Parts, test: Callable[[Site], bool]) -> bool:
@@ -666,13 +768,22 @@ def op_base64(doc: Any, ctx: Context) -> Iterator[Mutation]:
     """Break base64 values (``contentEncoding: base64``): a bad alphabet, a bad length."""
     for parts, value in _described_nodes(doc, ctx):
         if not isinstance(value, str) or not _site_matches(
-                ctx, parts, lambda s: "base64" in s.keyword_values("contentEncoding")):
+            ctx, parts, lambda s: "base64" in s.keyword_values("contentEncoding")
+        ):
             continue
-        yield Mutation("base64", parts, replaced(doc, parts, "%%not*base64%%"),
-                       "replaced by characters outside the base64 alphabet")
+        yield Mutation(
+            "base64",
+            parts,
+            replaced(doc, parts, "%%not*base64%%"),
+            "replaced by characters outside the base64 alphabet",
+        )
         broken = value.rstrip("=") if value.endswith("=") else value + "A"
-        yield Mutation("base64", parts, replaced(doc, parts, broken),
-                       "padding removed" if value.endswith("=") else "length no longer a multiple of 4")
+        yield Mutation(
+            "base64",
+            parts,
+            replaced(doc, parts, broken),
+            "padding removed" if value.endswith("=") else "length no longer a multiple of 4",
+        )
 
 
 #: the ``title`` of a definition that carries a timestamp or URL rule in its pattern names it in
@@ -700,13 +811,16 @@ def op_date(doc: Any, ctx: Context) -> Iterator[Mutation]:
     for parts, value in _described_nodes(doc, ctx):
         if not isinstance(value, str) or not _site_matches(ctx, parts, _is_timestamp):
             continue
-        yield Mutation("date", parts, replaced(doc, parts, value[:10] or "2024-01-01"),
-                       "date only, no time")
+        yield Mutation("date", parts, replaced(doc, parts, value[:10] or "2024-01-01"), "date only, no time")
         no_zone = re.sub(r"(Z|z|[+-][0-9]{2}:[0-9]{2})$", "", value)
         if no_zone != value:
             yield Mutation("date", parts, replaced(doc, parts, no_zone), "time zone removed")
-        yield Mutation("date", parts, replaced(doc, parts, "2024-02-30T25:61:00Z"),
-                       "impossible date and time (February 30, 25:61)")
+        yield Mutation(
+            "date",
+            parts,
+            replaced(doc, parts, "2024-02-30T25:61:00Z"),
+            "impossible date and time (February 30, 25:61)",
+        )
 
 
 def op_url(doc: Any, ctx: Context) -> Iterator[Mutation]:
@@ -714,10 +828,10 @@ def op_url(doc: Any, ctx: Context) -> Iterator[Mutation]:
     for parts, value in _described_nodes(doc, ctx):
         if not isinstance(value, str) or not _site_matches(ctx, parts, _is_url):
             continue
-        yield Mutation("url", parts, replaced(doc, parts, "example.com/no-scheme"),
-                       "relative reference without a scheme")
-        yield Mutation("url", parts, replaced(doc, parts, "https://exa mple.com/"),
-                       "space inside the host")
+        yield Mutation(
+            "url", parts, replaced(doc, parts, "example.com/no-scheme"), "relative reference without a scheme"
+        )
+        yield Mutation("url", parts, replaced(doc, parts, "https://exa mple.com/"), "space inside the host")
 
 
 @dataclass(frozen=True, slots=True)
@@ -728,23 +842,30 @@ class Operator:
 
 
 #: operator name -> operator, in the order they run and are reported
-OPERATORS: dict[str, Operator] = {op.name: op for op in (
-    Operator("drop", op_drop, "drop each member of each object"),
-    Operator("null", op_null, "set each value to null"),
-    Operator("type", op_type, "change each value's type (string/number/boolean, object/array)"),
-    Operator("empty", op_empty, "empty each string and array"),
-    Operator("unknown", op_unknown, "add an unknown member to each object with declared members"),
-    Operator("enum-spelling", op_enum_spelling,
-             "swap enum values for their other-version spelling (completed <-> TASK_STATE_COMPLETED)"),
-    Operator("one-of", op_one_of, "add a member of a second oneOf branch (a Part with text and url)"),
-    Operator("base64", op_base64, "break base64 values (contentEncoding: base64)"),
-    Operator("date", op_date, "break RFC 3339 timestamps (format: date-time)"),
-    Operator("url", op_url, "break URLs (format: uri)"),
-)}
+OPERATORS: dict[str, Operator] = {
+    op.name: op
+    for op in (
+        Operator("drop", op_drop, "drop each member of each object"),
+        Operator("null", op_null, "set each value to null"),
+        Operator("type", op_type, "change each value's type (string/number/boolean, object/array)"),
+        Operator("empty", op_empty, "empty each string and array"),
+        Operator("unknown", op_unknown, "add an unknown member to each object with declared members"),
+        Operator(
+            "enum-spelling",
+            op_enum_spelling,
+            "swap enum values for their other-version spelling (completed <-> TASK_STATE_COMPLETED)",
+        ),
+        Operator("one-of", op_one_of, "add a member of a second oneOf branch (a Part with text and url)"),
+        Operator("base64", op_base64, "break base64 values (contentEncoding: base64)"),
+        Operator("date", op_date, "break RFC 3339 timestamps (format: date-time)"),
+        Operator("url", op_url, "break URLs (format: uri)"),
+    )
+}
 
 
-def mutations(doc: Any, ctx: Context = Context(), operators: Iterable[str] | None = None
-              ) -> Iterator[Mutation]:
+def mutations(
+    doc: Any, ctx: Context = Context(), operators: Iterable[str] | None = None
+) -> Iterator[Mutation]:
     """Every mutation of ``doc`` by the named operators (default: all), in operator order."""
     for name in operators or OPERATORS:
         yield from OPERATORS[name].generate(doc, ctx)
@@ -799,8 +920,11 @@ def _entry_descriptions(site: Site | None) -> list[str]:
     """Descriptions written on the member itself (its entries), not on the types it $refs."""
     if site is None:
         return []
-    return [s["description"] for loc, s in site.schemas
-            if loc in site.entries and isinstance(s.get("description"), str)]
+    return [
+        s["description"]
+        for loc, s in site.schemas
+        if loc in site.entries and isinstance(s.get("description"), str)
+    ]
 
 
 def _admits(types: set[str], value: Any) -> bool:
@@ -808,11 +932,13 @@ def _admits(types: set[str], value: Any) -> bool:
     if kind in types:
         return True
     return (kind == "number" and "integer" in types and isinstance(value, int)) or (
-        kind == "number" and "integer" in types and isinstance(value, float) and value.is_integer())
+        kind == "number" and "integer" in types and isinstance(value, float) and value.is_integer()
+    )
 
 
-def judge(mutation: Mutation, original: Any, ctx: Context, location: str,
-          store: SchemaStore | None = None) -> Judgement:
+def judge(
+    mutation: Mutation, original: Any, ctx: Context, location: str, store: SchemaStore | None = None
+) -> Judgement:
     """A sentence of why the surviving ``mutation`` may be a gap, and a hint for the author.
 
     ``location`` is the schema location that accepts the changed value (for drop, the member's).
@@ -827,80 +953,147 @@ def judge(mutation: Mutation, original: Any, ctx: Context, location: str,
         parent = (where.rsplit("/properties/", 1)[0] if "/properties/" in where else where).rstrip("#")
         said = _presence(_entry_descriptions(site))
         if where.endswith("/additionalProperties") or "/patternProperties/" in where:
-            return Judgement(f"{parent} accepts the map without entry `{name}`: map entries are "
-                             "optional, fine unless the map needs this key.", LIKELY_FINE)
+            return Judgement(
+                f"{parent} accepts the map without entry `{name}`: map entries are "
+                "optional, fine unless the map needs this key.",
+                LIKELY_FINE,
+            )
         if said == "required":
-            return Judgement(f"{parent} accepts the object without `{name}`, which its schema describes "
-                             f"as REQUIRED: add `{name}` to `required` there.", LIKELY_GAP)
+            return Judgement(
+                f"{parent} accepts the object without `{name}`, which its schema describes "
+                f"as REQUIRED: add `{name}` to `required` there.",
+                LIKELY_GAP,
+            )
         if said == "optional":
-            return Judgement(f"{parent} accepts the object without `{name}`; its schema describes it as "
-                             "optional, so this is expected if the spec agrees.", LIKELY_FINE)
-        return Judgement(f"{parent} accepts the object without `{name}`: if the spec requires it, add it "
-                         "to `required`; fine if it is optional.", REVIEW)
+            return Judgement(
+                f"{parent} accepts the object without `{name}`; its schema describes it as "
+                "optional, so this is expected if the spec agrees.",
+                LIKELY_FINE,
+            )
+        return Judgement(
+            f"{parent} accepts the object without `{name}`: if the spec requires it, add it "
+            "to `required`; fine if it is optional.",
+            REVIEW,
+        )
     types = site.declared_types() if site is not None else None
     if op in ("null", "type"):
         what = "null" if op == "null" else f"{_a(json_type(new))} where the test has {_a(json_type(value))}"
         if types is None:
-            return Judgement(f"{where} declares no type, so it accepts {what}: fine for a free-form value "
-                             "(google.protobuf.Value, Struct); otherwise declare `type`.", REVIEW)
+            return Judgement(
+                f"{where} declares no type, so it accepts {what}: fine for a free-form value "
+                "(google.protobuf.Value, Struct); otherwise declare `type`.",
+                REVIEW,
+            )
         if _admits(types, new):
-            return Judgement(f"{where} accepts {what}: its declared types ({', '.join(sorted(types))}) "
-                             "allow both on purpose.", LIKELY_FINE)
-        return Judgement(f"{where} accepts {what} although it declares {', '.join(sorted(types))}: "
-                         "another keyword lets it through; tighten `type`.", LIKELY_GAP)
+            return Judgement(
+                f"{where} accepts {what}: its declared types ({', '.join(sorted(types))}) "
+                "allow both on purpose.",
+                LIKELY_FINE,
+            )
+        return Judgement(
+            f"{where} accepts {what} although it declares {', '.join(sorted(types))}: "
+            "another keyword lets it through; tighten `type`.",
+            LIKELY_GAP,
+        )
     if op == "empty":
         kind = "string" if isinstance(value, str) else "array"
         fix = "`minLength: 1`" if kind == "string" else "`minItems: 1`"
         own = _entry_descriptions(site)
         said = _presence(own)
         if _documents_empty(own):
-            return Judgement(f"{where} accepts an empty {kind}, and its description documents the empty "
-                             "value as valid.", LIKELY_FINE)
+            return Judgement(
+                f"{where} accepts an empty {kind}, and its description documents the empty value as valid.",
+                LIKELY_FINE,
+            )
         if said == "required":
-            return Judgement(f"{where} accepts an empty {kind} for a member described as REQUIRED: "
-                             f"REQUIRED {kind}s need {fix} (unless empty is a meaningful value).", LIKELY_GAP)
+            return Judgement(
+                f"{where} accepts an empty {kind} for a member described as REQUIRED: "
+                f"REQUIRED {kind}s need {fix} (unless empty is a meaningful value).",
+                LIKELY_GAP,
+            )
         if said == "optional":
-            return Judgement(f"{where} accepts an empty {kind}; the member is optional, and optional "
-                             "members may be empty (implicit presence, A2A_REFERENCE §1).", LIKELY_FINE)
-        return Judgement(f"{where} accepts an empty {kind}: add {fix} if an empty value carries no "
-                         "meaning here; fine for optional members.", REVIEW)
+            return Judgement(
+                f"{where} accepts an empty {kind}; the member is optional, and optional "
+                "members may be empty (implicit presence, A2A_REFERENCE §1).",
+                LIKELY_FINE,
+            )
+        return Judgement(
+            f"{where} accepts an empty {kind}: add {fix} if an empty value carries no "
+            "meaning here; fine for optional members.",
+            REVIEW,
+        )
     if op == "unknown":
-        return Judgement(f"{where} accepts an undeclared member: a gap for a closed object (strict 1.0: "
-                         "add `unevaluatedProperties: false`); by design for open objects (the official "
-                         "0.3 schema, the interop profile, A2A_REFERENCE §13 D28).", REVIEW)
+        return Judgement(
+            f"{where} accepts an undeclared member: a gap for a closed object (strict 1.0: "
+            "add `unevaluatedProperties: false`); by design for open objects (the official "
+            "0.3 schema, the interop profile, A2A_REFERENCE §13 D28).",
+            REVIEW,
+        )
     if op == "enum-spelling":
         if site is not None and (site.has("enum") or site.has("const")):
-            return Judgement(f"{where} accepts {new!r}, the other protocol version's spelling of {value!r}: "
-                             "its enum should list one version's spelling only (A2A_REFERENCE §12).",
-                             LIKELY_GAP)
-        return Judgement(f"{where} accepts {new!r} as well as {value!r}: the member is a free string; a gap "
-                         "only if its values are an enum (A2A_REFERENCE §12).", REVIEW)
+            return Judgement(
+                f"{where} accepts {new!r}, the other protocol version's spelling of {value!r}: "
+                "its enum should list one version's spelling only (A2A_REFERENCE §12).",
+                LIKELY_GAP,
+            )
+        return Judgement(
+            f"{where} accepts {new!r} as well as {value!r}: the member is a free string; a gap "
+            "only if its values are an enum (A2A_REFERENCE §12).",
+            REVIEW,
+        )
     if op == "one-of":
-        discriminated = site is not None and ctx.annotator is not None and any(
-            ctx.annotator.const_members(o.branches[i]) for o in site.one_ofs for i in o.matched)
+        discriminated = (
+            site is not None
+            and ctx.annotator is not None
+            and any(ctx.annotator.const_members(o.branches[i]) for o in site.one_ofs for i in o.matched)
+        )
         if discriminated:
-            return Judgement(f"{where} accepts members of two oneOf branches: a discriminator (const) picks "
-                             "the branch and the object is open, so the other branch's members are "
-                             "ignored; a gap only if the members must be exclusive.", REVIEW)
-        return Judgement(f"{where} accepts members of two oneOf branches: a one-of takes exactly one "
-                         "member (A2A_REFERENCE §1, §14); require one per branch "
-                         "(`oneOf: [{required: [a]}, ...]`) or close the branches.", LIKELY_GAP)
+            return Judgement(
+                f"{where} accepts members of two oneOf branches: a discriminator (const) picks "
+                "the branch and the object is open, so the other branch's members are "
+                "ignored; a gap only if the members must be exclusive.",
+                REVIEW,
+            )
+        return Judgement(
+            f"{where} accepts members of two oneOf branches: a one-of takes exactly one "
+            "member (A2A_REFERENCE §1, §14); require one per branch "
+            "(`oneOf: [{required: [a]}, ...]`) or close the branches.",
+            LIKELY_GAP,
+        )
     if op == "base64":
-        return Judgement(f"{where} accepts a value that is not standard base64: `contentEncoding` is only "
-                         "an annotation in Draft 2020-12, assert a pattern (A2A_REFERENCE §14).", LIKELY_GAP)
-    if op == "date" and mutation.description == "time zone removed" and site is not None and any(
-            "offset" in text and "optional" in text for text in site.keyword_values("description")
-            if isinstance(text, str)):
-        return Judgement(f"{where} accepts a timestamp without an offset, and its schema says the offset "
-                         "is optional (0.3: ISO 8601, as the spec's examples; the strict profile warns).",
-                         LIKELY_FINE)
+        return Judgement(
+            f"{where} accepts a value that is not standard base64: `contentEncoding` is only "
+            "an annotation in Draft 2020-12, assert a pattern (A2A_REFERENCE §14).",
+            LIKELY_GAP,
+        )
+    if (
+        op == "date"
+        and mutation.description == "time zone removed"
+        and site is not None
+        and any(
+            "offset" in text and "optional" in text
+            for text in site.keyword_values("description")
+            if isinstance(text, str)
+        )
+    ):
+        return Judgement(
+            f"{where} accepts a timestamp without an offset, and its schema says the offset "
+            "is optional (0.3: ISO 8601, as the spec's examples; the strict profile warns).",
+            LIKELY_FINE,
+        )
     if op == "date":
-        return Judgement(f"{where} accepts a value that is not an RFC 3339 date-time: assert it with a "
-                         "pattern (`format` is only an annotation for most validators; A2A_REFERENCE §1, "
-                         "§14).", LIKELY_GAP)
+        return Judgement(
+            f"{where} accepts a value that is not an RFC 3339 date-time: assert it with a "
+            "pattern (`format` is only an annotation for most validators; A2A_REFERENCE §1, "
+            "§14).",
+            LIKELY_GAP,
+        )
     if op == "url":
-        return Judgement(f"{where} accepts a value that is not an absolute URI: assert it with a pattern "
-                         "(`format` is only an annotation for most validators).", LIKELY_GAP)
+        return Judgement(
+            f"{where} accepts a value that is not an absolute URI: assert it with a pattern "
+            "(`format` is only an annotation for most validators).",
+            LIKELY_GAP,
+        )
     return Judgement(f"{where} accepts the mutant.", REVIEW)  # pragma: no cover - every operator above
 
 
@@ -918,14 +1111,20 @@ def judge_blame(blame: Blame, store: SchemaStore | None = None) -> Judgement:
     """Why a mutant survives that the schema the original matched rejects."""
     inner = _short(blame.inner or "", store)
     if blame.how == "branch":
-        return Judgement(f"{_short(blame.location, store)} accepts the changed value through another "
-                         f"branch ({_short(blame.via or '', store)}) than the one the original matched "
-                         f"({inner}, which rejects it): fine if both shapes are legal here (e.g. the null "
-                         "result of DeleteTaskPushNotificationConfig, §13 D20), otherwise tell the "
-                         "branches apart.", REVIEW)
-    return Judgement(f"{inner} rejects the change, but {_short(blame.location, store)} still accepts the "
-                     "enclosing value: a conditional (if/then) or an alternative lets it through; a gap "
-                     "if the enclosing schema should see the change.", REVIEW)
+        return Judgement(
+            f"{_short(blame.location, store)} accepts the changed value through another "
+            f"branch ({_short(blame.via or '', store)}) than the one the original matched "
+            f"({inner}, which rejects it): fine if both shapes are legal here (e.g. the null "
+            "result of DeleteTaskPushNotificationConfig, §13 D20), otherwise tell the "
+            "branches apart.",
+            REVIEW,
+        )
+    return Judgement(
+        f"{inner} rejects the change, but {_short(blame.location, store)} still accepts the "
+        "enclosing value: a conditional (if/then) or an alternative lets it through; a gap "
+        "if the enclosing schema should see the change.",
+        REVIEW,
+    )
 
 
 def _accepts(annotator: Annotator, location: str, value: Any) -> bool:
@@ -960,14 +1159,22 @@ def responsible(mutation: Mutation, ctx: Context, fallback: str) -> Blame:
         if not any(_accepts(annotator, loc, value) for loc in [first, *site.entries]):
             continue
         for choice in site.choices:
-            if not choice.matched or any(_accepts(annotator, choice.branches[i], value)
-                                         for i in choice.matched):
+            if not choice.matched or any(
+                _accepts(annotator, choice.branches[i], value) for i in choice.matched
+            ):
                 continue
-            via = next((b for i, b in enumerate(choice.branches)
-                        if i not in choice.matched and _accepts(annotator, b, value)), None)
+            via = next(
+                (
+                    b
+                    for i, b in enumerate(choice.branches)
+                    if i not in choice.matched and _accepts(annotator, b, value)
+                ),
+                None,
+            )
             if via is not None:
-                return Blame(choice.location.rsplit("/", 1)[0], "branch",
-                             choice.branches[choice.matched[0]], via)
+                return Blame(
+                    choice.location.rsplit("/", 1)[0], "branch", choice.branches[choice.matched[0]], via
+                )
         if depth == len(start):
             return Blame(own)
         return Blame(first, "enclosing", primary_entry(ctx.site(start), fallback))
@@ -995,8 +1202,13 @@ def expected_errors(mutation: Mutation, original: Any, ctx: Context) -> list[dic
     if op == "empty":
         return [{"path": path, "keyword": "minLength" if isinstance(value, str) else "minItems"}]
     if op == "unknown":
-        return [{"path": json_path_of(parts[:-1]), "keyword": "unevaluatedProperties",
-                 "message": f"'{UNKNOWN_MEMBER}'"}]
+        return [
+            {
+                "path": json_path_of(parts[:-1]),
+                "keyword": "unevaluatedProperties",
+                "message": f"'{UNKNOWN_MEMBER}'",
+            }
+        ]
     if op == "enum-spelling":
         site = ctx.site(parts)
         keyword = "const" if site is not None and site.has("const") and not site.has("enum") else "enum"
@@ -1044,9 +1256,17 @@ class Survivor:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "suite": self.suite, "test": self.test, "operator": self.operator, "path": self.path,
-            "pointer": self.pointer, "mutation": self.mutation, "schema_location": self.schema_location,
-            "why": self.why, "hint": self.hint, "version": self.version, "profile": self.profile,
+            "suite": self.suite,
+            "test": self.test,
+            "operator": self.operator,
+            "path": self.path,
+            "pointer": self.pointer,
+            "mutation": self.mutation,
+            "schema_location": self.schema_location,
+            "why": self.why,
+            "hint": self.hint,
+            "version": self.version,
+            "profile": self.profile,
             "schema": self.schema,
         }
 
@@ -1066,8 +1286,12 @@ class Tally:
 
     def to_dict(self) -> dict[str, Any]:
         score = self.score
-        return {"generated": self.generated, "rejected": self.rejected, "survived": self.survived,
-                "score": None if score is None else round(score, 4)}
+        return {
+            "generated": self.generated,
+            "rejected": self.rejected,
+            "survived": self.survived,
+            "score": None if score is None else round(score, 4),
+        }
 
 
 @dataclass
@@ -1115,8 +1339,10 @@ class MutationReport:
             "summary": summary,
             "by_operator": {op: self.tally(operator=op).to_dict() for op in self.operators},
             "by_version": {
-                v: {**self.tally(version=v).to_dict(),
-                    "by_operator": {op: self.tally(v, op).to_dict() for op in self.operators}}
+                v: {
+                    **self.tally(version=v).to_dict(),
+                    "by_operator": {op: self.tally(v, op).to_dict() for op in self.operators},
+                }
                 for v in self.versions
             },
             "survivors": [s.to_dict() for s in survivors],
@@ -1146,8 +1372,9 @@ def primary_entry(site: Site | None, fallback: str) -> str:
     return max(site.entries, key=lambda loc: (_specificity(schemas.get(loc)), -site.entries.index(loc)))
 
 
-def audit(items: Iterable[Suite | SuiteProblem], store: SchemaStore,
-          options: AuditOptions = AuditOptions()) -> MutationReport:
+def audit(
+    items: Iterable[Suite | SuiteProblem], store: SchemaStore, options: AuditOptions = AuditOptions()
+) -> MutationReport:
     """Mutate every selected ``valid: true`` test and validate each distinct mutant once."""
     started = time.perf_counter()
     report = MutationReport(operators=options.operators)
@@ -1158,8 +1385,9 @@ def audit(items: Iterable[Suite | SuiteProblem], store: SchemaStore,
         if isinstance(item, SuiteProblem):
             report.problems.extend(f"{item.name}: {e}" for e in item.errors)
             continue
-        tests = [t for t in item.tests if t.valid
-                 and selects(options.select, f"{item.name} > {t.description}")]
+        tests = [
+            t for t in item.tests if t.valid and selects(options.select, f"{item.name} > {t.description}")
+        ]
         if not tests:
             continue
         profile = options.profile or item.profile or DEFAULT_PROFILE
@@ -1180,8 +1408,10 @@ def audit(items: Iterable[Suite | SuiteProblem], store: SchemaStore,
         for test in tests:
             try:
                 if not validator.is_valid(test.data):
-                    report.skipped.append(f"{item.name} > {test.description}: the schema rejects the "
-                                          "original data; run `a2a-schema-suite run` first")
+                    report.skipped.append(
+                        f"{item.name} > {test.description}: the schema rejects the "
+                        "original data; run `a2a-schema-suite run` first"
+                    )
                     continue
                 sites = annotator.annotate(root, test.data)
                 ctx = Context(sites, annotator)
@@ -1199,31 +1429,59 @@ def audit(items: Iterable[Suite | SuiteProblem], store: SchemaStore,
                     if not validator.is_valid(mutation.mutant):
                         tally.rejected += 1
                         continue
-                    report.survivors.append(_survivor(item, test.description, test.data, mutation, ctx,
-                                                      profile, version, root, store))
+                    report.survivors.append(
+                        _survivor(
+                            item, test.description, test.data, mutation, ctx, profile, version, root, store
+                        )
+                    )
             except (Unresolvable, RecursionError) as exc:
-                why = (unresolvable_message(exc) if isinstance(exc, Unresolvable)
-                       else f"{type(exc).__name__}: {exc}")
-                report.problems.append(f"{item.name} > {test.description}: cannot evaluate the schema: "
-                                       f"{why}")
+                why = (
+                    unresolvable_message(exc)
+                    if isinstance(exc, Unresolvable)
+                    else f"{type(exc).__name__}: {exc}"
+                )
+                report.problems.append(f"{item.name} > {test.description}: cannot evaluate the schema: {why}")
     if interop_suites:
-        report.notes.append(f"operator `unknown` not applied to {interop_suites} interop-profile "
-                            "suite(s): the interop profile accepts unknown members by design (spec §5.7)")
+        report.notes.append(
+            f"operator `unknown` not applied to {interop_suites} interop-profile "
+            "suite(s): the interop profile accepts unknown members by design (spec §5.7)"
+        )
     report.elapsed = time.perf_counter() - started
     return report
 
 
-def _survivor(suite: Suite, test: str, original: Any, mutation: Mutation, ctx: Context, profile: str,
-              version: str, root: str, store: SchemaStore) -> Survivor:
+def _survivor(
+    suite: Suite,
+    test: str,
+    original: Any,
+    mutation: Mutation,
+    ctx: Context,
+    profile: str,
+    version: str,
+    root: str,
+    store: SchemaStore,
+) -> Survivor:
     blame = responsible(mutation, ctx, root)
     location = blame.location
-    judgement = (judge(mutation, original, ctx, location, store) if blame.how == "own"
-                 else judge_blame(blame, store))
+    judgement = (
+        judge(mutation, original, ctx, location, store) if blame.how == "own" else judge_blame(blame, store)
+    )
     return Survivor(
-        suite=suite.name, suite_path=suite.path, schema=suite.schema, profile=profile, version=version,
-        test=test, operator=mutation.operator, pointer=mutation.pointer, path=mutation.path,
-        mutation=mutation.description, schema_location=_short(location, store), why=judgement.why,
-        hint=judgement.hint, mutant=mutation.mutant, original=original,
+        suite=suite.name,
+        suite_path=suite.path,
+        schema=suite.schema,
+        profile=profile,
+        version=version,
+        test=test,
+        operator=mutation.operator,
+        pointer=mutation.pointer,
+        path=mutation.path,
+        mutation=mutation.description,
+        schema_location=_short(location, store),
+        why=judgement.why,
+        hint=judgement.hint,
+        mutant=mutation.mutant,
+        original=original,
         expected_errors=tuple(expected_errors(mutation, original, ctx)),
     )
 
@@ -1265,14 +1523,16 @@ def emit_suites(survivors: Iterable[Survivor], directory: Path) -> list[Path]:
         sources[rel] = survivor.suite_path
         by_file.setdefault(rel, []).append(survivor)
     targets = {rel: directory / rel for rel in by_file}
-    outside = [str(path) for path in targets.values()
-               if not path.resolve().is_relative_to(directory.resolve())]
+    outside = [
+        str(path) for path in targets.values() if not path.resolve().is_relative_to(directory.resolve())
+    ]
     if outside:  # cannot happen with _emit_relpath's names; a last guard for the promise
         raise EmitError(f"refusing to write outside {directory}: {', '.join(outside)}")
     existing = [str(path) for path in targets.values() if path.exists()]
     if existing:
-        raise EmitError(f"refusing to overwrite existing file(s): {', '.join(existing)}; "
-                        "choose an empty --emit directory")
+        raise EmitError(
+            f"refusing to overwrite existing file(s): {', '.join(existing)}; choose an empty --emit directory"
+        )
     written: list[Path] = []
     for rel, group in by_file.items():
         first = group[0]
@@ -1284,19 +1544,26 @@ def emit_suites(survivors: Iterable[Survivor], directory: Path) -> list[Path]:
             tests.append({"description": description, "valid": True, "data": data})
         used = set(originals)
         for s in group:
-            description = f"mutant: {s.operator} at {s.path}, {s.mutation} (from \"{s.test}\")"
+            description = f'mutant: {s.operator} at {s.path}, {s.mutation} (from "{s.test}")'
             base, n = description, 2
             while description in used:
                 description, n = f"{base} #{n}", n + 1
             used.add(description)
-            tests.append({"description": description, "comment": f"{s.why} [{s.hint}]", "valid": False,
-                          "data": s.mutant, "expectedErrors": [dict(m) for m in s.expected_errors]})
+            tests.append(
+                {
+                    "description": description,
+                    "comment": f"{s.why} [{s.hint}]",
+                    "valid": False,
+                    "data": s.mutant,
+                    "expectedErrors": [dict(m) for m in s.expected_errors],
+                }
+            )
         suite: dict[str, Any] = {
             "schema": first.schema,
             "description": f"Mutants of {first.suite} that the schema still accepts (a2a-schema-suite "
-                           "mutate --emit). Every valid: false test fails until the schema rejects it: "
-                           "review each, fix the schema or delete the test, then move the file into "
-                           "cases/.",
+            "mutate --emit). Every valid: false test fails until the schema rejects it: "
+            "review each, fix the schema or delete the test, then move the file into "
+            "cases/.",
         }
         if first.profile != DEFAULT_PROFILE:
             suite["profile"] = first.profile

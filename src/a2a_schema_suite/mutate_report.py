@@ -39,7 +39,7 @@ class Listing:
 
     def select(self, survivors: Iterable[Survivor]) -> list[Survivor]:
         chosen = [s for s in sorted_survivors(survivors) if s.hint in self.hints]
-        return chosen if self.limit is None else chosen[:self.limit]
+        return chosen if self.limit is None else chosen[: self.limit]
 
 
 def percent(score: float | None) -> str:
@@ -54,8 +54,10 @@ def _cell(tally: Tally) -> str:
 
 def closing_line(report: MutationReport) -> str:
     total = report.tally()
-    return (f"score {percent(total.score)}: {total.rejected} of {total.generated} mutants rejected, "
-            f"{total.survived} survived ({report.tests} valid tests, {report.elapsed:.1f} s)")
+    return (
+        f"score {percent(total.score)}: {total.rejected} of {total.generated} mutants rejected, "
+        f"{total.survived} survived ({report.tests} valid tests, {report.elapsed:.1f} s)"
+    )
 
 
 def group_survivors(survivors: Sequence[Survivor]) -> list[tuple[str, list[list[Survivor]]]]:
@@ -63,7 +65,8 @@ def group_survivors(survivors: Sequence[Survivor]) -> list[tuple[str, list[list[
     groups: dict[str, dict[tuple[str, str], list[Survivor]]] = {}
     for survivor in survivors:
         groups.setdefault(survivor.schema_location, {}).setdefault(
-            (survivor.operator, survivor.hint), []).append(survivor)
+            (survivor.operator, survivor.hint), []
+        ).append(survivor)
     return [(location, list(by_op.values())) for location, by_op in groups.items()]
 
 
@@ -78,8 +81,7 @@ def score_rows(report: MutationReport) -> tuple[list[str], list[list[str]]]:
     return headers, rows
 
 
-def render_text(report: MutationReport, listing: Listing = Listing(), *,
-                details: bool | None = None) -> str:
+def render_text(report: MutationReport, listing: Listing = Listing(), *, details: bool | None = None) -> str:
     """The score table and the listed survivors; ``details=None``: as ``-q``/``-v`` say (``-q``: the
     scores only, ``-v``: every example of each survivor group)."""
     from a2a_schema_suite import console
@@ -88,9 +90,11 @@ def render_text(report: MutationReport, listing: Listing = Listing(), *,
     details = level >= 0 if details is None else details
     examples = None if level > 0 else EXAMPLES_PER_GROUP
     total = report.tally()
-    lines = [f"Mutation audit: {report.tests} valid tests, {total.generated} mutants "
-             f"({report.duplicates} duplicates skipped), {total.rejected} rejected, "
-             f"{total.survived} survived, in {report.elapsed:.1f} s"]
+    lines = [
+        f"Mutation audit: {report.tests} valid tests, {total.generated} mutants "
+        f"({report.duplicates} duplicates skipped), {total.rejected} rejected, "
+        f"{total.survived} survived, in {report.elapsed:.1f} s"
+    ]
     headers, rows = score_rows(report)
     widths = [max(len(str(r[i])) for r in [headers, *rows]) for i in range(len(headers))]
     lines.append("")
@@ -114,8 +118,7 @@ def render_text(report: MutationReport, listing: Listing = Listing(), *,
                     lines.append(f"      {s.suite} > {s.test} at {s.path}")
                 if examples is not None and len(group) > examples:
                     lines.append(f"      ... {len(group) - examples} more (-v lists them all)")
-    for title, items in (("notes", report.notes), ("skipped", report.skipped),
-                         ("errored", report.problems)):
+    for title, items in (("notes", report.notes), ("skipped", report.skipped), ("errored", report.problems)):
         if items:
             lines += ["", f"{title}:"] + [f"  {item}" for item in items]
     lines += ["", closing_line(report)]
@@ -135,22 +138,34 @@ def render_html(report: MutationReport, listing: Listing = Listing()) -> str:
     hint_kind = {LIKELY_GAP: "bad", REVIEW: "warning", LIKELY_FINE: "ok"}
     cards = "".join(
         f'<div class="card {kind}"><span class="n">{esc(value)}</span>{esc(name)}</div>'
-        for name, value, kind in (("mutants", total.generated, "total"),
-                                  ("rejected", total.rejected, "passed"),
-                                  ("survived", total.survived, "failed" if total.survived else "passed"),
-                                  ("score", percent(total.score), "score")))
-    parts = [Markup("<h1>Mutation audit</h1>"),
-             Markup(f'<div class="meta">{esc(report.tests)} valid tests, {esc(report.duplicates)} duplicate '
-                    f"mutants skipped, {esc(f'{report.elapsed:.1f}')} s</div>"),
-             Markup(f'<p class="closing" id="closing-line">{esc(closing_line(report))}</p>'),
-             Markup(f'<div class="cards">{cards}</div>')]
+        for name, value, kind in (
+            ("mutants", total.generated, "total"),
+            ("rejected", total.rejected, "passed"),
+            ("survived", total.survived, "failed" if total.survived else "passed"),
+            ("score", percent(total.score), "score"),
+        )
+    )
+    parts = [
+        Markup("<h1>Mutation audit</h1>"),
+        Markup(
+            f'<div class="meta">{esc(report.tests)} valid tests, {esc(report.duplicates)} duplicate '
+            f"mutants skipped, {esc(f'{report.elapsed:.1f}')} s</div>"
+        ),
+        Markup(f'<p class="closing" id="closing-line">{esc(closing_line(report))}</p>'),
+        Markup(f'<div class="cards">{cards}</div>'),
+    ]
     headers, rows = score_rows(report)
     summaries = {name: op.summary for name, op in OPERATORS.items()}
-    rows_html = [[Markup(f"<code>{esc(r[0])}</code>"), *r[1:],
-                  summaries.get(r[0], "every operator")] for r in rows]
-    parts.append(section("Score by operator and version (rejected / generated)",
-                         table([*headers, "what it does"], rows_html,
-                               numeric=range(1, len(headers))), anchor="scores"))
+    rows_html = [
+        [Markup(f"<code>{esc(r[0])}</code>"), *r[1:], summaries.get(r[0], "every operator")] for r in rows
+    ]
+    parts.append(
+        section(
+            "Score by operator and version (rejected / generated)",
+            table([*headers, "what it does"], rows_html, numeric=range(1, len(headers))),
+            anchor="scores",
+        )
+    )
     chosen = listing.select(report.survivors)
     blocks: list[Markup] = []
     for location, by_op in group_survivors(chosen):
@@ -158,31 +173,47 @@ def render_html(report: MutationReport, listing: Listing = Listing()) -> str:
         for group in by_op:
             first = group[0]
             examples = "".join(
-                f"<li>{esc(s.suite)} &gt; {esc(s.test)} at <code>{esc(s.path)}</code>: "
-                f"{esc(s.mutation)}</li>" for s in group[:HTML_EXAMPLES_PER_GROUP])
-            more = (f'<li class="elided">… {len(group) - HTML_EXAMPLES_PER_GROUP} more</li>'
-                    if len(group) > HTML_EXAMPLES_PER_GROUP else "")
+                f"<li>{esc(s.suite)} &gt; {esc(s.test)} at <code>{esc(s.path)}</code>: {esc(s.mutation)}</li>"
+                for s in group[:HTML_EXAMPLES_PER_GROUP]
+            )
+            more = (
+                f'<li class="elided">… {len(group) - HTML_EXAMPLES_PER_GROUP} more</li>'
+                if len(group) > HTML_EXAMPLES_PER_GROUP
+                else ""
+            )
             mutant = highlight_json(first.mutant, [first.pointer])
             inner.append(
                 f'<div class="result"><h3>{badge(first.hint, hint_kind.get(first.hint))} '
                 f"<code>{esc(first.operator)}</code> x {len(group)}</h3>"
                 f'<div class="reason">{esc(first.why)}</div><ul>{examples}{more}</ul>'
                 f"<details><summary>first mutant ({esc(first.path)} marked)</summary>"
-                f'<pre class="data">{mutant}</pre></details></div>')
+                f'<pre class="data">{mutant}</pre></details></div>'
+            )
         count = sum(len(g) for g in by_op)
-        blocks.append(Markup(f'<details open><summary><code>{esc(location)}</code> ({count})</summary>'
-                             + "".join(inner) + "</details>"))
+        blocks.append(
+            Markup(
+                f"<details open><summary><code>{esc(location)}</code> ({count})</summary>"
+                + "".join(inner)
+                + "</details>"
+            )
+        )
     hidden = total.survived - len(chosen)
-    intro = Markup(f"<p>{len(chosen)} survivors listed" + (f", {hidden} left out by --hint/--limit"
-                                                          if hidden else "")
-                   + ". A survivor is a mutant the schema still accepts; some are fine (an optional "
-                     "member dropped): the hint and the sentence say which way it leans.</p>")
+    intro = Markup(
+        f"<p>{len(chosen)} survivors listed"
+        + (f", {hidden} left out by --hint/--limit" if hidden else "")
+        + ". A survivor is a mutant the schema still accepts; some are fine (an optional "
+        "member dropped): the hint and the sentence say which way it leans.</p>"
+    )
     parts.append(section("Survivors by schema location", join([intro, *blocks], "\n"), anchor="survivors"))
-    for title, items in (("Notes", report.notes), ("Skipped tests", report.skipped),
-                         ("Errored input", report.problems)):
+    for title, items in (
+        ("Notes", report.notes),
+        ("Skipped tests", report.skipped),
+        ("Errored input", report.problems),
+    ):
         if items:
-            parts.append(section(title, Markup("<ul>" + "".join(f"<li>{esc(i)}</li>" for i in items)
-                                               + "</ul>")))
+            parts.append(
+                section(title, Markup("<ul>" + "".join(f"<li>{esc(i)}</li>" for i in items) + "</ul>"))
+            )
     return page(f"a2a-schema-suite mutate: {closing_line(report)}", join(parts, "\n"))
 
 

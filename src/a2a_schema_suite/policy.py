@@ -30,14 +30,19 @@ def is_loopback(host: str | None) -> bool:
         return False
 
 
-def _interface_findings(url: Any, binding: Any, path: tuple[Any, ...],
-                        url_key: str, binding_key: str) -> Iterator[ErrorDetail]:
+def _interface_findings(
+    url: Any, binding: Any, path: tuple[Any, ...], url_key: str, binding_key: str
+) -> Iterator[ErrorDetail]:
     if isinstance(binding, str) and binding not in CORE_BINDINGS:
         parts = urlsplit(binding)
         if parts.scheme not in ("http", "https") or not parts.netloc:
-            yield ErrorDetail.finding("binding-uri", message(
-                "binding-uri", f"custom protocol binding {binding!r} should be an absolute http(s) "
-                "URI"), path=(*path, binding_key))
+            yield ErrorDetail.finding(
+                "binding-uri",
+                message(
+                    "binding-uri", f"custom protocol binding {binding!r} should be an absolute http(s) URI"
+                ),
+                path=(*path, binding_key),
+            )
     if not isinstance(url, str):
         return
     parts = urlsplit(url)
@@ -48,9 +53,14 @@ def _interface_findings(url: Any, binding: Any, path: tuple[Any, ...],
         except ValueError:
             host = None
         if not is_loopback(host):
-            yield ErrorDetail.finding("https-interface", message(
-                "https-interface", f"interface URL {url!r} must use https (only loopback hosts "
-                "may use plain http)"), path=(*path, url_key))
+            yield ErrorDetail.finding(
+                "https-interface",
+                message(
+                    "https-interface",
+                    f"interface URL {url!r} must use https (only loopback hosts may use plain http)",
+                ),
+                path=(*path, url_key),
+            )
 
 
 def card_findings(version: str, card: Any) -> Iterator[ErrorDetail]:
@@ -61,16 +71,23 @@ def card_findings(version: str, card: Any) -> Iterator[ErrorDetail]:
         interfaces = card.get("supportedInterfaces")
         for i, iface in enumerate(interfaces if isinstance(interfaces, list) else []):
             if isinstance(iface, dict):
-                yield from _interface_findings(iface.get("url"), iface.get("protocolBinding"),
-                                               ("supportedInterfaces", i), "url", "protocolBinding")
+                yield from _interface_findings(
+                    iface.get("url"),
+                    iface.get("protocolBinding"),
+                    ("supportedInterfaces", i),
+                    "url",
+                    "protocolBinding",
+                )
     else:
-        yield from _interface_findings(card.get("url"), card.get("preferredTransport", "JSONRPC"),
-                                       (), "url", "preferredTransport")
+        yield from _interface_findings(
+            card.get("url"), card.get("preferredTransport", "JSONRPC"), (), "url", "preferredTransport"
+        )
         extra = card.get("additionalInterfaces")
         for i, iface in enumerate(extra if isinstance(extra, list) else []):
             if isinstance(iface, dict):
-                yield from _interface_findings(iface.get("url"), iface.get("transport"),
-                                               ("additionalInterfaces", i), "url", "transport")
+                yield from _interface_findings(
+                    iface.get("url"), iface.get("transport"), ("additionalInterfaces", i), "url", "transport"
+                )
 
 
 def interface_findings(version: str, iface: Any) -> Iterator[ErrorDetail]:

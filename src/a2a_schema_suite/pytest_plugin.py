@@ -33,24 +33,47 @@ _MARKER = "a2a_cases"
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("a2a-schema-suite", "a2a-schema-suite golden samples (a2a_case, a2a_stream)")
-    group.addoption("--a2a-version", action="append", default=[], metavar="VERSION",
-                    help="Only cases of this schema version (v1_0, v0_3); repeatable.")
-    group.addoption("--a2a-schema", action="append", default=[], metavar="REF",
-                    help="Only cases of this schema (task.json, v1_0/task.json, "
-                         "v1_0/task.json#/$defs/TaskStatus); repeatable.")
+    group.addoption(
+        "--a2a-version",
+        action="append",
+        default=[],
+        metavar="VERSION",
+        help="Only cases of this schema version (v1_0, v0_3); repeatable.",
+    )
+    group.addoption(
+        "--a2a-schema",
+        action="append",
+        default=[],
+        metavar="REF",
+        help="Only cases of this schema (task.json, v1_0/task.json, "
+        "v1_0/task.json#/$defs/TaskStatus); repeatable.",
+    )
     validity = group.addoption  # two flags, one destination
-    validity("--a2a-valid", action="store_const", const=True, dest="a2a_valid", default=None,
-             help="Only valid: true cases.")
-    validity("--a2a-invalid", action="store_const", const=False, dest="a2a_valid",
-             help="Only valid: false cases.")
-    group.addoption("--a2a-cases", metavar="DIR", default=None,
-                    help="Another cases directory (default: the bundled cases).")
+    validity(
+        "--a2a-valid",
+        action="store_const",
+        const=True,
+        dest="a2a_valid",
+        default=None,
+        help="Only valid: true cases.",
+    )
+    validity(
+        "--a2a-invalid", action="store_const", const=False, dest="a2a_valid", help="Only valid: false cases."
+    )
+    group.addoption(
+        "--a2a-cases",
+        metavar="DIR",
+        default=None,
+        help="Another cases directory (default: the bundled cases).",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", f"{_MARKER}(version=None, schema=None, valid=None, cases_dir=None): the golden "
-                   "samples an a2a_case / a2a_stream test runs over (a2a-schema-suite)")
+        "markers",
+        f"{_MARKER}(version=None, schema=None, valid=None, cases_dir=None): the golden "
+        "samples an a2a_case / a2a_stream test runs over (a2a-schema-suite)",
+    )
     _check_options(config)
 
 
@@ -58,8 +81,9 @@ def _matches_schema(record: Any, wanted: str) -> bool:
     from a2a_schema_suite.api import _relative
 
     wanted = _relative(wanted)
-    return record.schema == wanted or ("/" not in wanted.split("#", 1)[0]
-                                       and record.schema.split("/", 1)[-1] == wanted)
+    return record.schema == wanted or (
+        "/" not in wanted.split("#", 1)[0] and record.schema.split("/", 1)[-1] == wanted
+    )
 
 
 def _records(metafunc: pytest.Metafunc, fixture: str) -> list[Any]:
@@ -67,8 +91,11 @@ def _records(metafunc: pytest.Metafunc, fixture: str) -> list[Any]:
 
     marker = metafunc.definition.get_closest_marker(_MARKER)
     if marker is not None and marker.args:
-        pytest.fail(f"{metafunc.definition.nodeid}: @pytest.mark.{_MARKER} takes keyword arguments "
-                    "(version=, schema=, valid=, cases_dir=)", pytrace=False)
+        pytest.fail(
+            f"{metafunc.definition.nodeid}: @pytest.mark.{_MARKER} takes keyword arguments "
+            "(version=, schema=, valid=, cases_dir=)",
+            pytrace=False,
+        )
     kwargs = dict(marker.kwargs) if marker is not None else {}
     option = metafunc.config.getoption
     if option("a2a_cases") and "cases_dir" not in kwargs:
@@ -78,10 +105,13 @@ def _records(metafunc: pytest.Metafunc, fixture: str) -> list[Any]:
     except (TypeError, ValueError) as exc:
         pytest.fail(f"{metafunc.definition.nodeid}: {fixture}: {exc}", pytrace=False)
     versions, schemas, valid = option("a2a_version"), option("a2a_schema"), option("a2a_valid")
-    return [r for r in records
-            if (not versions or r.version in versions)
-            and (not schemas or any(_matches_schema(r, s) for s in schemas))
-            and (valid is None or r.valid is valid)]
+    return [
+        r
+        for r in records
+        if (not versions or r.version in versions)
+        and (not schemas or any(_matches_schema(r, s) for s in schemas))
+        and (valid is None or r.valid is valid)
+    ]
 
 
 def _check_options(config: pytest.Config) -> None:
@@ -100,13 +130,15 @@ def _check_options(config: pytest.Config) -> None:
     known_versions = sorted({r.version for r in every})
     for version in versions:
         if version not in known_versions:
-            raise pytest.UsageError(f"--a2a-version {version}: no such version in the cases "
-                                    f"(known: {', '.join(known_versions)})")
+            raise pytest.UsageError(
+                f"--a2a-version {version}: no such version in the cases (known: {', '.join(known_versions)})"
+            )
     for schema in schemas:
         if not any(_matches_schema(r, schema) for r in every):
             known = sorted({r.schema.split("#", 1)[0] for r in every})
-            raise pytest.UsageError(f"--a2a-schema {schema}: no case has this schema "
-                                    f"(schemas with cases: {', '.join(known)})")
+            raise pytest.UsageError(
+                f"--a2a-schema {schema}: no case has this schema (schemas with cases: {', '.join(known)})"
+            )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -143,13 +143,20 @@ def _python_classes() -> dict[str, Ranges]:
     """
     codec = "utf-32-le" if sys.byteorder == "little" else "utf-32-be"
     code = "I" if array.array("I").itemsize == 4 else "L"
-    blocks = [(first, array.array(code, range(first, last + 1)).tobytes().decode(codec))
-              for first, last in ((0, 0xD7FF), (0xE000, _MAX_CODE_POINT))]
+    blocks = [
+        (first, array.array(code, range(first, last + 1)).tobytes().decode(codec))
+        for first, last in ((0, 0xD7FF), (0xE000, _MAX_CODE_POINT))
+    ]
     classes = {}
     for letter in "dws":
         compiled = re.compile(f"\\{letter}+")
-        classes[letter] = _normalise([(first + m.start(), first + m.end() - 1)
-                                      for first, block in blocks for m in compiled.finditer(block)])
+        classes[letter] = _normalise(
+            [
+                (first + m.start(), first + m.end() - 1)
+                for first, block in blocks
+                for m in compiled.finditer(block)
+            ]
+        )
     return classes
 
 
@@ -180,19 +187,18 @@ _END_ANCHOR_GUARDS = ("(?!\\n)", "(?!\n)")
 
 _NOTES = {
     "$": "'$' also matches before a final newline in Python (\"1.0\\n\" passes '^[0-9.]+$'), only "
-         "at the end in ECMA-262: write '$(?!\\n)'",
+    "at the end in ECMA-262: write '$(?!\\n)'",
     ".": "'.' matches '\\r', '\\u2028' and '\\u2029' in Python but not in ECMA-262: use a class such "
-         "as [^\\n\\r\\u2028\\u2029] or a narrower one",
+    "as [^\\n\\r\\u2028\\u2029] or a narrower one",
     "d": "'\\d' matches every Unicode digit in Python but only [0-9] in ECMA-262: write [0-9]",
     "w": "'\\w' matches Unicode letters and digits in Python but only [A-Za-z0-9_] in ECMA-262: "
-         "write the class out",
+    "write the class out",
     "s": "'\\s' is not the same set of spaces in Python and ECMA-262: write the class out",
     "b": "'\\b' and '\\B' use Unicode word characters in Python, ASCII ones in ECMA-262",
     "python": "is Python-only syntax, not ECMA-262",
     "ecma": "is ECMA-262 syntax that Python's re does not support",
     "literal": "must be escaped in ECMA-262 (with the u flag JSON Schema recommends)",
-    "backref": "back-references defeat linear-time engines (Rust regex, RE2) and may backtrack "
-               "exponentially",
+    "backref": "back-references defeat linear-time engines (Rust regex, RE2) and may backtrack exponentially",
 }
 
 
@@ -248,10 +254,11 @@ class _Parser:
         if self.peek() == "?":
             self.i += 1
         elif self.peek() == "+":
-            self.note("python", f"possessive quantifier {self.text[start:self.i + 1]!r}")
+            self.note("python", f"possessive quantifier {self.text[start : self.i + 1]!r}")
             self.i += 1
-        if self.peek() in ("*", "+", "?") or (self.peek() == "{" and
-                                               _QUANTIFIER_BRACE.match(self.text, self.i)):
+        if self.peek() in ("*", "+", "?") or (
+            self.peek() == "{" and _QUANTIFIER_BRACE.match(self.text, self.i)
+        ):
             raise _SyntaxProblem(self.i, "multiple repeat")
         return ("rep", atom, low, high)
 
@@ -300,14 +307,14 @@ class _Parser:
             if not name or not text.startswith(">", name.end()):
                 raise _SyntaxProblem(start, "bad group name")
             self.i = name.end() + 1
-            self.note("python" if python else "ecma", f"named group {text[start:self.i]!r}")
+            self.note("python" if python else "ecma", f"named group {text[start : self.i]!r}")
         elif text.startswith("(?P=", start):
             end = text.find(")", start)
             if end == -1:
                 raise _SyntaxProblem(start, "missing ), unterminated name")
             self.i = end + 1
-            self.note("python", f"named back-reference {text[start:self.i]!r}")
-            self.note("backref", text[start:self.i])
+            self.note("python", f"named back-reference {text[start : self.i]!r}")
+            self.note("backref", text[start : self.i])
             return ("empty",), True
         elif text.startswith("(?#", start):
             end = text.find(")", start)
@@ -325,7 +332,7 @@ class _Parser:
             if m.group(2) == ")":
                 return ("empty",), False
         elif text.startswith("(?", start):
-            raise _SyntaxProblem(start, f"unknown group syntax {text[start:start + 3]!r}")
+            raise _SyntaxProblem(start, f"unknown group syntax {text[start : start + 3]!r}")
         else:
             self.i += 1
         body = self.alternation()
@@ -354,22 +361,22 @@ class _Parser:
         if c.isdigit() and c != "0":
             while self.peek().isdigit():
                 self.i += 1
-            self.note("backref", self.text[start:self.i])
+            self.note("backref", self.text[start : self.i])
             return ("empty",), True
         if c == "k" and self.peek() == "<":
             end = self.text.find(">", self.i)
             if end == -1:
                 raise _SyntaxProblem(start, "bad named back-reference")
             self.i = end + 1
-            self.note("ecma", f"named back-reference {self.text[start:self.i]!r}")
-            self.note("backref", self.text[start:self.i])
+            self.note("ecma", f"named back-reference {self.text[start : self.i]!r}")
+            self.note("backref", self.text[start : self.i])
             return ("empty",), True
         if c in "pP" and self.peek() == "{":
             end = self.text.find("}", self.i)
             if end == -1:
                 raise _SyntaxProblem(start, "bad Unicode property escape")
             self.i = end + 1
-            self.note("ecma", f"Unicode property escape {self.text[start:self.i]!r}")
+            self.note("ecma", f"Unicode property escape {self.text[start : self.i]!r}")
             return ("set", _ANY), True
         return ("set", _char(self.char_escape(c, start))), True
 
@@ -382,24 +389,24 @@ class _Parser:
         if c in "xuU" or (c == "c" and self.peek().isalpha()):
             if c == "c":
                 self.i += 1
-                self.note("ecma", f"control escape {self.text[start:self.i]!r}")
+                self.note("ecma", f"control escape {self.text[start : self.i]!r}")
                 return chr(ord(self.text[self.i - 1]) % 32)
             if c == "u" and self.peek() == "{":
                 end = self.text.find("}", self.i)
-                digits = self.text[self.i + 1:end] if end != -1 else ""
-                self.note("ecma", f"code point escape {self.text[start:end + 1]!r}")
+                digits = self.text[self.i + 1 : end] if end != -1 else ""
+                self.note("ecma", f"code point escape {self.text[start : end + 1]!r}")
                 self.i = end + 1 if end != -1 else self.i
             else:
                 width = {"x": 2, "u": 4, "U": 8}[c]
-                digits = self.text[self.i:self.i + width]
+                digits = self.text[self.i : self.i + width]
                 self.i += width
                 if c == "U":
-                    self.note("python", f"escape {self.text[start:self.i]!r}")
+                    self.note("python", f"escape {self.text[start : self.i]!r}")
             if not digits or len(digits) > 8 or any(d not in "0123456789abcdefABCDEF" for d in digits):
-                raise _SyntaxProblem(start, f"bad escape {self.text[start:self.i]!r}")
+                raise _SyntaxProblem(start, f"bad escape {self.text[start : self.i]!r}")
             value = int(digits, 16)
             if value > _MAX_CODE_POINT:
-                raise _SyntaxProblem(start, f"bad escape {self.text[start:self.i]!r}")
+                raise _SyntaxProblem(start, f"bad escape {self.text[start : self.i]!r}")
             return chr(value)
         if c == "a":
             self.note("python", "'\\a'")
@@ -465,7 +472,7 @@ class _Parser:
         if letter in "pP" and self.peek() == "{":
             end = self.text.find("}", self.i)
             self.i = end + 1 if end != -1 else len(self.text)
-            self.note("ecma", f"Unicode property escape {self.text[start:self.i]!r}")
+            self.note("ecma", f"Unicode property escape {self.text[start : self.i]!r}")
             items.extend(_ANY)
             return None
         return ord(self.char_escape(letter, start))
@@ -660,8 +667,7 @@ def _components(succ: list[list[tuple[int, bool, str]]]) -> list[int]:
     return component
 
 
-def _path(succ: list[list[tuple[int, bool, str]]], start: int, goal: int,
-          allowed: set[int]) -> str | None:
+def _path(succ: list[list[tuple[int, bool, str]]], start: int, goal: int, allowed: set[int]) -> str | None:
     """The characters along a shortest path from ``start`` to ``goal`` inside ``allowed``."""
     if start == goal:
         return ""
@@ -741,7 +747,7 @@ def ecma_pattern(pattern: str) -> str:
     while i < len(pattern):
         char = pattern[i]
         if char == "\\":
-            out.append(pattern[i:i + 2])
+            out.append(pattern[i : i + 2])
             i += 2
             continue
         if in_class:
@@ -753,7 +759,6 @@ def ecma_pattern(pattern: str) -> str:
         out.append(char)
         i += 1
     return "".join(out)
-
 
 
 #: How long a crafted input may take on Python's ``re`` before the pattern counts as proven
@@ -776,31 +781,35 @@ def analyse(pattern: str, confirm: bool = True) -> tuple[PatternFinding, ...]:
     try:
         tree, notes = _parse(pattern)
     except _SyntaxProblem as problem:
-        return (PatternFinding(SYNTAX, pattern, f"cannot be parsed at offset {problem.index}: "
-                                               f"{problem.reason}"),)
+        return (
+            PatternFinding(SYNTAX, pattern, f"cannot be parsed at offset {problem.index}: {problem.reason}"),
+        )
     findings: list[PatternFinding] = []
     try:
         automaton = _automaton(tree)
         found = _exponential(automaton)
     except (_TooLarge, RecursionError):
-        findings.append(PatternFinding(SYNTAX, pattern, "too large to analyse for catastrophic "
-                                                        "backtracking"))
+        findings.append(PatternFinding(SYNTAX, pattern, "too large to analyse for catastrophic backtracking"))
         found = None
     if found is not None:
         prefix, pump = found
-        candidates = [prefix + pump * _PUMPS + end for end in dict.fromkeys(
-            (_breaker(automaton), *BREAKERS))]
+        candidates = [prefix + pump * _PUMPS + end for end in dict.fromkeys((_breaker(automaton), *BREAKERS))]
         example: str | None = candidates[0]
         if confirm:
             example = _confirm(pattern, candidates)
         if example is not None:
-            findings.append(PatternFinding(
-                EXPONENTIAL, pattern,
-                f"can take exponential time: {pump!r} repeated can be matched in many different "
-                "ways (nested or overlapping quantifiers), so an input that almost matches, such as "
-                f"{_abbreviate(example)!r}, makes a backtracking engine (Python's re, JavaScript) "
-                "try them all; rewrite it so that each character can be matched only one way",
-                pump=pump, example=example))
+            findings.append(
+                PatternFinding(
+                    EXPONENTIAL,
+                    pattern,
+                    f"can take exponential time: {pump!r} repeated can be matched in many different "
+                    "ways (nested or overlapping quantifiers), so an input that almost matches, such as "
+                    f"{_abbreviate(example)!r}, makes a backtracking engine (Python's re, JavaScript) "
+                    "try them all; rewrite it so that each character can be matched only one way",
+                    pump=pump,
+                    example=example,
+                )
+            )
     for key, excerpt in notes.items():
         if key in ("python", "ecma", "literal"):
             findings.append(PatternFinding(PORTABILITY, pattern, f"{excerpt} {_NOTES[key]}"))
@@ -888,15 +897,19 @@ def schema_patterns(schema: Any, pointer: str = "") -> Iterator[tuple[str, str]]
         stack.extend(reversed(children))
 
 
-def schema_findings(schema: Any, kinds: frozenset[str] | None = None,
-                    confirm: bool = True) -> list[PatternFinding]:
+def schema_findings(
+    schema: Any, kinds: frozenset[str] | None = None, confirm: bool = True
+) -> list[PatternFinding]:
     """Findings for every pattern of ``schema`` (only those of ``kinds``, if given), located."""
     found = []
     for pointer, pattern in schema_patterns(schema):
         for finding in analyse(pattern, confirm):
             if kinds is None or finding.kind in kinds:
-                found.append(PatternFinding(finding.kind, pattern, finding.message, pointer,
-                                            finding.pump, finding.example))
+                found.append(
+                    PatternFinding(
+                        finding.kind, pattern, finding.message, pointer, finding.pump, finding.example
+                    )
+                )
     return found
 
 
@@ -908,8 +921,11 @@ def unanalysable(finding: PatternFinding) -> bool:
 def catastrophic_patterns(schema: Any) -> list[PatternFinding]:
     """The patterns of ``schema`` that can backtrack exponentially, or that are too large or too
     deeply nested to analyse (what the schema store refuses: neither can be run safely)."""
-    return [f for f in schema_findings(schema, frozenset({EXPONENTIAL, SYNTAX}))
-            if f.kind == EXPONENTIAL or unanalysable(f)]
+    return [
+        f
+        for f in schema_findings(schema, frozenset({EXPONENTIAL, SYNTAX}))
+        if f.kind == EXPONENTIAL or unanalysable(f)
+    ]
 
 
 # --------------------------------------------------------------------------------------------
@@ -993,8 +1009,7 @@ def examples(pattern: str, count: int = 20, seed: int = 0) -> list[str]:
     def pick(ranges: Ranges) -> str:
         ascii_part = _intersect(ranges, ((0x20, 0x7E),))
         pool = ascii_part if ascii_part and rng.random() < 0.8 else ranges
-        pool = _intersect(pool, ((0, 0xD7FF), (0xE000, _MAX_CODE_POINT))) or (
-            (0xFFFD, 0xFFFD),)
+        pool = _intersect(pool, ((0, 0xD7FF), (0xE000, _MAX_CODE_POINT))) or ((0xFFFD, 0xFFFD),)
         weights = [hi - lo + 1 for lo, hi in pool]
         lo, hi = rng.choices(pool, weights)[0]
         return chr(rng.randint(lo, hi))

@@ -75,11 +75,24 @@ class SchemaNotFound(SchemaError):
 _NAME_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
 _CLOSING_KEYWORDS = ("unevaluatedProperties", "additionalProperties")
 #: Keywords through which an object schema gets members from elsewhere (then it is not "empty").
-_MEMBER_SOURCES = frozenset({"properties", "patternProperties", "$ref", "$dynamicRef", "allOf",
-                             "anyOf", "oneOf", "if", "dependentSchemas"})
+_MEMBER_SOURCES = frozenset(
+    {
+        "properties",
+        "patternProperties",
+        "$ref",
+        "$dynamicRef",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "if",
+        "dependentSchemas",
+    }
+)
 #: The description of the constraint interop adds to an object whose members are all optional.
-KNOWN_MEMBER_DESCRIPTION = ("interop: unknown members are ignored, but an object that carries "
-                            "none of its own members is not this type")
+KNOWN_MEMBER_DESCRIPTION = (
+    "interop: unknown members are ignored, but an object that carries "
+    "none of its own members is not this type"
+)
 
 
 def _closed(schema: dict[str, Any]) -> bool:
@@ -112,18 +125,27 @@ def open_objects(schema: Any, branches: Collection[str] = (), _pointer: str = ""
             continue
         where = f"{_pointer}/{_escape(key)}"
         if key in _NAME_MAPS and isinstance(value, dict):
-            opened[key] = {name: open_objects(sub, branches, f"{where}/{_escape(name)}")
-                           for name, sub in value.items()}
+            opened[key] = {
+                name: open_objects(sub, branches, f"{where}/{_escape(name)}") for name, sub in value.items()
+            }
         elif key in ("enum", "const", "examples", "default"):
             opened[key] = value  # instance values, not schemas
         else:
             opened[key] = open_objects(value, branches, where)
     members = schema.get("properties")
-    if (closed and not keep_closed and _pointer in branches and isinstance(members, dict)
-            and members and not schema.get("required")
-            and not any(key in schema for key in _MEMBER_SOURCES - {"properties"})):
-        known = {"description": KNOWN_MEMBER_DESCRIPTION,
-                 "anyOf": [{"maxProperties": 0}, *({"required": [name]} for name in members)]}
+    if (
+        closed
+        and not keep_closed
+        and _pointer in branches
+        and isinstance(members, dict)
+        and members
+        and not schema.get("required")
+        and not any(key in schema for key in _MEMBER_SOURCES - {"properties"})
+    ):
+        known = {
+            "description": KNOWN_MEMBER_DESCRIPTION,
+            "anyOf": [{"maxProperties": 0}, *({"required": [name]} for name in members)],
+        }
         opened["allOf"] = [*opened.get("allOf", ()), known]
     return opened
 
@@ -164,8 +186,6 @@ def union_branches(files: Iterable[tuple[str, Any]]) -> dict[str, set[str]]:
     for uri, contents in files:
         walk(uri, contents, "")
     return found
-
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,8 +282,10 @@ class SchemaStore:
         """
         key = (version, profile)
         if key not in self._registries:
-            resources = [(uri, DRAFT202012.create_resource(contents))
-                         for uri, contents in self.resources(version, profile)]
+            resources = [
+                (uri, DRAFT202012.create_resource(contents))
+                for uri, contents in self.resources(version, profile)
+            ]
             self._registries[key] = Registry().with_resources(resources)
         return self._registries[key]
 
@@ -277,8 +299,9 @@ class SchemaStore:
         registry = self.registry(version, profile)
         resolver = registry.resolver()
         try:
-            validator = engines.RustValidator(uri, self._rs_registries[key],
-                                              lambda location: resolver.lookup(location).contents)
+            validator = engines.RustValidator(
+                uri, self._rs_registries[key], lambda location: resolver.lookup(location).contents
+            )
             validator.python_registry = registry  # the same subschema objects: explain.py names them
             return validator
         except jsonschema.SchemaError as exc:
@@ -309,25 +332,32 @@ class SchemaStore:
         names nothing (the same file name in every version, or close spellings), or ``""``."""
         base, fragment = urldefrag(ref)
         if base.startswith(BASE_URI):
-            base = base[len(BASE_URI):]
+            base = base[len(BASE_URI) :]
         files = sorted(self.files)
         if fragment:
             name = fragment.rstrip("/").rpartition("/")[2]
-            defs = [f"{relpath}#/$defs/{d}" for relpath in files
-                    for d in self.files[relpath].contents.get("$defs", {})]
+            defs = [
+                f"{relpath}#/$defs/{d}"
+                for relpath in files
+                for d in self.files[relpath].contents.get("$defs", {})
+            ]
             version = base.split("/", 1)[0]
             same = [d for d in defs if d.rpartition("/")[2] == name]
-            close = difflib.get_close_matches(name, sorted({d.rpartition("/")[2] for d in defs}),
-                                              n=3, cutoff=0.6)
+            close = difflib.get_close_matches(
+                name, sorted({d.rpartition("/")[2] for d in defs}), n=3, cutoff=0.6
+            )
             found = same or [d for d in defs if d.rpartition("/")[2] in close]
             found.sort(key=lambda d: (not d.startswith(version + "/"), d))
         else:
             file, version = base.rpartition("/")[2], base.split("/", 1)[0]
-            found = sorted((f for f in files if f.rpartition("/")[2] == file),
-                           key=lambda f: (not f.startswith(version + "/"), f))
+            found = sorted(
+                (f for f in files if f.rpartition("/")[2] == file),
+                key=lambda f: (not f.startswith(version + "/"), f),
+            )
             if not found:
-                close = difflib.get_close_matches(file, sorted({f.rpartition("/")[2] for f in files}),
-                                                  n=3, cutoff=0.6)
+                close = difflib.get_close_matches(
+                    file, sorted({f.rpartition("/")[2] for f in files}), n=3, cutoff=0.6
+                )
                 found = [f for f in files if f.rpartition("/")[2] in close]
             found = found or difflib.get_close_matches(base, files, n=3, cutoff=0.6)
             found.sort(key=lambda f: (not f.startswith(version + "/"), f))
@@ -351,23 +381,26 @@ class SchemaStore:
                 # for validate), with the definitions it may have meant
                 from a2a_schema_suite.results import unresolvable_message
 
-                raise SchemaError(f"schema {ref!r} cannot be resolved: {unresolvable_message(exc)}"
-                                  f"{self.suggest(ref)}") from None
+                raise SchemaError(
+                    f"schema {ref!r} cannot be resolved: {unresolvable_message(exc)}{self.suggest(ref)}"
+                ) from None
             schema = resolved.contents
             if not isinstance(schema, (dict, bool)):
                 raise SchemaError(f"schema {ref!r} points at a {type(schema).__name__}, not a schema")
             cycle = ref_cycle(registry, uri)
             if cycle is not None:
-                raise SchemaError(f"schema {ref!r}: $ref cycle that never looks into the document "
-                                  f"({cycle}): validation would never end")
+                raise SchemaError(
+                    f"schema {ref!r}: $ref cycle that never looks into the document "
+                    f"({cycle}): validation would never end"
+                )
             if self.engine == "jsonschema-rs":
                 self._validators[key] = self._rust_validator(version, uri, profile)
             else:
                 self._validators[key] = engines.python_validator_class()(
-                    {"$ref": uri}, registry=registry, format_checker=engines.format_checker())
+                    {"$ref": uri}, registry=registry, format_checker=engines.format_checker()
+                )
             if profile != "strict":  # its 0.3 leftovers are reported as warnings (explain.py)
-                explain.register_twin(self._validators[key],
-                                      functools.partial(self.validator, ref, "strict"))
+                explain.register_twin(self._validators[key], functools.partial(self.validator, ref, "strict"))
         return self._validators[key]
 
 
@@ -404,11 +437,29 @@ def _schema_problem(contents: Any, engine: str = engines.DEFAULT_ENGINE) -> str 
 
 #: The ``format`` names of Draft 2020-12 (§7.3). Any other name is refused: an annotation that
 #: checks nothing would let a typo (``"format": "date_time"``) pass every document silently.
-DRAFT_2020_12_FORMATS = frozenset({
-    "date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",
-    "ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template",
-    "json-pointer", "relative-json-pointer", "regex",
-})
+DRAFT_2020_12_FORMATS = frozenset(
+    {
+        "date-time",
+        "date",
+        "time",
+        "duration",
+        "email",
+        "idn-email",
+        "hostname",
+        "idn-hostname",
+        "ipv4",
+        "ipv6",
+        "uri",
+        "uri-reference",
+        "iri",
+        "iri-reference",
+        "uuid",
+        "uri-template",
+        "json-pointer",
+        "relative-json-pointer",
+        "regex",
+    }
+)
 
 
 def keyword_values(schema: Any, keyword: str, pointer: str = "") -> Iterator[tuple[str, Any]]:
@@ -453,8 +504,10 @@ def _dialect_problem(contents: Any, absolute_only: bool = False) -> str | None:
         if absolute_only and not (isinstance(value, str) and _ABSOLUTE_URI.match(value)):
             continue
         if not isinstance(value, str) or value.rstrip("#") != engines.DRAFT_2020_12:
-            return (f"$schema {value!r} at {pointer} is not Draft 2020-12 "
-                    f"({engines.DRAFT_2020_12}); no other dialect is read, and nothing is fetched")
+            return (
+                f"$schema {value!r} at {pointer} is not Draft 2020-12 "
+                f"({engines.DRAFT_2020_12}); no other dialect is read, and nothing is fetched"
+            )
     return None
 
 
@@ -465,12 +518,16 @@ def _format_problem(contents: Any) -> str | None:
         if not isinstance(value, str):
             continue  # the meta check words it
         if value not in DRAFT_2020_12_FORMATS:
-            return (f"unknown format {value!r} at {pointer}: not a Draft 2020-12 format, so it "
-                    "would check nothing (a typo passes every document)")
+            return (
+                f"unknown format {value!r} at {pointer}: not a Draft 2020-12 format, so it "
+                "would check nothing (a typo passes every document)"
+            )
         if value not in checkable:
-            return (f"format {value!r} at {pointer} cannot be checked by the jsonschema engine in "
-                    "this environment (its checker's package is not installed), so the engines "
-                    "would disagree")
+            return (
+                f"format {value!r} at {pointer} cannot be checked by the jsonschema engine in "
+                "this environment (its checker's package is not installed), so the engines "
+                "would disagree"
+            )
     return None
 
 
@@ -554,8 +611,12 @@ def _in_place_children(schema: dict[str, Any]) -> Iterator[Any]:
 
 def _other_children(schema: dict[str, Any]) -> Iterator[Any]:
     for key, value in schema.items():
-        if key in _IN_PLACE_ONE or key in _IN_PLACE_MANY or key in _DATA_KEYWORDS or key in (
-                "dependentSchemas", "$defs", "definitions"):
+        if (
+            key in _IN_PLACE_ONE
+            or key in _IN_PLACE_MANY
+            or key in _DATA_KEYWORDS
+            or key in ("dependentSchemas", "$defs", "definitions")
+        ):
             continue
         if key in ("properties", "patternProperties") and isinstance(value, dict):
             yield from value.values()
@@ -597,8 +658,9 @@ def compiled_meta_validator(schema: Any, format_checker: jsonschema.FormatChecke
     try:
         if format_checker is None:
             return rs.validator_for(schema, validate_formats=False)
-        formats = {name: functools.partial(_conforms, format_checker, name)
-                   for name in format_checker.checkers}
+        formats = {
+            name: functools.partial(_conforms, format_checker, name) for name in format_checker.checkers
+        }
         return rs.validator_for(schema, validate_formats=True, formats=formats)
     except Exception:  # an old jsonschema-rs without custom formats: no fast path
         return None
@@ -636,4 +698,3 @@ def _meta_valid_fast(contents: Any) -> bool:
 def _pattern_problem(contents: Any) -> str | None:
     """A pattern that backtracks exponentially would hang validation: refuse it (regexlint.py)."""
     return "; ".join(str(finding) for finding in catastrophic_patterns(contents)) or None
-

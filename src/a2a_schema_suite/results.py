@@ -132,19 +132,27 @@ class ErrorDetail:
             keyword=str(error.validator),
             message=shorten(error.message),
             # best_match order: the branch error best_match would descend to comes first
-            context=tuple(cls.from_validation_error(e)
-                          for e in sorted(error.context or (), key=relevance)),
+            context=tuple(cls.from_validation_error(e) for e in sorted(error.context or (), key=relevance)),
             severity="spec",
         )
 
     @classmethod
-    def finding(cls, rule: str, message: str, *, line: int | None = None,
-                path: tuple[Any, ...] = ()) -> ErrorDetail:
+    def finding(
+        cls, rule: str, message: str, *, line: int | None = None, path: tuple[Any, ...] = ()
+    ) -> ErrorDetail:
         """A rule violation (not a schema error): the rule id stands where a keyword would."""
         json_path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
-        return cls(path=json_path, pointer=_pointer(path), schema_path="", keyword=rule,
-                   message=message, line=line, rule=rule, severity=rules.severity(rule),
-                   reference=rules.reference(rule))
+        return cls(
+            path=json_path,
+            pointer=_pointer(path),
+            schema_path="",
+            keyword=rule,
+            message=message,
+            line=line,
+            rule=rule,
+            severity=rules.severity(rule),
+            reference=rules.reference(rule),
+        )
 
     @property
     def is_policy(self) -> bool:
@@ -152,8 +160,7 @@ class ErrorDetail:
 
     def at_line(self, line: int) -> ErrorDetail:
         """The same error located at ``line`` of a stream (branch errors included)."""
-        return dataclasses.replace(self, line=line,
-                                   context=tuple(c.at_line(line) for c in self.context))
+        return dataclasses.replace(self, line=line, context=tuple(c.at_line(line) for c in self.context))
 
     def walk(self) -> Iterator[ErrorDetail]:
         """This error and every error nested in its context, depth first."""
@@ -256,8 +263,9 @@ class RunSummary:
         if self.count(Outcome.FAILED):
             return ExitCode.FAILED
         # a warning with a verdict (a document valid but for policy) ran; a lint warning did not
-        findings_only = sum(1 for r in self.results
-                            if r.outcome is Outcome.WARNING and r.actual_valid is None)
+        findings_only = sum(
+            1 for r in self.results if r.outcome is Outcome.WARNING and r.actual_valid is None
+        )
         if self.total - self.count(Outcome.SKIPPED) - findings_only == 0:
             return ExitCode.NO_TESTS
         return ExitCode.OK
@@ -280,8 +288,9 @@ class RunSummary:
         return line
 
 
-def split_policy(errors: Iterable[ErrorDetail], policy: str) -> tuple[tuple[ErrorDetail, ...],
-                                                                      tuple[ErrorDetail, ...]]:
+def split_policy(
+    errors: Iterable[ErrorDetail], policy: str
+) -> tuple[tuple[ErrorDetail, ...], tuple[ErrorDetail, ...]]:
     """``(errors that decide the verdict, findings reported as warnings)`` under ``--policy``
     ``off`` (policy findings dropped), ``warn`` or ``error`` (they decide too). ``advice``
     findings (0.3 leftovers under interop) are warnings whatever the policy."""
@@ -300,5 +309,4 @@ def policy_reason(warnings: tuple[ErrorDetail, ...]) -> str:
     ids = ", ".join(sorted({w.rule or w.keyword for w in warnings}))
     if all(w.severity == "advice" for w in warnings):
         return f"valid; {len(warnings)} warning(s) ({ids})"
-    return (f"valid; {len(warnings)} warning(s) ({ids}); policy findings fail only with "
-            "--policy error")
+    return f"valid; {len(warnings)} warning(s) ({ids}); policy findings fail only with --policy error"

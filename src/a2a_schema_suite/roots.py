@@ -26,10 +26,14 @@ def is_project_tree(directory: Path) -> bool:
         if not (directory / "cases").is_dir():
             return False
         schemas = directory / "schemas"
-        return any(
-            child.is_dir() and _VERSION_DIR.fullmatch(child.name) and any(child.glob("*.json"))
-            for child in schemas.iterdir()
-        ) if schemas.is_dir() else False
+        return (
+            any(
+                child.is_dir() and _VERSION_DIR.fullmatch(child.name) and any(child.glob("*.json"))
+                for child in schemas.iterdir()
+            )
+            if schemas.is_dir()
+            else False
+        )
     except OSError:  # unreadable: not ours to use
         return False
 
@@ -77,8 +81,14 @@ class Roots:
         }
 
 
-def choose(schemas: Path | None = None, cases: Path | None = None, *, paths: bool = False,
-           uses_cases: bool = True, start: Path | None = None) -> Roots:
+def choose(
+    schemas: Path | None = None,
+    cases: Path | None = None,
+    *,
+    paths: bool = False,
+    uses_cases: bool = True,
+    start: Path | None = None,
+) -> Roots:
     """The roots for a command: the options given, else the project tree around ``start``
     (default: the current directory), else the bundled copy.
 

@@ -30,40 +30,104 @@ class Rule:
 
 
 _RULES = (
-    Rule("json-line", "spec", "each JSONL line is one strict JSON value (no duplicate keys, NaN, "
-         "bad UTF-8)", "RFC 8259; A2A_REFERENCE §7"),
-    Rule("jsonrpc-envelope", "spec", "a JSON-RPC response has jsonrpc \"2.0\", an id and exactly one "
-         "of result/error", "JSON-RPC 2.0 §5; A2A_REFERENCE §5, §9.14"),
-    Rule("jsonrpc-id", "spec", "every response of one stream echoes the request id",
-         "A2A_REFERENCE §7, §9.14"),
-    Rule("jsonrpc-error", "spec", "an error response ends the stream without a result",
-         "A2A_REFERENCE §5.1, §7"),
-    Rule("stream-ids", "spec", "every event of a task carries the task's taskId and contextId; "
-         "contextId never changes", "A2A_REFERENCE §9.4, §9.2"),
-    Rule("stream-order", "spec", "a task stream starts with the Task (0.3: a Task or Message); a "
-         "message-only stream is exactly one Message", "A2A_REFERENCE §7 (spec 3.1.2), §11"),
-    Rule("lifecycle-terminal", "spec", "a terminal task (completed, failed, canceled, rejected) never "
-         "changes state and gets no further events", "A2A_REFERENCE §2, §9.6"),
-    Rule("artifact-append", "spec", "append: true continues an artifact already sent with the same "
-         "artifactId", "A2A_REFERENCE §2 (TaskArtifactUpdateEvent), §9.5"),
-    Rule("artifact-last-chunk", "spec", "nothing more is sent for an artifactId after its "
-         "lastChunk: true", "A2A_REFERENCE §2 (TaskArtifactUpdateEvent), §9.5"),
-    Rule("final-flag", "spec", "0.3: only the last event may carry final: true, and a terminal "
-         "status update must carry it", "A2A_REFERENCE §10, §11 (0.3 streaming)"),
-    Rule("v0_3-leftover", "advice", "a 1.0 document carries a 0.3 member that the interop "
-         "profile ignores (a 1.0 sender must not send it)", "A2A_REFERENCE §12; spec 5.7 (a "
-         "receiver ignores unknown members)"),
-    Rule("completed-has-artifact", "policy", "a completed task has produced at least one artifact",
-         "contract-validator baseline"),
-    Rule("https-interface", "policy", "HTTP-based interface URLs of an agent card use https "
-         "(loopback hosts exempt)", "contract-validator baseline; spec 1.0 §4 says HTTPS in production"),
-    Rule("binding-uri", "policy", "a protocolBinding other than JSONRPC, GRPC, HTTP+JSON is an "
-         "absolute http(s) URI", "contract-validator baseline; A2A_REFERENCE §4 (custom bindings "
-         "SHOULD use a URI)"),
-    Rule("timestamp-offset", "warning", "0.3: a timestamp carries an offset (Z or +hh:mm); ISO 8601 "
-         "and the 0.3 examples allow none, but then it names no instant", "A2A_REFERENCE §10"),
-    Rule("timestamp-offset", "advice", "0.3: a timestamp carries an offset (Z or +hh:mm); ISO 8601 "
-         "and the 0.3 examples allow none, but then it names no instant", "A2A_REFERENCE §10"),
+    Rule(
+        "json-line",
+        "spec",
+        "each JSONL line is one strict JSON value (no duplicate keys, NaN, bad UTF-8)",
+        "RFC 8259; A2A_REFERENCE §7",
+    ),
+    Rule(
+        "jsonrpc-envelope",
+        "spec",
+        'a JSON-RPC response has jsonrpc "2.0", an id and exactly one of result/error',
+        "JSON-RPC 2.0 §5; A2A_REFERENCE §5, §9.14",
+    ),
+    Rule(
+        "jsonrpc-id", "spec", "every response of one stream echoes the request id", "A2A_REFERENCE §7, §9.14"
+    ),
+    Rule(
+        "jsonrpc-error",
+        "spec",
+        "an error response ends the stream without a result",
+        "A2A_REFERENCE §5.1, §7",
+    ),
+    Rule(
+        "stream-ids",
+        "spec",
+        "every event of a task carries the task's taskId and contextId; contextId never changes",
+        "A2A_REFERENCE §9.4, §9.2",
+    ),
+    Rule(
+        "stream-order",
+        "spec",
+        "a task stream starts with the Task (0.3: a Task or Message); a "
+        "message-only stream is exactly one Message",
+        "A2A_REFERENCE §7 (spec 3.1.2), §11",
+    ),
+    Rule(
+        "lifecycle-terminal",
+        "spec",
+        "a terminal task (completed, failed, canceled, rejected) never "
+        "changes state and gets no further events",
+        "A2A_REFERENCE §2, §9.6",
+    ),
+    Rule(
+        "artifact-append",
+        "spec",
+        "append: true continues an artifact already sent with the same artifactId",
+        "A2A_REFERENCE §2 (TaskArtifactUpdateEvent), §9.5",
+    ),
+    Rule(
+        "artifact-last-chunk",
+        "spec",
+        "nothing more is sent for an artifactId after its lastChunk: true",
+        "A2A_REFERENCE §2 (TaskArtifactUpdateEvent), §9.5",
+    ),
+    Rule(
+        "final-flag",
+        "spec",
+        "0.3: only the last event may carry final: true, and a terminal status update must carry it",
+        "A2A_REFERENCE §10, §11 (0.3 streaming)",
+    ),
+    Rule(
+        "v0_3-leftover",
+        "advice",
+        "a 1.0 document carries a 0.3 member that the interop "
+        "profile ignores (a 1.0 sender must not send it)",
+        "A2A_REFERENCE §12; spec 5.7 (a receiver ignores unknown members)",
+    ),
+    Rule(
+        "completed-has-artifact",
+        "policy",
+        "a completed task has produced at least one artifact",
+        "contract-validator baseline",
+    ),
+    Rule(
+        "https-interface",
+        "policy",
+        "HTTP-based interface URLs of an agent card use https (loopback hosts exempt)",
+        "contract-validator baseline; spec 1.0 §4 says HTTPS in production",
+    ),
+    Rule(
+        "binding-uri",
+        "policy",
+        "a protocolBinding other than JSONRPC, GRPC, HTTP+JSON is an absolute http(s) URI",
+        "contract-validator baseline; A2A_REFERENCE §4 (custom bindings SHOULD use a URI)",
+    ),
+    Rule(
+        "timestamp-offset",
+        "warning",
+        "0.3: a timestamp carries an offset (Z or +hh:mm); ISO 8601 "
+        "and the 0.3 examples allow none, but then it names no instant",
+        "A2A_REFERENCE §10",
+    ),
+    Rule(
+        "timestamp-offset",
+        "advice",
+        "0.3: a timestamp carries an offset (Z or +hh:mm); ISO 8601 "
+        "and the 0.3 examples allow none, but then it names no instant",
+        "A2A_REFERENCE §10",
+    ),
 )
 
 RULES: dict[str, Rule] = {rule.id: rule for rule in _RULES}

@@ -74,21 +74,52 @@ def selects(select: str | None, test_id: str) -> bool:
 
 def load_error_detail(error: LoadError) -> ErrorDetail:
     return ErrorDetail(
-        path="$", pointer="", schema_path="", keyword="load",
-        message=str(error), line=error.line,
+        path="$",
+        pointer="",
+        schema_path="",
+        keyword="load",
+        message=str(error),
+        line=error.line,
     )
 
 
-def _errored(suite: str, schema: str, description: str, expected: bool | None,
-             reason: str, errors: tuple[ErrorDetail, ...] = (), *, line: int | None = None,
-             source: str | None = None, data: Any = None, note: str | None = None) -> CaseResult:
-    return CaseResult(suite, schema, description, expected, None, Outcome.ERRORED, errors, reason,
-                      source=source, line=line, data=data, note=note)
+def _errored(
+    suite: str,
+    schema: str,
+    description: str,
+    expected: bool | None,
+    reason: str,
+    errors: tuple[ErrorDetail, ...] = (),
+    *,
+    line: int | None = None,
+    source: str | None = None,
+    data: Any = None,
+    note: str | None = None,
+) -> CaseResult:
+    return CaseResult(
+        suite,
+        schema,
+        description,
+        expected,
+        None,
+        Outcome.ERRORED,
+        errors,
+        reason,
+        source=source,
+        line=line,
+        data=data,
+        note=note,
+    )
 
 
-def judge(suite: Suite, description: str, expected_valid: bool,
-          expected_errors: tuple[Matcher, ...], errors: tuple[ErrorDetail, ...],
-          policy: str = DEFAULT_POLICY) -> CaseResult:
+def judge(
+    suite: Suite,
+    description: str,
+    expected_valid: bool,
+    expected_errors: tuple[Matcher, ...],
+    errors: tuple[ErrorDetail, ...],
+    policy: str = DEFAULT_POLICY,
+) -> CaseResult:
     """Compare the verdict with the expectation and, for invalid data, the pinned reasons.
 
     The verdict is spec conformance; policy findings decide it only under ``policy="error"``
@@ -104,24 +135,34 @@ def judge(suite: Suite, description: str, expected_valid: bool,
     outcome, reason = Outcome.PASSED, None
     if actual_valid != expected_valid:
         outcome = Outcome.FAILED
-        reason = ("expected valid, but it was rejected" if expected_valid
-                  else "expected invalid, but it was accepted")
+        reason = (
+            "expected valid, but it was rejected"
+            if expected_valid
+            else "expected invalid, but it was accepted"
+        )
     elif not expected_valid:
-        missing = [m for m in expected_errors
-                   if not any(m.matches(e) for top in errors for e in top.walk())]
+        missing = [m for m in expected_errors if not any(m.matches(e) for top in errors for e in top.walk())]
         if missing:
             outcome = Outcome.FAILED
             reason = "invalid, but not for the expected reason: no error matches " + "; ".join(
-                f"{{{m}}}" for m in missing)
+                f"{{{m}}}" for m in missing
+            )
     if outcome is Outcome.PASSED and actual_valid and warnings:
         outcome, reason = Outcome.WARNING, policy_reason(warnings)
-    return CaseResult(suite.name, suite.schema, description, expected_valid, actual_valid,
-                      outcome, errors, reason)
+    return CaseResult(
+        suite.name, suite.schema, description, expected_valid, actual_valid, outcome, errors, reason
+    )
 
 
-def document_errors(validator: Validator, schema: str, data: Any,
-                    policy: str = DEFAULT_POLICY, *, advice: bool = True,
-                    profile: str = DEFAULT_PROFILE) -> tuple[ErrorDetail, ...]:
+def document_errors(
+    validator: Validator,
+    schema: str,
+    data: Any,
+    policy: str = DEFAULT_POLICY,
+    *,
+    advice: bool = True,
+    profile: str = DEFAULT_PROFILE,
+) -> tuple[ErrorDetail, ...]:
     """Schema errors of one document; unless ``advice`` is False its advice (0.3 leftovers
     under interop, a 0.3 timestamp without offset in strict); then the policy findings (unless
     ``policy`` is ``off``)."""
@@ -135,70 +176,127 @@ def document_errors(validator: Validator, schema: str, data: Any,
     return errors
 
 
-def run_test(suite: Suite, test: CaseTest, validator: Validator,
-             profile: str = DEFAULT_PROFILE, policy: str = DEFAULT_POLICY) -> CaseResult:
+def run_test(
+    suite: Suite,
+    test: CaseTest,
+    validator: Validator,
+    profile: str = DEFAULT_PROFILE,
+    policy: str = DEFAULT_POLICY,
+) -> CaseResult:
     """Validate one test's data and judge the verdict and, for invalid data, the reasons."""
     try:
         # a suite's verdict leaves advice out (judge): not computed
         errors = document_errors(validator, suite.schema, test.data, policy, advice=False)
     except Unresolvable as exc:
-        return _errored(suite.name, suite.schema, test.description, test.valid,
-                        f"schema reference cannot be resolved: {unresolvable_message(exc)}", line=test.line,
-                        data=test.data)
+        return _errored(
+            suite.name,
+            suite.schema,
+            test.description,
+            test.valid,
+            f"schema reference cannot be resolved: {unresolvable_message(exc)}",
+            line=test.line,
+            data=test.data,
+        )
     except RecursionError:
-        return _errored(suite.name, suite.schema, test.description, test.valid,
-                        "schema recursion too deep while validating", line=test.line, data=test.data)
+        return _errored(
+            suite.name,
+            suite.schema,
+            test.description,
+            test.valid,
+            "schema recursion too deep while validating",
+            line=test.line,
+            data=test.data,
+        )
     result = judge(suite, test.description, test.valid, test.expected_errors, errors, policy)
     return dataclasses.replace(result, line=test.line, data=test.data)
 
 
-def stream_errors(path: Path, name: str, version: str, validator: Validator,
-                  policy: str = DEFAULT_POLICY,
-                  limit: int | None = MAX_STREAM_FINDINGS, *,
-                  advice: bool = True, events: bool = True) -> tuple[ErrorDetail, ...]:
+def stream_errors(
+    path: Path,
+    name: str,
+    version: str,
+    validator: Validator,
+    policy: str = DEFAULT_POLICY,
+    limit: int | None = MAX_STREAM_FINDINGS,
+    *,
+    advice: bool = True,
+    events: bool = True,
+) -> tuple[ErrorDetail, ...]:
     """The line and cross-line findings of one JSONL file (raises LoadFailure if unreadable).
 
     At most ``limit`` findings are kept; if there are more, a last ``truncated`` entry says how
     many were dropped.
     """
-    return stream_line_errors(iter_jsonl(path, name), version, validator, policy, limit,
-                              advice=advice, events=events)
+    return stream_line_errors(
+        iter_jsonl(path, name), version, validator, policy, limit, advice=advice, events=events
+    )
 
 
-def stream_line_errors(lines: Iterable[tuple[int, Any, LoadError | None]], version: str,
-                       validator: Validator, policy: str = DEFAULT_POLICY,
-                       limit: int | None = MAX_STREAM_FINDINGS, *,
-                       advice: bool = True, events: bool = True) -> tuple[ErrorDetail, ...]:
+def stream_line_errors(
+    lines: Iterable[tuple[int, Any, LoadError | None]],
+    version: str,
+    validator: Validator,
+    policy: str = DEFAULT_POLICY,
+    limit: int | None = MAX_STREAM_FINDINGS,
+    *,
+    advice: bool = True,
+    events: bool = True,
+) -> tuple[ErrorDetail, ...]:
     """:func:`stream_errors` for ``(line number, value, load error)`` triples."""
-    findings = check_stream(lines, version, validator, policy=policy != "off", advice=advice,
-                            events=events)
+    findings = check_stream(lines, version, validator, policy=policy != "off", advice=advice, events=events)
     kept = tuple(itertools.islice(findings, limit))
     dropped = sum(1 for _ in findings)
     if not dropped:
         return kept
-    return (*kept, ErrorDetail(
-        path="$", pointer="", schema_path="", keyword="truncated",
-        message=f"{dropped} more finding(s) not shown: only the first {limit} findings of a "
-                "stream are kept"))
+    return (
+        *kept,
+        ErrorDetail(
+            path="$",
+            pointer="",
+            schema_path="",
+            keyword="truncated",
+            message=f"{dropped} more finding(s) not shown: only the first {limit} findings of a "
+            "stream are kept",
+        ),
+    )
 
 
-def run_stream(suite: Suite, case: StreamCase, store: SchemaStore, validator: Validator,
-               policy: str = DEFAULT_POLICY) -> CaseResult:
+def run_stream(
+    suite: Suite, case: StreamCase, store: SchemaStore, validator: Validator, policy: str = DEFAULT_POLICY
+) -> CaseResult:
     version = store.resolve(suite.schema)[0]
     # errored or judged, the result names the entry's line (and the JSONL file its lines refer to)
     where = {"line": case.line, "source": _display(case.file)}
     try:
-        errors = stream_errors(case.file, case.file.name, version, validator, policy,
-                               advice=False)
+        errors = stream_errors(case.file, case.file.name, version, validator, policy, advice=False)
     except LoadFailure as exc:
-        return _errored(suite.name, suite.schema, case.description, case.valid,
-                        f"cannot read stream: {exc.error}", (load_error_detail(exc.error),), **where)
+        return _errored(
+            suite.name,
+            suite.schema,
+            case.description,
+            case.valid,
+            f"cannot read stream: {exc.error}",
+            (load_error_detail(exc.error),),
+            **where,
+        )
     except Unresolvable as exc:
-        return _errored(suite.name, suite.schema, case.description, case.valid,
-                        f"schema reference cannot be resolved: {unresolvable_message(exc)}", **where)
+        return _errored(
+            suite.name,
+            suite.schema,
+            case.description,
+            case.valid,
+            f"schema reference cannot be resolved: {unresolvable_message(exc)}",
+            **where,
+        )
     except RecursionError:  # a recursive schema over data nested up to jsonio.MAX_DEPTH
-        return _errored(suite.name, suite.schema, case.description, case.valid,
-                        f"schema recursion too deep while validating {case.file.name}", **where)
+        return _errored(
+            suite.name,
+            suite.schema,
+            case.description,
+            case.valid,
+            f"schema recursion too deep while validating {case.file.name}",
+            **where,
+        )
     result = judge(suite, case.description, case.valid, case.expected_errors, errors, policy)
     return dataclasses.replace(result, **where)
 
@@ -217,8 +315,7 @@ def _suite_problem_result(problem: SuiteProblem) -> CaseResult:
 
 def _orphan_result(path: Path) -> CaseResult:
     name = path.as_posix()
-    return _errored(name, "", "<stream file>", None,
-                    "JSONL file is not referenced by any suite's streams")
+    return _errored(name, "", "<stream file>", None, "JSONL file is not referenced by any suite's streams")
 
 
 def _until_first_failure(results: Iterable[CaseResult], fail_fast: bool) -> Iterator[CaseResult]:
@@ -228,15 +325,17 @@ def _until_first_failure(results: Iterable[CaseResult], fail_fast: bool) -> Iter
             return
 
 
-def suite_results(item: Suite | SuiteProblem, store: SchemaStore,
-                  options: RunOptions = RunOptions(), start: int = 0) -> Iterator[CaseResult]:
+def suite_results(
+    item: Suite | SuiteProblem, store: SchemaStore, options: RunOptions = RunOptions(), start: int = 0
+) -> Iterator[CaseResult]:
     """The results of one suite's selected tests and streams (one *errored* if unloadable),
     from the ``start``-th selected one on."""
     if isinstance(item, SuiteProblem):
         yield _suite_problem_result(item)
         return
-    tests = [t for t in (*item.tests, *item.streams)
-             if selects(options.select, f"{item.name} > {t.description}")][start:]
+    tests = [
+        t for t in (*item.tests, *item.streams) if selects(options.select, f"{item.name} > {t.description}")
+    ][start:]
     if not tests:
         return
     profile = options.profile or item.profile or DEFAULT_PROFILE
@@ -258,17 +357,32 @@ def suite_results(item: Suite | SuiteProblem, store: SchemaStore,
         sandbox.announce(info)
         source = info[-1]
         if validator is None:
-            result = _errored(item.name, item.schema, test.description, test.valid,
-                              problem or "no validator", line=test.line, source=source)
+            result = _errored(
+                item.name,
+                item.schema,
+                test.description,
+                test.valid,
+                problem or "no validator",
+                line=test.line,
+                source=source,
+            )
         elif isinstance(test, StreamCase):
             line_schema = stream_line_schema(store, item.schema)
             try:
-                line_validator = (validator if line_schema == item.schema
-                                  else store.validator(line_schema, profile))
+                line_validator = (
+                    validator if line_schema == item.schema else store.validator(line_schema, profile)
+                )
                 result = run_stream(item, test, store, line_validator, policy)
             except SchemaError as exc:
-                result = _errored(item.name, item.schema, test.description, test.valid, str(exc),
-                                  line=test.line, source=_display(test.file))
+                result = _errored(
+                    item.name,
+                    item.schema,
+                    test.description,
+                    test.valid,
+                    str(exc),
+                    line=test.line,
+                    source=_display(test.file),
+                )
         else:
             result = run_test(item, test, validator, profile, policy)
         result = dataclasses.replace(result, duration=time.perf_counter() - started)
@@ -277,17 +391,21 @@ def suite_results(item: Suite | SuiteProblem, store: SchemaStore,
             return
 
 
-def run_suites(items: Iterable[Suite | SuiteProblem], store: SchemaStore,
-               options: RunOptions = RunOptions(),
-               orphans: Iterable[Path] = ()) -> Iterator[CaseResult]:
+def run_suites(
+    items: Iterable[Suite | SuiteProblem],
+    store: SchemaStore,
+    options: RunOptions = RunOptions(),
+    orphans: Iterable[Path] = (),
+) -> Iterator[CaseResult]:
     """Run every selected test and stream of every suite; anything unusable yields *errored*."""
     orphan_results = (_orphan_result(o) for o in (orphans if options.select is None else ()))
     suites = (r for item in items for r in suite_results(item, store, options))
     return _until_first_failure(itertools.chain(orphan_results, suites), options.fail_fast)
 
 
-def run_paths(inputs: Sequence[Path], store: SchemaStore, options: RunOptions = RunOptions(),
-              jobs: int = 1) -> Iterator[CaseResult]:
+def run_paths(
+    inputs: Sequence[Path], store: SchemaStore, options: RunOptions = RunOptions(), jobs: int = 1
+) -> Iterator[CaseResult]:
     """Discover, load and run the suites under ``inputs`` (what ``a2a-schema-suite run`` does).
 
     With ``jobs > 1`` each suite file is loaded and run in a worker process; the results are
@@ -313,9 +431,16 @@ AUTO = "auto"
 #: the schema files whose documents are stream events (or envelopes of them): a ``.jsonl`` checked
 #: against one of them is a stream, with the rules across lines; against any other schema (agent
 #: cards, requests, parts) it is JSON Lines of documents, each checked on its own
-EVENT_SCHEMA_FILES = frozenset({
-    "stream_response.json", "task.json", "message.json", "task_status_update_event.json",
-    "task_artifact_update_event.json", "jsonrpc_response.json"})
+EVENT_SCHEMA_FILES = frozenset(
+    {
+        "stream_response.json",
+        "task.json",
+        "message.json",
+        "task_status_update_event.json",
+        "task_artifact_update_event.json",
+        "jsonrpc_response.json",
+    }
+)
 
 
 def carries_events(schema: str) -> bool:
@@ -341,8 +466,15 @@ def stream_line_schema(store: SchemaStore, schema: str) -> str:
     return schema
 
 
-def verdict_result(name: str, schema: str, errors: tuple[ErrorDetail, ...], policy: str, *,
-                   data: Any = None, note: str | None = None) -> CaseResult:
+def verdict_result(
+    name: str,
+    schema: str,
+    errors: tuple[ErrorDetail, ...],
+    policy: str,
+    *,
+    data: Any = None,
+    note: str | None = None,
+) -> CaseResult:
     """The result of one of the user's documents: spec errors fail it, policy findings under
     ``warn`` make it a warning (exit 0), under ``off`` they are dropped."""
     decisive, warnings = split_policy(errors, policy)
@@ -358,13 +490,19 @@ def verdict_result(name: str, schema: str, errors: tuple[ErrorDetail, ...], poli
         outcome, reason = Outcome.WARNING, policy_reason(warnings)
     else:
         outcome, reason = Outcome.PASSED, None
-    return CaseResult(name, schema, name, True, not decisive, outcome, errors, reason, source=name,
-                      data=data, note=note)
+    return CaseResult(
+        name, schema, name, True, not decisive, outcome, errors, reason, source=name, data=data, note=note
+    )
 
 
-def document_result(data: Any, schema: str | None, store: SchemaStore,
-                    profile: str = DEFAULT_PROFILE, policy: str = DEFAULT_POLICY,
-                    name: str = "<document>") -> CaseResult:
+def document_result(
+    data: Any,
+    schema: str | None,
+    store: SchemaStore,
+    profile: str = DEFAULT_PROFILE,
+    policy: str = DEFAULT_POLICY,
+    name: str = "<document>",
+) -> CaseResult:
     """One document given as a value (what the Python API's ``validate_document`` returns);
     raises :class:`SchemaError` for a schema that cannot be used."""
     from a2a_schema_suite.detection import detect
@@ -374,22 +512,35 @@ def document_result(data: Any, schema: str | None, store: SchemaStore,
         detection = detect(data)
         note = detection.explain()
         if detection.schema is None:
-            return _errored(name, AUTO, name, True, f"cannot tell which schema to use: {note}",
-                            data=data, note=note)
+            return _errored(
+                name, AUTO, name, True, f"cannot tell which schema to use: {note}", data=data, note=note
+            )
         schema = detection.schema
     validator = store.validator(schema, profile)
     try:
         errors = document_errors(validator, schema, data, policy, profile=profile)
     except RecursionError:
-        return _errored(name, schema, name, True,
-                        f"schema recursion too deep while validating {name}", data=data, note=note)
+        return _errored(
+            name,
+            schema,
+            name,
+            True,
+            f"schema recursion too deep while validating {name}",
+            data=data,
+            note=note,
+        )
     return verdict_result(name, schema, errors, policy, data=data, note=note)
 
 
-def stream_result(lines: Iterable[tuple[int, Any, LoadError | None]], schema: str,
-                  store: SchemaStore, profile: str = DEFAULT_PROFILE,
-                  policy: str = DEFAULT_POLICY, name: str = "<stream>",
-                  note: str | None = None) -> CaseResult:
+def stream_result(
+    lines: Iterable[tuple[int, Any, LoadError | None]],
+    schema: str,
+    store: SchemaStore,
+    profile: str = DEFAULT_PROFILE,
+    policy: str = DEFAULT_POLICY,
+    name: str = "<stream>",
+    note: str | None = None,
+) -> CaseResult:
     """A stream given as ``(line, value, load error)`` triples (what ``validate_stream``
     returns); raises :class:`SchemaError` for a schema that cannot be used."""
     validator = store.validator(stream_line_schema(store, schema), profile)
@@ -397,8 +548,9 @@ def stream_result(lines: Iterable[tuple[int, Any, LoadError | None]], schema: st
     try:
         errors = stream_line_errors(lines, version, validator, policy)
     except RecursionError:
-        return _errored(name, schema, name, True,
-                        f"schema recursion too deep while validating {name}", note=note)
+        return _errored(
+            name, schema, name, True, f"schema recursion too deep while validating {name}", note=note
+        )
     return verdict_result(name, schema, errors, policy, note=note)
 
 
@@ -409,8 +561,13 @@ def _rereadable(path: Path) -> bool:
         return False
 
 
-def validate_file(path: Path, schema: str | None, store: SchemaStore,
-                  profile: str = DEFAULT_PROFILE, policy: str = DEFAULT_POLICY) -> CaseResult:
+def validate_file(
+    path: Path,
+    schema: str | None,
+    store: SchemaStore,
+    profile: str = DEFAULT_PROFILE,
+    policy: str = DEFAULT_POLICY,
+) -> CaseResult:
     """Validate one of the user's files (``.jsonl``: a stream) against ``schema``, or against
     the schema :mod:`a2a_schema_suite.detection` finds when ``schema`` is None or ``"auto"``."""
     from a2a_schema_suite.detection import detect, detect_path, detect_stream
@@ -432,40 +589,67 @@ def validate_file(path: Path, schema: str | None, store: SchemaStore,
                 detection = detect_stream(value for _, value, error in lines if error is None)
             note = detection.explain()
             if detection.schema is None:
-                return _errored(name, AUTO, name, True, f"cannot tell which schema to use: {note}",
-                                source=name, note=note)
+                return _errored(
+                    name, AUTO, name, True, f"cannot tell which schema to use: {note}", source=name, note=note
+                )
             schema = detection.schema
         try:
-            validator = store.validator(stream_line_schema(store, schema) if stream else schema,
-                                        profile)
+            validator = store.validator(stream_line_schema(store, schema) if stream else schema, profile)
         except SchemaError as exc:
             return _errored(name, schema, name, True, str(exc), note=note)
         if stream:
             version = store.resolve(schema)[0]
             events = carries_events(schema)
-            errors = (stream_errors(path, name, version, validator, policy, events=events)
-                      if lines is None else
-                      stream_line_errors(lines, version, validator, policy, events=events))
+            errors = (
+                stream_errors(path, name, version, validator, policy, events=events)
+                if lines is None
+                else stream_line_errors(lines, version, validator, policy, events=events)
+            )
         else:
             if data is None:
                 data = load_path(path, name)
             errors = document_errors(validator, schema, data, policy, profile=profile)
     except LoadFailure as exc:
-        return _errored(name, schema or AUTO, name, True, f"cannot load document: {exc.error}",
-                        (load_error_detail(exc.error),), note=note)
+        return _errored(
+            name,
+            schema or AUTO,
+            name,
+            True,
+            f"cannot load document: {exc.error}",
+            (load_error_detail(exc.error),),
+            note=note,
+        )
     except Unresolvable as exc:
-        return _errored(name, schema, name, True,
-                        f"schema reference cannot be resolved: {unresolvable_message(exc)}",
-                        data=data, note=note)
+        return _errored(
+            name,
+            schema,
+            name,
+            True,
+            f"schema reference cannot be resolved: {unresolvable_message(exc)}",
+            data=data,
+            note=note,
+        )
     except RecursionError:  # a recursive schema over data nested up to jsonio.MAX_DEPTH
-        return _errored(name, schema, name, True,
-                        f"schema recursion too deep while validating {name}", data=data, note=note)
+        return _errored(
+            name,
+            schema,
+            name,
+            True,
+            f"schema recursion too deep while validating {name}",
+            data=data,
+            note=note,
+        )
     return verdict_result(name, schema, errors, policy, data=data, note=note)
 
 
-def validate_documents(files: Iterable[Path], schema: str | None, store: SchemaStore,
-                       profile: str = DEFAULT_PROFILE, jobs: int = 1,
-                       policy: str = DEFAULT_POLICY) -> Iterator[CaseResult]:
+def validate_documents(
+    files: Iterable[Path],
+    schema: str | None,
+    store: SchemaStore,
+    profile: str = DEFAULT_PROFILE,
+    jobs: int = 1,
+    policy: str = DEFAULT_POLICY,
+) -> Iterator[CaseResult]:
     """Validate the user's own documents (``.jsonl`` files are streams): valid -> passed.
 
     ``schema`` None or ``"auto"``: each file's schema is detected from its shape. With
@@ -508,8 +692,9 @@ def _store() -> SchemaStore:
     return _worker_store
 
 
-def _run_suite_file(path: Path, name: str, options: RunOptions, root: Path | None = None
-                    ) -> tuple[Suite | SuiteProblem, list[CaseResult]]:
+def _run_suite_file(
+    path: Path, name: str, options: RunOptions, root: Path | None = None
+) -> tuple[Suite | SuiteProblem, list[CaseResult]]:
     """Worker: load and run one suite file; return it without its tests (for orphan detection)."""
     item = load_suite(path, name, root)
     results = list(suite_results(item, _store(), options))
@@ -518,8 +703,9 @@ def _run_suite_file(path: Path, name: str, options: RunOptions, root: Path | Non
     return item, results
 
 
-def _validate_chunk(files: list[Path], schema: str | None, profile: str,
-                    policy: str = DEFAULT_POLICY) -> list[CaseResult]:
+def _validate_chunk(
+    files: list[Path], schema: str | None, profile: str, policy: str = DEFAULT_POLICY
+) -> list[CaseResult]:
     return list(validate_documents(files, schema, _store(), profile, policy=policy))
 
 
@@ -537,8 +723,9 @@ def _chunks(files: list[Path], jobs: int) -> list[list[Path]]:
     return chunks
 
 
-def _suite_file_lost(unit: tuple[Path, str, RunOptions, Path],
-                     why: str) -> tuple[SuiteProblem, list[CaseResult]]:
+def _suite_file_lost(
+    unit: tuple[Path, str, RunOptions, Path], why: str
+) -> tuple[SuiteProblem, list[CaseResult]]:
     path, name, _, _ = unit
     problem = SuiteProblem(name, path, ())
     return problem, [_errored(name, "", "<suite file>", None, f"worker process failed: {why}")]
@@ -546,8 +733,9 @@ def _suite_file_lost(unit: tuple[Path, str, RunOptions, Path],
 
 def _documents_lost(unit: tuple[list[Path], str | None, str, str], why: str) -> list[CaseResult]:
     files, schema = unit[0], unit[1] or AUTO
-    return [_errored(p.as_posix(), schema, p.as_posix(), True, f"worker process failed: {why}")
-            for p in files]
+    return [
+        _errored(p.as_posix(), schema, p.as_posix(), True, f"worker process failed: {why}") for p in files
+    ]
 
 
 def _pool_context() -> Any:
@@ -558,17 +746,25 @@ def _pool_context() -> Any:
     return multiprocessing.get_context()
 
 
-def _in_workers(function: Callable[..., R], units: Sequence[tuple[Any, ...]], store: SchemaStore,
-                jobs: int, lost: Callable[[tuple[Any, ...], str], R],
-                context: Any = None) -> Iterator[R]:
+def _in_workers(
+    function: Callable[..., R],
+    units: Sequence[tuple[Any, ...]],
+    store: SchemaStore,
+    jobs: int,
+    lost: Callable[[tuple[Any, ...], str], R],
+    context: Any = None,
+) -> Iterator[R]:
     """``function(*unit)`` for every unit in a pool of ``jobs`` processes, yielded in unit order.
 
     A worker that dies (killed, out of memory) turns the units it did not finish into
     ``lost(unit, reason)`` instead of losing the results of the others.
     """
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(units)),
-                               mp_context=context or _pool_context(),
-                               initializer=_init_worker, initargs=(store,))
+    pool = ProcessPoolExecutor(
+        max_workers=min(jobs, len(units)),
+        mp_context=context or _pool_context(),
+        initializer=_init_worker,
+        initargs=(store,),
+    )
     try:
         futures: list[Future[R]] = [pool.submit(function, *unit) for unit in units]
         for unit, future in zip(units, futures, strict=True):
@@ -611,8 +807,9 @@ def _case_errored(case: sandbox.CaseInfo, reason: str) -> CaseResult:
     return _errored(suite, schema, description, expected, reason, line=line, source=source)
 
 
-def _suite_file_task(path: Path, name: str, options: RunOptions, root: Path | None = None, *,
-                     start: int = 0) -> Iterator[CaseResult]:
+def _suite_file_task(
+    path: Path, name: str, options: RunOptions, root: Path | None = None, *, start: int = 0
+) -> Iterator[CaseResult]:
     """Worker: load one suite file and run it from its ``start``-th case; returns the suite
     without its tests (for orphan detection)."""
     item = load_suite(path, name, root)
@@ -620,20 +817,23 @@ def _suite_file_task(path: Path, name: str, options: RunOptions, root: Path | No
     return dataclasses.replace(item, tests=()) if isinstance(item, Suite) else item
 
 
-def _suite_task(item: Suite | SuiteProblem, options: RunOptions, *,
-                start: int = 0) -> Iterator[CaseResult]:
+def _suite_task(item: Suite | SuiteProblem, options: RunOptions, *, start: int = 0) -> Iterator[CaseResult]:
     yield from suite_results(item, _store(), options, start)
 
 
-def _documents_task(files: list[Path], schema: str | None, profile: str,
-                    policy: str = DEFAULT_POLICY, *, start: int = 0) -> Iterator[CaseResult]:
+def _documents_task(
+    files: list[Path], schema: str | None, profile: str, policy: str = DEFAULT_POLICY, *, start: int = 0
+) -> Iterator[CaseResult]:
     yield from validate_documents(files[start:], schema, _store(), profile, policy=policy)
 
 
 def _suite_lost(unit: tuple[Any, ...], why: str) -> tuple[list[CaseResult], Any]:
     item = unit[0]
-    return [_errored(item.name, getattr(item, "schema", ""), "<suite file>", None,
-                     f"worker process failed: {why}")], None
+    return [
+        _errored(
+            item.name, getattr(item, "schema", ""), "<suite file>", None, f"worker process failed: {why}"
+        )
+    ], None
 
 
 def _suite_file_lost_results(unit: tuple[Any, ...], why: str) -> tuple[list[CaseResult], Any]:
@@ -645,20 +845,36 @@ def _documents_lost_results(unit: tuple[Any, ...], why: str) -> tuple[list[CaseR
     return _documents_lost(unit, why), None  # type: ignore[arg-type]
 
 
-def _budgeted(task: sandbox.Task, units: Sequence[tuple[Any, ...]], store: SchemaStore,
-              budget: sandbox.Budget, jobs: int,
-              lost: Callable[[tuple[Any, ...], str], tuple[list[CaseResult], Any]],
-              on_result: Callable[[CaseResult], None] | None = None
-              ) -> Iterator[tuple[list[CaseResult], Any]]:
-    return sandbox.run_units(task, units, budget=budget, jobs=jobs,
-                             setup=functools.partial(_init_lane, store), errored=_case_errored,
-                             lost=lost, context=_pool_context(), on_result=on_result)
+def _budgeted(
+    task: sandbox.Task,
+    units: Sequence[tuple[Any, ...]],
+    store: SchemaStore,
+    budget: sandbox.Budget,
+    jobs: int,
+    lost: Callable[[tuple[Any, ...], str], tuple[list[CaseResult], Any]],
+    on_result: Callable[[CaseResult], None] | None = None,
+) -> Iterator[tuple[list[CaseResult], Any]]:
+    return sandbox.run_units(
+        task,
+        units,
+        budget=budget,
+        jobs=jobs,
+        setup=functools.partial(_init_lane, store),
+        errored=_case_errored,
+        lost=lost,
+        context=_pool_context(),
+        on_result=on_result,
+    )
 
 
-def run_paths_budgeted(inputs: Sequence[Path], store: SchemaStore, options: RunOptions,
-                       jobs: int, budget: sandbox.Budget,
-                       on_result: Callable[[CaseResult], None] | None = None
-                       ) -> Iterator[CaseResult]:
+def run_paths_budgeted(
+    inputs: Sequence[Path],
+    store: SchemaStore,
+    options: RunOptions,
+    jobs: int,
+    budget: sandbox.Budget,
+    on_result: Callable[[CaseResult], None] | None = None,
+) -> Iterator[CaseResult]:
     """:func:`run_paths` with every case under ``budget`` (same results, same order).
 
     If interrupted (Ctrl-C, SIGTERM), the exception carries the results so far as ``partial``.
@@ -668,8 +884,9 @@ def run_paths_budgeted(inputs: Sequence[Path], store: SchemaStore, options: RunO
     units = [(path, name, options, root) for path, name, root in discover_roots(inputs)]
     outcomes: list[tuple[list[CaseResult], Any]] = []
     try:
-        for outcome in _budgeted(_suite_file_task, units, store, budget, jobs,
-                                 _suite_file_lost_results, on_result):
+        for outcome in _budgeted(
+            _suite_file_task, units, store, budget, jobs, _suite_file_lost_results, on_result
+        ):
             outcomes.append(outcome)
     except KeyboardInterrupt as exc:
         exc.partial = [r for results, _ in outcomes for r in results]  # type: ignore[attr-defined]
@@ -681,21 +898,31 @@ def run_paths_budgeted(inputs: Sequence[Path], store: SchemaStore, options: RunO
     yield from _until_first_failure(itertools.chain(orphan_results, suites), options.fail_fast)
 
 
-def run_suites_budgeted(items: Sequence[Suite | SuiteProblem], store: SchemaStore,
-                        options: RunOptions, budget: sandbox.Budget,
-                        jobs: int = 1) -> Iterator[CaseResult]:
+def run_suites_budgeted(
+    items: Sequence[Suite | SuiteProblem],
+    store: SchemaStore,
+    options: RunOptions,
+    budget: sandbox.Budget,
+    jobs: int = 1,
+) -> Iterator[CaseResult]:
     """:func:`run_suites` of loaded suites (no orphans) with every case under ``budget``."""
-    for results, _ in _budgeted(_suite_task, [(item, options) for item in items], store, budget,
-                                jobs, _suite_lost):
+    for results, _ in _budgeted(
+        _suite_task, [(item, options) for item in items], store, budget, jobs, _suite_lost
+    ):
         yield from results
 
 
-def validate_documents_budgeted(files: Iterable[Path], schema: str | None, store: SchemaStore,
-                                profile: str, jobs: int, budget: sandbox.Budget,
-                                policy: str = DEFAULT_POLICY) -> Iterator[CaseResult]:
+def validate_documents_budgeted(
+    files: Iterable[Path],
+    schema: str | None,
+    store: SchemaStore,
+    profile: str,
+    jobs: int,
+    budget: sandbox.Budget,
+    policy: str = DEFAULT_POLICY,
+) -> Iterator[CaseResult]:
     """:func:`validate_documents` with every document under ``budget`` (same results, order)."""
     files = list(files)
     units = [(chunk, schema, profile, policy) for chunk in _chunks(files, max(jobs, 1))]
-    for results, _ in _budgeted(_documents_task, units, store, budget, jobs,
-                                _documents_lost_results):
+    for results, _ in _budgeted(_documents_task, units, store, budget, jobs, _documents_lost_results):
         yield from results

@@ -56,12 +56,16 @@ class Budget:
     memory_mib: int = DEFAULT_MEMORY_MIB
 
     def over_time(self) -> str:
-        return (f"over the time budget: no verdict after {self.seconds:g} s (--time-budget); "
-                "the case was stopped and the run went on")
+        return (
+            f"over the time budget: no verdict after {self.seconds:g} s (--time-budget); "
+            "the case was stopped and the run went on"
+        )
 
     def over_memory(self, how: str) -> str:
-        return (f"over the memory ceiling of {self.memory_mib} MiB (--memory-ceiling): {how}; "
-                "the case was stopped and the run went on")
+        return (
+            f"over the memory ceiling of {self.memory_mib} MiB (--memory-ceiling): {how}; "
+            "the case was stopped and the run went on"
+        )
 
 
 #: What a case is, announced by the worker before it starts: enough to report it as errored.
@@ -167,8 +171,12 @@ def _lane_main(conn: Connection, setup: Callable[[], None], budget: Budget, pare
 class _Lane:
     def __init__(self, context: Any, setup: Callable[[], None], budget: Budget) -> None:
         mine, theirs = context.Pipe()
-        self.process = context.Process(target=_lane_main, args=(theirs, setup, budget, os.getpid()),
-                                       daemon=True, name="a2a-schema-suite worker")
+        self.process = context.Process(
+            target=_lane_main,
+            args=(theirs, setup, budget, os.getpid()),
+            daemon=True,
+            name="a2a-schema-suite worker",
+        )
         self.process.start()
         theirs.close()
         self.conn: Connection = mine
@@ -192,17 +200,25 @@ def _death(process: Any, budget: Budget) -> str:
     if code is not None and code < 0:
         name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
         if -code in (signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS, signal.SIGKILL):
-            return budget.over_memory(f"the validating process ended with {name}, most likely "
-                                      "an allocation that failed")
+            return budget.over_memory(
+                f"the validating process ended with {name}, most likely an allocation that failed"
+            )
         return f"the validating process ended with {name}; the run went on"
     return f"the validating process ended unexpectedly (exit status {code}); the run went on"
 
 
-def run_units(task: Task, units: Sequence[tuple[Any, ...]], *, budget: Budget, jobs: int,
-              setup: Callable[[], None], errored: Callable[[CaseInfo, str], Any],
-              lost: Callable[[tuple[Any, ...], str], tuple[list[Any], Any]],
-              context: Any, on_result: Callable[[Any], None] | None = None
-              ) -> Iterator[tuple[list[Any], Any]]:
+def run_units(
+    task: Task,
+    units: Sequence[tuple[Any, ...]],
+    *,
+    budget: Budget,
+    jobs: int,
+    setup: Callable[[], None],
+    errored: Callable[[CaseInfo, str], Any],
+    lost: Callable[[tuple[Any, ...], str], tuple[list[Any], Any]],
+    context: Any,
+    on_result: Callable[[Any], None] | None = None,
+) -> Iterator[tuple[list[Any], Any]]:
     """``(results, payload)`` of ``task(*unit, start=0)`` for every unit, in unit order, each case
     under ``budget`` in one of ``jobs`` worker processes.
 

@@ -86,18 +86,26 @@ def _clean(value: T) -> T:
 def error(detail):  # ErrorDetail -> ErrorDetail
     """An error with every text field visible (branch errors included)."""
     return dataclasses.replace(
-        detail, path=visible(detail.path), pointer=visible(detail.pointer),
-        schema_path=visible(detail.schema_path), keyword=visible(detail.keyword),
-        message=visible(detail.message), context=tuple(error(c) for c in detail.context),
-        rule=None if detail.rule is None else visible(detail.rule))
+        detail,
+        path=visible(detail.path),
+        pointer=visible(detail.pointer),
+        schema_path=visible(detail.schema_path),
+        keyword=visible(detail.keyword),
+        message=visible(detail.message),
+        context=tuple(error(c) for c in detail.context),
+        rule=None if detail.rule is None else visible(detail.rule),
+    )
 
 
 def result(case):  # CaseResult -> CaseResult
     """A result with every text field visible (whatever fields it has: ``suite``,
     ``description``, ``reason``, ``note``, ...) and its errors; the tested document (``data``)
     is kept as is."""
-    changes = {f.name: visible(getattr(case, f.name)) for f in dataclasses.fields(case)
-               if f.name != "data" and type(getattr(case, f.name)) is str}  # not the Outcome enum
+    changes = {
+        f.name: visible(getattr(case, f.name))
+        for f in dataclasses.fields(case)
+        if f.name != "data" and type(getattr(case, f.name)) is str
+    }  # not the Outcome enum
     return dataclasses.replace(case, **changes, errors=tuple(error(e) for e in case.errors))
 
 

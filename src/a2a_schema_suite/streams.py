@@ -21,10 +21,8 @@ from a2a_schema_suite.results import ErrorDetail, collect_errors
 from a2a_schema_suite.rules import message
 
 TERMINAL = frozenset({"completed", "failed", "canceled", "rejected"})
-_V1_WRAPPERS = {"task": "task", "message": "message", "statusUpdate": "status",
-                "artifactUpdate": "artifact"}
-_V03_KINDS = {"task": "task", "message": "message", "status-update": "status",
-              "artifact-update": "artifact"}
+_V1_WRAPPERS = {"task": "task", "message": "message", "statusUpdate": "status", "artifactUpdate": "artifact"}
+_V03_KINDS = {"task": "task", "message": "message", "status-update": "status", "artifact-update": "artifact"}
 
 
 def _key(value: Any) -> Any:
@@ -45,7 +43,7 @@ def _key(value: Any) -> Any:
 def _show(value: Any, width: int = 80) -> str:
     """``repr`` for a message, abbreviated: a 10 MB id must not become a 10 MB message."""
     text = repr(value)
-    return text if len(text) <= width else f"{text[:width - 3]}..."
+    return text if len(text) <= width else f"{text[: width - 3]}..."
 
 
 def normalise_state(state: Any) -> str | None:
@@ -53,7 +51,7 @@ def normalise_state(state: Any) -> str | None:
     if not isinstance(state, str):
         return None
     if state.startswith("TASK_STATE_"):
-        state = state[len("TASK_STATE_"):]
+        state = state[len("TASK_STATE_") :]
     return state.lower().replace("_", "-")
 
 
@@ -75,8 +73,11 @@ class Event:
 def _event_from(kind: str, body: dict[str, Any]) -> Event:
     if kind == "task":
         artifacts = body.get("artifacts")
-        ids = tuple(a.get("artifactId") for a in artifacts if isinstance(a, dict)) \
-            if isinstance(artifacts, list) else ()
+        ids = (
+            tuple(a.get("artifactId") for a in artifacts if isinstance(a, dict))
+            if isinstance(artifacts, list)
+            else ()
+        )
         status = body.get("status")
         state = normalise_state(status.get("state")) if isinstance(status, dict) else None
         return Event("task", body.get("id"), body.get("contextId"), state, artifact_ids=ids)
@@ -85,12 +86,17 @@ def _event_from(kind: str, body: dict[str, Any]) -> Event:
     if kind == "status":
         status = body.get("status")
         state = normalise_state(status.get("state")) if isinstance(status, dict) else None
-        return Event("status", body.get("taskId"), body.get("contextId"), state,
-                     final=body.get("final"))
+        return Event("status", body.get("taskId"), body.get("contextId"), state, final=body.get("final"))
     artifact = body.get("artifact")
     artifact_id = artifact.get("artifactId") if isinstance(artifact, dict) else None
-    return Event("artifact", body.get("taskId"), body.get("contextId"), artifact_id=artifact_id,
-                 append=body.get("append") is True, last_chunk=body.get("lastChunk") is True)
+    return Event(
+        "artifact",
+        body.get("taskId"),
+        body.get("contextId"),
+        artifact_id=artifact_id,
+        append=body.get("append") is True,
+        last_chunk=body.get("lastChunk") is True,
+    )
 
 
 def _guess_kind(body: dict[str, Any]) -> str | None:
@@ -155,14 +161,22 @@ class StreamChecker:
     _artifacts: dict[Any, int | None] = field(default_factory=dict)  # id -> line of lastChunk
 
     def feed_error(self, error: LoadError) -> list[ErrorDetail]:
-        return [ErrorDetail.finding("json-line", f"line is not strict JSON: {error.reason} "
-                                    f"(column {error.column})", line=error.line)]
+        return [
+            ErrorDetail.finding(
+                "json-line",
+                f"line is not strict JSON: {error.reason} (column {error.column})",
+                line=error.line,
+            )
+        ]
 
     def feed(self, line: int, value: Any) -> list[ErrorDetail]:
         found: list[ErrorDetail] = []
         if not self.events:
-            return [e.at_line(line) for e in collect_errors(self.validator, value)] \
-                if self.validator is not None else []
+            return (
+                [e.at_line(line) for e in collect_errors(self.validator, value)]
+                if self.validator is not None
+                else []
+            )
         payload = self._unwrap(line, value, found)
         if payload is _NO_PAYLOAD:
             return found
@@ -179,28 +193,49 @@ class StreamChecker:
         if not (isinstance(value, dict) and "jsonrpc" in value):
             return value
         if value.get("jsonrpc") != "2.0":
-            found.append(ErrorDetail.finding("jsonrpc-envelope", f"jsonrpc must be \"2.0\", not "
-                                             f"{_show(value.get('jsonrpc'))}", line=line, path=("jsonrpc",)))
+            found.append(
+                ErrorDetail.finding(
+                    "jsonrpc-envelope",
+                    f'jsonrpc must be "2.0", not {_show(value.get("jsonrpc"))}',
+                    line=line,
+                    path=("jsonrpc",),
+                )
+            )
         if "id" not in value:
             found.append(ErrorDetail.finding("jsonrpc-envelope", "response has no id", line=line))
         elif self._rpc_id_line is None:
             self._rpc_id, self._rpc_id_line = value["id"], line
         elif value["id"] != self._rpc_id:
-            found.append(ErrorDetail.finding(
-                "jsonrpc-id", f"id {_show(value['id'])} differs from {_show(self._rpc_id)} (line "
-                f"{self._rpc_id_line})", line=line, path=("id",)))
+            found.append(
+                ErrorDetail.finding(
+                    "jsonrpc-id",
+                    f"id {_show(value['id'])} differs from {_show(self._rpc_id)} (line {self._rpc_id_line})",
+                    line=line,
+                    path=("id",),
+                )
+            )
         has_result, has_error = "result" in value, "error" in value
         if has_result == has_error:
-            found.append(ErrorDetail.finding(
-                "jsonrpc-envelope", "a response has exactly one of result and error "
-                f"({'both' if has_result else 'neither'} present)", line=line))
+            found.append(
+                ErrorDetail.finding(
+                    "jsonrpc-envelope",
+                    "a response has exactly one of result and error "
+                    f"({'both' if has_result else 'neither'} present)",
+                    line=line,
+                )
+            )
         if has_error:
             error = value["error"]
             code = error.get("code") if isinstance(error, dict) else None
             text = error.get("message") if isinstance(error, dict) else None
-            found.append(ErrorDetail.finding(
-                "jsonrpc-error", f"error response, code {_show(code, 40)}: {_show(text, 200)}",
-                line=line, path=("error",)))
+            found.append(
+                ErrorDetail.finding(
+                    "jsonrpc-error",
+                    f"error response, code {_show(code, 40)}: {_show(text, 200)}",
+                    line=line,
+                    path=("error",),
+                )
+            )
             return _NO_PAYLOAD
         return value.get("result", _NO_PAYLOAD)
 
@@ -213,30 +248,45 @@ class StreamChecker:
             self._first_line = line
             allowed = ("task", "message")
             if event.kind not in allowed:
-                yield finding("stream-order", f"a stream starts with a Task{' or Message' if v03 else ''}"
-                              f"{'' if v03 else ' (or is a single Message)'}, not a {event.kind} event")
+                yield finding(
+                    "stream-order",
+                    f"a stream starts with a Task{' or Message' if v03 else ''}"
+                    f"{'' if v03 else ' (or is a single Message)'}, not a {event.kind} event",
+                )
             if event.kind == "message":
                 self._message_only_line = line
             self.task_id = event.task_id
             self.context_id = event.context_id
         else:
             if self._message_only_line is not None:
-                yield finding("stream-order", "a message-only stream is exactly one Message (line "
-                              f"{self._message_only_line}); nothing may follow it")
+                yield finding(
+                    "stream-order",
+                    "a message-only stream is exactly one Message (line "
+                    f"{self._message_only_line}); nothing may follow it",
+                )
                 return
             if event.kind == "message":
-                yield finding("stream-order", "a Message event inside a task stream (only Task, "
-                              "status and artifact updates follow the Task)")
+                yield finding(
+                    "stream-order",
+                    "a Message event inside a task stream (only Task, "
+                    "status and artifact updates follow the Task)",
+                )
             yield from self._check_ids(event, finding)
         if self._terminal_line is not None:
-            change = (f" and changes state to {_state_name(event.state, self.version)}"
-                      if event.state and event.state != self._state else "")
+            change = (
+                f" and changes state to {_state_name(event.state, self.version)}"
+                if event.state and event.state != self._state
+                else ""
+            )
             reached = _state_name(self._terminal_state, self.version)
-            yield finding("lifecycle-terminal", f"task reached {reached} at line {self._terminal_line}; "
-                          f"an event follows{change}")
+            yield finding(
+                "lifecycle-terminal",
+                f"task reached {reached} at line {self._terminal_line}; an event follows{change}",
+            )
         if self._final_line is not None:
-            yield finding("final-flag", f"an event follows the final: true status update of line "
-                          f"{self._final_line}")
+            yield finding(
+                "final-flag", f"an event follows the final: true status update of line {self._final_line}"
+            )
         if event.kind == "artifact":
             yield from self._check_artifact(line, event, finding)
         if event.artifact_ids:
@@ -251,32 +301,42 @@ class StreamChecker:
             if event.final is True:
                 self._final_line = line
             elif event.state in TERMINAL:
-                yield finding("final-flag", f"a terminal status update ({event.state}) must carry "
-                              "final: true")
+                yield finding(
+                    "final-flag", f"a terminal status update ({event.state}) must carry final: true"
+                )
 
     def _check_ids(self, event: Event, finding) -> Iterator[ErrorDetail]:
         if event.task_id is not None:
             if self.task_id is None:
                 self.task_id = event.task_id
             elif event.task_id != self.task_id:
-                yield finding("stream-ids", f"event for task {_show(event.task_id)} in the stream of task "
-                              f"{_show(self.task_id)}")
+                yield finding(
+                    "stream-ids",
+                    f"event for task {_show(event.task_id)} in the stream of task {_show(self.task_id)}",
+                )
         if event.context_id is not None:
             if self.context_id is None:
                 self.context_id = event.context_id
             elif event.context_id != self.context_id:
-                yield finding("stream-ids", f"contextId {_show(event.context_id)} differs from the task's "
-                              f"{_show(self.context_id)}")
+                yield finding(
+                    "stream-ids",
+                    f"contextId {_show(event.context_id)} differs from the task's {_show(self.context_id)}",
+                )
 
     def _check_artifact(self, line: int, event: Event, finding) -> Iterator[ErrorDetail]:
         artifact_id = _key(event.artifact_id)
         self._has_artifact = True
         if artifact_id in self._artifacts and self._artifacts[artifact_id] is not None:
-            yield finding("artifact-last-chunk", f"chunk for artifact {_show(event.artifact_id)} after "
-                          f"its lastChunk: true at line {self._artifacts[artifact_id]}")
+            yield finding(
+                "artifact-last-chunk",
+                f"chunk for artifact {_show(event.artifact_id)} after "
+                f"its lastChunk: true at line {self._artifacts[artifact_id]}",
+            )
         elif event.append and artifact_id not in self._artifacts:
-            yield finding("artifact-append", f"append: true for artifact {_show(event.artifact_id)}, "
-                          "which no earlier event started")
+            yield finding(
+                "artifact-append",
+                f"append: true for artifact {_show(event.artifact_id)}, which no earlier event started",
+            )
         self._artifacts.setdefault(artifact_id, None)
         if event.last_chunk:
             self._artifacts[artifact_id] = line
@@ -287,18 +347,28 @@ class StreamChecker:
         if self._first_line is None:
             return [ErrorDetail.finding("stream-order", "the stream has no events", line=1)]
         if self.policy and self._state == "completed" and not self._has_artifact:
-            return [ErrorDetail.finding("completed-has-artifact", message(
-                "completed-has-artifact", "the task completed without producing any artifact"),
-                line=self._state_line)]
+            return [
+                ErrorDetail.finding(
+                    "completed-has-artifact",
+                    message("completed-has-artifact", "the task completed without producing any artifact"),
+                    line=self._state_line,
+                )
+            ]
         return []
 
 
 _NO_PAYLOAD = object()
 
 
-def check_stream(lines: Iterable[tuple[int, Any, LoadError | None]], version: str,
-                 validator: Validator | None, *, policy: bool = True,
-                 advice: bool = True, events: bool = True) -> Iterator[ErrorDetail]:
+def check_stream(
+    lines: Iterable[tuple[int, Any, LoadError | None]],
+    version: str,
+    validator: Validator | None,
+    *,
+    policy: bool = True,
+    advice: bool = True,
+    events: bool = True,
+) -> Iterator[ErrorDetail]:
     """Check a stream given as ``(line number, value, load error)`` triples, lazily
     (``events=False``: JSON Lines of documents that are no stream events, each on its own)."""
     checker = StreamChecker(version, validator, policy, advice, events)

@@ -34,8 +34,9 @@ class Matcher:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Matcher:
-        return cls(data.get("path"), data.get("keyword"), data.get("message"), data.get("line"),
-                   data.get("rule"))
+        return cls(
+            data.get("path"), data.get("keyword"), data.get("message"), data.get("line"), data.get("rule")
+        )
 
     def matches(self, error: ErrorDetail) -> bool:
         if self.path is not None:
@@ -52,8 +53,13 @@ class Matcher:
         return self.message is None or self.message in error.message
 
     def to_dict(self) -> dict[str, Any]:
-        members = (("line", self.line), ("rule", self.rule), ("path", self.path),
-                   ("keyword", self.keyword), ("message", self.message))
+        members = (
+            ("line", self.line),
+            ("rule", self.rule),
+            ("path", self.path),
+            ("keyword", self.keyword),
+            ("message", self.message),
+        )
         return {k: v for k, v in members if v is not None}
 
     def __str__(self) -> str:
@@ -304,8 +310,10 @@ def stream_path_problem(path: Path, file: str, root: Path) -> str | None:
     except (OSError, RuntimeError) as exc:  # a symbolic link loop
         return f"stream file {file!r} cannot be resolved: {exc}"
     if not inside:
-        return (f"stream file {file!r} is outside the suites' directory {root.as_posix()} "
-                "(symbolic links resolved): a suite may only read files inside its own tree")
+        return (
+            f"stream file {file!r} is outside the suites' directory {root.as_posix()} "
+            "(symbolic links resolved): a suite may only read files inside its own tree"
+        )
     if not target.is_file():
         return f"stream file {file!r} does not exist (relative to the suite file)"
     return None
@@ -320,16 +328,18 @@ def load_suite(path: Path, name: str, root: Path | None = None) -> Suite | Suite
     except LoadFailure as exc:
         return SuiteProblem(name, path, (exc.error,))
     problems = [
-        LoadError(name, *where.of(error.absolute_path),
-                  f"not a valid suite: {_meta_message(error)} at {error.json_path}")
+        LoadError(
+            name,
+            *where.of(error.absolute_path),
+            f"not a valid suite: {_meta_message(error)} at {error.json_path}",
+        )
         for error in suite_meta_errors(data)
     ]
     if problems:
         problems.sort(key=lambda e: (e.line, e.column))
         return SuiteProblem(name, path, tuple(problems))
     seen: set[str] = set()
-    entries = [(key, i, entry) for key in ("tests", "streams")
-               for i, entry in enumerate(data.get(key, ()))]
+    entries = [(key, i, entry) for key in ("tests", "streams") for i, entry in enumerate(data.get(key, ()))]
     for key, i, entry in entries:
         if entry["description"] in seen:
             reason = f"duplicate description {entry['description']!r}"
@@ -381,7 +391,11 @@ def load_suites(paths: Iterable[Path]) -> Iterator[Suite | SuiteProblem]:
 
 def orphan_streams(paths: Iterable[Path], suites: Iterable[Suite | SuiteProblem]) -> list[Path]:
     """JSONL files under the given directories that no suite references (a suite error)."""
-    referenced = {s.file.resolve() for suite in suites if isinstance(suite, Suite)
-                  for s in suite.streams}
-    return [file for path in paths if path.is_dir() for file in sorted(path.rglob("*.jsonl"))
-            if file.resolve() not in referenced]
+    referenced = {s.file.resolve() for suite in suites if isinstance(suite, Suite) for s in suite.streams}
+    return [
+        file
+        for path in paths
+        if path.is_dir()
+        for file in sorted(path.rglob("*.jsonl"))
+        if file.resolve() not in referenced
+    ]

@@ -29,8 +29,15 @@ def _store(root: Path | None, engine: str) -> Any:
     return SchemaStore.load(root, engine)
 
 
-def verdict(doc: Any, schema: str, *, profile: str = "strict", schemas_dir: str | Path | None = None,
-            engine: str = "jsonschema", policy: str = "warn") -> Any:
+def verdict(
+    doc: Any,
+    schema: str,
+    *,
+    profile: str = "strict",
+    schemas_dir: str | Path | None = None,
+    engine: str = "jsonschema",
+    policy: str = "warn",
+) -> Any:
     """The :class:`~a2a_schema_suite.results.CaseResult` ``validate`` gives ``doc``.
 
     ``doc``: a JSON value, or a path (``str`` paths are JSON strings; pass a :class:`pathlib.Path`)
@@ -59,29 +66,40 @@ def _lines(result: Any) -> str:
     return "\n".join(detail_lines(result))
 
 
-def assert_a2a_valid(doc: Any, schema: str, *, profile: str = "strict",
-                     schemas_dir: str | Path | None = None, engine: str = "jsonschema",
-                     policy: str = "warn") -> None:
+def assert_a2a_valid(
+    doc: Any,
+    schema: str,
+    *,
+    profile: str = "strict",
+    schemas_dir: str | Path | None = None,
+    engine: str = "jsonschema",
+    policy: str = "warn",
+) -> None:
     """Fail unless ``doc`` is valid against ``schema``, as ``a2a-schema-suite validate`` says."""
     __tracebackhide__ = True
-    result = verdict(doc, schema, profile=profile, schemas_dir=schemas_dir, engine=engine,
-                     policy=policy)
+    result = verdict(doc, schema, profile=profile, schemas_dir=schemas_dir, engine=engine, policy=policy)
     if result.outcome.value not in ("passed", "warning"):
         what = result.suite if result.suite != "<document>" else "document"
         raise AssertionError(f"{what} is not valid against {schema} ({profile}):\n{_lines(result)}")
 
 
-def assert_a2a_invalid(doc: Any, schema: str, *, expected_errors: Iterable[Mapping[str, Any]] = (),
-                       profile: str = "strict", schemas_dir: str | Path | None = None,
-                       engine: str = "jsonschema", policy: str = "warn") -> None:
+def assert_a2a_invalid(
+    doc: Any,
+    schema: str,
+    *,
+    expected_errors: Iterable[Mapping[str, Any]] = (),
+    profile: str = "strict",
+    schemas_dir: str | Path | None = None,
+    engine: str = "jsonschema",
+    policy: str = "warn",
+) -> None:
     """Fail unless ``doc`` is rejected by ``schema`` and, for each matcher in ``expected_errors``
     (``{"path": "$.status.state", "keyword": "enum", "message": "...", "line": 7, "rule": ...}``,
     as in a suite's ``expectedErrors``), an error matches it."""
     __tracebackhide__ = True
     from a2a_schema_suite.suite import Matcher
 
-    result = verdict(doc, schema, profile=profile, schemas_dir=schemas_dir, engine=engine,
-                     policy=policy)
+    result = verdict(doc, schema, profile=profile, schemas_dir=schemas_dir, engine=engine, policy=policy)
     what = result.suite if result.suite != "<document>" else "document"
     if result.outcome.value == "errored":
         raise AssertionError(f"{what} could not be judged against {schema}:\n{_lines(result)}")
@@ -91,5 +109,7 @@ def assert_a2a_invalid(doc: Any, schema: str, *, expected_errors: Iterable[Mappi
     missing = [m for m in matchers if not any(m.matches(e) for top in result.errors for e in top.walk())]
     if missing:
         pinned = "; ".join(f"{{{m}}}" for m in missing)
-        raise AssertionError(f"{what} is invalid against {schema}, but not for the expected reason: "
-                             f"no error matches {pinned}\n{_lines(result)}")
+        raise AssertionError(
+            f"{what} is invalid against {schema}, but not for the expected reason: "
+            f"no error matches {pinned}\n{_lines(result)}"
+        )

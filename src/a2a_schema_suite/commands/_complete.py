@@ -28,8 +28,11 @@ def _root(ctx: click.Context) -> Path | None:
 
 
 def _schema_files(root: Path) -> list[str]:
-    return sorted(p.relative_to(root).as_posix() for p in root.glob("*/**/*.json")
-                  if not any(part.startswith(("_", ".")) for part in p.relative_to(root).parts))
+    return sorted(
+        p.relative_to(root).as_posix()
+        for p in root.glob("*/**/*.json")
+        if not any(part.startswith(("_", ".")) for part in p.relative_to(root).parts)
+    )
 
 
 def _defs(root: Path, relpath: str) -> list[str]:
@@ -55,5 +58,8 @@ def versions(ctx: click.Context, param: click.Parameter, incomplete: str) -> lis
     root = _root(ctx)
     if root is None or not root.is_dir():
         return []
-    return [CompletionItem(p.name) for p in sorted(root.iterdir())
-            if p.is_dir() and not p.name.startswith(("_", ".")) and p.name.startswith(incomplete)]
+    return [
+        CompletionItem(p.name)
+        for p in sorted(root.iterdir())
+        if p.is_dir() and not p.name.startswith(("_", ".")) and p.name.startswith(incomplete)
+    ]

@@ -36,7 +36,8 @@ def _overwrites_input(output: Path, inputs: list[Path], summary) -> bool:
             return True  # a hard link to an input
         # a .json/.jsonl file under an input directory is a suite or a stream sample
         return target.suffix in (".json", ".jsonl") and any(
-            p.is_dir() and target.is_relative_to(p) for p in read)
+            p.is_dir() and target.is_relative_to(p) for p in read
+        )
     except OSError:  # cannot even look: writing will fail and say why
         return False
 
@@ -55,8 +56,9 @@ def write_report(path: Path, text: str) -> None:
     except FileNotFoundError:
         target = None
     if path.is_symlink() and (target is None or stat.S_ISREG(target.st_mode)):
-        raise OSError(errno.EEXIST, "it is a symbolic link; refusing to write through it "
-                                    "(give the real path)")
+        raise OSError(
+            errno.EEXIST, "it is a symbolic link; refusing to write through it (give the real path)"
+        )
     if target is not None and not stat.S_ISREG(target.st_mode):
         with open(path, "w", encoding="utf-8", newline="") as stream:
             stream.write(text)
@@ -113,8 +115,7 @@ def emit(summary, out: OutputOptions, inputs: list[Path]) -> int:
         click.echo(render(summary, "text"), nl=False, color=True)  # render decided
         return int(ExitCode.ERRORED)
     if _overwrites_input(out.output, inputs, summary):
-        click.echo(f"error: --output {out.output} is one of the inputs; refusing to overwrite it",
-                   err=True)
+        click.echo(f"error: --output {out.output} is one of the inputs; refusing to overwrite it", err=True)
         click.echo(render(summary, "text"), nl=False, color=True)  # render decided
         return int(ExitCode.ERRORED)
     report, problem = _render(summary, out.fmt)
@@ -130,8 +131,9 @@ def emit(summary, out: OutputOptions, inputs: list[Path]) -> int:
     return code
 
 
-def choose_roots(schemas: Path | None, cases: Path | None = None, paths: tuple[Path, ...] = (),
-                 *, uses_cases: bool = True):
+def choose_roots(
+    schemas: Path | None, cases: Path | None = None, paths: tuple[Path, ...] = (), *, uses_cases: bool = True
+):
     """The schema root and cases for this command (see :mod:`a2a_schema_suite.roots`).
 
     The search for a project tree starts at the current directory, or where the caller of
@@ -177,35 +179,60 @@ def load_store(schemas: Path | None, engine: str = "jsonschema"):
 
 
 format_option = click.option(
-    "--format", "fmt", type=click.Choice(sorted(REPORTER_NAMES)), default="text", show_default=True,
-    help="Report format.")
+    "--format",
+    "fmt",
+    type=click.Choice(sorted(REPORTER_NAMES)),
+    default="text",
+    show_default=True,
+    help="Report format.",
+)
 output_option = click.option(
-    "--output", type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the report to FILE (a text summary still goes to stdout).")
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the report to FILE (a text summary still goes to stdout).",
+)
 schemas_option = click.option(
-    "--schemas", type=click.Path(exists=True, file_okay=False, path_type=Path),
+    "--schemas",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="Schema root with one directory per version (default: schemas/ of the project tree "
-         "around the current directory, else the bundled schemas).")
+    "around the current directory, else the bundled schemas).",
+)
 cases_option = click.option(
-    "--cases", type=click.Path(exists=True, file_okay=False, path_type=Path),
+    "--cases",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="Cases directory used when no PATHS are given (default: cases/ of the project tree "
-         "around the current directory, else the bundled cases).")
+    "around the current directory, else the bundled cases).",
+)
 engine_option = click.option(
-    "--engine", type=click.Choice(ENGINES), default="jsonschema", show_default=True,
+    "--engine",
+    type=click.Choice(ENGINES),
+    default="jsonschema",
+    show_default=True,
     help="Validator: jsonschema (Python) or jsonschema-rs (Rust, the [fast] extra); every bundled "
-         "case gets the same verdict under both.")
+    "case gets the same verdict under both.",
+)
 jobs_option = click.option(
-    "--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
-    help="Worker processes; the results and their order are the same as with 1.")
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="Worker processes; the results and their order are the same as with 1.",
+)
 policy_option = click.option(
-    "--policy", type=click.Choice(POLICIES),
+    "--policy",
+    type=click.Choice(POLICIES),
     help="Policy rules (completed-has-artifact, https-interface, binding-uri: this project's "
-         "baseline, not the spec): off, warn (reported as warnings, exit 0; the default) or "
-         "error (they fail the document). The verdict is spec conformance otherwise.")
+    "baseline, not the spec): off, warn (reported as warnings, exit 0; the default) or "
+    "error (they fail the document). The verdict is spec conformance otherwise.",
+)
 profile_option = click.option(
-    "--profile", type=click.Choice(PROFILES),
+    "--profile",
+    type=click.Choice(PROFILES),
     help="strict: canonical sender output, closed objects. interop: the receiver's view, "
-         "unknown members ignored.")
+    "unknown members ignored.",
+)
 
 
 def _verbose(ctx: click.Context, param: click.Parameter, value: int) -> int:
@@ -225,16 +252,34 @@ def _color(ctx: click.Context, param: click.Parameter, value: str | None) -> str
 def console_options(function):
     """``-q``/``-v`` and ``--color`` for a command (and the group): they set :mod:`console` state."""
     function = click.option(
-        "--color", "--colour", type=click.Choice(("auto", "always", "never")), default=None,
-        expose_value=False, callback=_color, is_eager=True,
+        "--color",
+        "--colour",
+        type=click.Choice(("auto", "always", "never")),
+        default=None,
+        expose_value=False,
+        callback=_color,
+        is_eager=True,
         help="Colour the text report: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), "
-             "always or never.  [default: auto]")(function)
+        "always or never.  [default: auto]",
+    )(function)
     function = click.option(
-        "-q", "--quiet", count=True, expose_value=False, callback=_verbose, is_eager=True,
-        help="Less output: one line per problem and the counts (no progress line).")(function)
+        "-q",
+        "--quiet",
+        count=True,
+        expose_value=False,
+        callback=_verbose,
+        is_eager=True,
+        help="Less output: one line per problem and the counts (no progress line).",
+    )(function)
     return click.option(
-        "-v", "--verbose", count=True, expose_value=False, callback=_verbose, is_eager=True,
-        help="More output: passed tests too (repeatable).")(function)
+        "-v",
+        "--verbose",
+        count=True,
+        expose_value=False,
+        callback=_verbose,
+        is_eager=True,
+        help="More output: passed tests too (repeatable).",
+    )(function)
 
 
 def percentage(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
@@ -246,6 +291,7 @@ def percentage(ctx: click.Context, param: click.Parameter, value: float | None) 
 
 # --- budgets and interruptions (SECURITY.md) ---------------------------------------------------
 
+
 def _finite_seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
     if value != value or value == float("inf"):  # NaN, inf: no budget at all
         raise click.BadParameter(f"{value} is not a finite number of seconds")
@@ -253,15 +299,24 @@ def _finite_seconds(ctx: click.Context, param: click.Parameter, value: float) ->
 
 
 time_budget_option = click.option(
-    "--time-budget", "time_budget", type=click.FloatRange(min=0, min_open=True), default=300,
+    "--time-budget",
+    "time_budget",
+    type=click.FloatRange(min=0, min_open=True),
+    default=300,
     callback=_finite_seconds,
-    show_default=True, metavar="SECONDS",
-    help="Per-case time budget: a case with no verdict by then is errored, the run goes on.")
+    show_default=True,
+    metavar="SECONDS",
+    help="Per-case time budget: a case with no verdict by then is errored, the run goes on.",
+)
 memory_ceiling_option = click.option(
-    "--memory-ceiling", "memory_ceiling", type=click.IntRange(min=16), default=4096,
-    show_default=True, metavar="MIB",
-    help="Memory ceiling of a validating worker: a case that needs more is errored, the run "
-         "goes on.")
+    "--memory-ceiling",
+    "memory_ceiling",
+    type=click.IntRange(min=16),
+    default=4096,
+    show_default=True,
+    metavar="MIB",
+    help="Memory ceiling of a validating worker: a case that needs more is errored, the run goes on.",
+)
 
 
 def budget(time_budget: float, memory_ceiling: int):
@@ -283,11 +338,22 @@ def collect(results) -> tuple[list, int | None]:
     except KeyboardInterrupt as exc:
         got = getattr(exc, "partial", None) or got
         signal_name = str(exc) or "SIGINT"
-        click.echo(f"interrupted by {signal_name}: workers stopped, reporting the {len(got)} "
-                   "result(s) so far as partial", err=True)
-        got.append(CaseResult(
-            "a2a-schema-suite", "", f"interrupted by {signal_name}", None, None, Outcome.ERRORED,
-            reason=f"the run was interrupted by {signal_name}: the workers were stopped and these "
-                   f"results are partial ({len(got)} reported)"))
+        click.echo(
+            f"interrupted by {signal_name}: workers stopped, reporting the {len(got)} "
+            "result(s) so far as partial",
+            err=True,
+        )
+        got.append(
+            CaseResult(
+                "a2a-schema-suite",
+                "",
+                f"interrupted by {signal_name}",
+                None,
+                None,
+                Outcome.ERRORED,
+                reason=f"the run was interrupted by {signal_name}: the workers were stopped and these "
+                f"results are partial ({len(got)} reported)",
+            )
+        )
         return got, interrupt_code(exc)
     return got, None

@@ -22,6 +22,7 @@ def _newest(versions: list[str]) -> str | None:
     def key(version: str) -> tuple[int, ...]:
         digits = version.lstrip("v").split("_")
         return tuple(int(d) if d.isdigit() else -1 for d in digits)
+
     return max(versions, key=key) if versions else None
 
 
@@ -47,20 +48,38 @@ def _write(output: Path, text: str) -> None:
 
 @click.command("bundle")
 @console_options
-@click.option("--version", "version", metavar="VERSION",
-              help="Protocol version directory, e.g. v1_0 or v0_3 (default: the newest).")
-@click.option("--schema", "schema_ref", metavar="REF",
-              help="Make this schema the root (e.g. v1_0/task.json or "
-                   "v1_0/agent_card.json#/$defs/AgentSkill), with only the schemas it needs: "
-                   "a file check-jsonschema --schemafile takes as is.")
-@click.option("--profile", type=click.Choice(PROFILES), default="strict", show_default=True,
-              help="strict: the schemas as written. interop: closed objects opened, as "
-                   "`run --profile interop` sees them.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the bundle to FILE (default: standard output).")
+@click.option(
+    "--version",
+    "version",
+    metavar="VERSION",
+    help="Protocol version directory, e.g. v1_0 or v0_3 (default: the newest).",
+)
+@click.option(
+    "--schema",
+    "schema_ref",
+    metavar="REF",
+    help="Make this schema the root (e.g. v1_0/task.json or "
+    "v1_0/agent_card.json#/$defs/AgentSkill), with only the schemas it needs: "
+    "a file check-jsonschema --schemafile takes as is.",
+)
+@click.option(
+    "--profile",
+    type=click.Choice(PROFILES),
+    default="strict",
+    show_default=True,
+    help="strict: the schemas as written. interop: closed objects opened, as "
+    "`run --profile interop` sees them.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the bundle to FILE (default: standard output).",
+)
 @schemas_option
-def command(version: str | None, schema_ref: str | None, profile: str, output: Path | None,
-            schemas: Path | None) -> None:
+def command(
+    version: str | None, schema_ref: str | None, profile: str, output: Path | None, schemas: Path | None
+) -> None:
     """Write one self-contained schema document (Draft 2020-12 bundling) for other validators.
 
     Every schema of the version is embedded under $defs with its own $id, so ajv,
@@ -95,8 +114,9 @@ def command(version: str | None, schema_ref: str | None, profile: str, output: P
         return
     target = output.resolve()
     if target.is_relative_to(store.root.resolve()):
-        raise click.UsageError(f"--output {output} is inside the schema root {store.root}; "
-                               "refusing to write there")
+        raise click.UsageError(
+            f"--output {output} is inside the schema root {store.root}; refusing to write there"
+        )
     try:
         _write(output, text)
     except OSError as exc:

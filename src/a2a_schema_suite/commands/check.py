@@ -30,18 +30,34 @@ from a2a_schema_suite.commands._options import (
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @schemas_option
 @cases_option
-@click.option("--strict", is_flag=True,
-              help="A valid: false test without expectedErrors, or a pattern that ECMA-262 and "
-                   "Python read differently, is an error, not a warning.")
-@click.option("--allow-keyword", "allowed", multiple=True, metavar="NAME",
-              help="Accept this extension keyword (e.g. x-since) in schemas; repeatable.")
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="A valid: false test without expectedErrors, or a pattern that ECMA-262 and "
+    "Python read differently, is an error, not a warning.",
+)
+@click.option(
+    "--allow-keyword",
+    "allowed",
+    multiple=True,
+    metavar="NAME",
+    help="Accept this extension keyword (e.g. x-since) in schemas; repeatable.",
+)
 @time_budget_option
 @memory_ceiling_option
 @format_option
 @output_option
-def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, strict: bool,
-            allowed: tuple[str, ...], time_budget: float, memory_ceiling: int, fmt: str,
-            output: Path | None) -> None:
+def command(
+    paths: tuple[Path, ...],
+    schemas: Path | None,
+    cases: Path | None,
+    strict: bool,
+    allowed: tuple[str, ...],
+    time_budget: float,
+    memory_ceiling: int,
+    fmt: str,
+    output: Path | None,
+) -> None:
     """Lint the suite itself, then run it; exits non-zero on any problem.
 
     Every schema: strict JSON, Draft 2020-12 dialect and meta-schema, a $id, no unknown keyword,
@@ -71,7 +87,8 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, s
     whole_root = _same_dir(root.parent / "cases", inputs)
     with Progress("check"):
         results, interrupted = collect(
-            result for result in check(root, inputs, options, budget=limits, whole_root=whole_root))
+            result for result in check(root, inputs, options, budget=limits, whole_root=whole_root)
+        )
     summary = RunSummary(results, roots, files=suite_files(inputs))
     schema_files = sorted(root.rglob("*.json"))
     code = emit(summary, OutputOptions(fmt, output), [*inputs, *schema_files, root])

@@ -31,24 +31,53 @@ FORMATS = ("text", "json", "html")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @schemas_option
 @cases_option
-@click.option("--version", "versions", multiple=True, metavar="VERSION", shell_complete=complete_versions,
-              help="Report only this schema version (v1_0, v0_3; repeatable). Default: every "
-                   "version a suite runs against.")
+@click.option(
+    "--version",
+    "versions",
+    multiple=True,
+    metavar="VERSION",
+    shell_complete=complete_versions,
+    help="Report only this schema version (v1_0, v0_3; repeatable). Default: every "
+    "version a suite runs against.",
+)
 @profile_option
-@click.option("--fail-under", type=float, metavar="PERCENT", callback=percentage,
-              help="Exit 1 if the combined coverage is below PERCENT. Combined = locations with a "
-                   "valid example + locations with an invalid test, over 2 x locations, all "
-                   "reported versions together (as printed, to one decimal).")
-@click.option("--suite", "suite_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              metavar="FILE",
-              help="What this suite file adds: its versions' coverage by the other suites under "
-                   "PATHS, then with it, and the locations it covers first (text or json).")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="Report format (html: the coverage matrix as a heat map, with the run summary).")
+@click.option(
+    "--fail-under",
+    type=float,
+    metavar="PERCENT",
+    callback=percentage,
+    help="Exit 1 if the combined coverage is below PERCENT. Combined = locations with a "
+    "valid example + locations with an invalid test, over 2 x locations, all "
+    "reported versions together (as printed, to one decimal).",
+)
+@click.option(
+    "--suite",
+    "suite_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="What this suite file adds: its versions' coverage by the other suites under "
+    "PATHS, then with it, and the locations it covers first (text or json).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="Report format (html: the coverage matrix as a heat map, with the run summary).",
+)
 @output_option
-def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, versions: tuple[str, ...],
-            profile: str | None, fail_under: float | None, suite_file: Path | None, fmt: str,
-            output: Path | None) -> None:
+def command(
+    paths: tuple[Path, ...],
+    schemas: Path | None,
+    cases: Path | None,
+    versions: tuple[str, ...],
+    profile: str | None,
+    fail_under: float | None,
+    suite_file: Path | None,
+    fmt: str,
+    output: Path | None,
+) -> None:
     """Schema coverage of case suites (files or directories; default: the bundled cases).
 
     A location is each property of each object schema, each $defs entry, each oneOf/anyOf
@@ -77,14 +106,15 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, v
     for version in versions:
         if version not in store.versions:
             known = ", ".join(store.versions) or "none"
-            raise click.BadParameter(f"{version!r} is not a version under {store.root} "
-                                     f"(known: {known})", param_hint="--version")
+            raise click.BadParameter(
+                f"{version!r} is not a version under {store.root} (known: {known})", param_hint="--version"
+            )
     if suite_file is not None:
-        _suite_gain(inputs, suite_file, store, profile, fail_under, versions, fmt, output,
-                    roots.describe())
+        _suite_gain(inputs, suite_file, store, profile, fail_under, versions, fmt, output, roots.describe())
     with Progress("coverage"):
-        report = measure(inputs, store, versions=versions, options=RunOptions(profile=profile),
-                         fail_under=fail_under)
+        report = measure(
+            inputs, store, versions=versions, options=RunOptions(profile=profile), fail_under=fail_under
+        )
     code = int(report.exit_code)
     if fmt == "text" or output is not None:  # stdout gets a text report: say which files
         click.echo(sanitize.visible(roots.describe()))  # paths: untrusted text
@@ -124,9 +154,17 @@ def _render(report, fmt: str) -> tuple[str | None, str | None]:
         return None, f"{type(exc).__name__}: {exc}"
 
 
-def _suite_gain(inputs: list[Path], suite_file: Path, store, profile: str | None,
-                fail_under: float | None, versions: tuple[str, ...], fmt: str,
-                output: Path | None, roots_line: str) -> None:
+def _suite_gain(
+    inputs: list[Path],
+    suite_file: Path,
+    store,
+    profile: str | None,
+    fail_under: float | None,
+    versions: tuple[str, ...],
+    fmt: str,
+    output: Path | None,
+    roots_line: str,
+) -> None:
     """``coverage --suite FILE``: what one suite adds to the others' coverage."""
     import json
 
@@ -135,16 +173,24 @@ def _suite_gain(inputs: list[Path], suite_file: Path, store, profile: str | None
     from a2a_schema_suite.results import ExitCode
     from a2a_schema_suite.runner import RunOptions
 
-    for value, hint in ((fail_under, "--fail-under"), (versions or None, "--version"),
-                        (None if fmt != "html" else fmt, "--format html")):
+    for value, hint in (
+        (fail_under, "--fail-under"),
+        (versions or None, "--version"),
+        (None if fmt != "html" else fmt, "--format html"),
+    ):
         if value is not None:
-            raise click.BadParameter("cannot be combined with --suite (it reports the suite's own "
-                                     "versions, as text or json)", param_hint=hint)
+            raise click.BadParameter(
+                "cannot be combined with --suite (it reports the suite's own versions, as text or json)",
+                param_hint=hint,
+            )
     with Progress("coverage"):
         gain = suite_gain(inputs, suite_file, store, options=RunOptions(profile=profile))
     text = sanitize.lines(render_gain_text(gain))  # suite names are untrusted text
-    document = text if fmt == "text" else sanitize.json_text(
-        json.dumps(gain.to_dict(), indent=2, ensure_ascii=False) + "\n")
+    document = (
+        text
+        if fmt == "text"
+        else sanitize.json_text(json.dumps(gain.to_dict(), indent=2, ensure_ascii=False) + "\n")
+    )
     code = int(gain.exit_code)
     if fmt == "text" or output is not None:  # stdout gets a text report: say which files
         click.echo(sanitize.visible(roots_line))

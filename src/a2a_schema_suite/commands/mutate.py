@@ -27,8 +27,18 @@ from a2a_schema_suite.commands._options import (
 FORMATS = ("text", "json", "html")
 HINTS = ("likely-gap", "review", "likely-fine")  # mutate_report.HINTS, without importing it
 #: operator names for --help and validation without importing the operators (kept in step by a test)
-OPERATOR_NAMES = ("drop", "null", "type", "empty", "unknown", "enum-spelling", "one-of", "base64", "date",
-                  "url")
+OPERATOR_NAMES = (
+    "drop",
+    "null",
+    "type",
+    "empty",
+    "unknown",
+    "enum-spelling",
+    "one-of",
+    "base64",
+    "date",
+    "url",
+)
 
 
 @click.command("mutate")
@@ -37,32 +47,80 @@ OPERATOR_NAMES = ("drop", "null", "type", "empty", "unknown", "enum-spelling", "
 @schemas_option
 @cases_option
 @profile_option
-@click.option("--operator", "operators", multiple=True, type=click.Choice(OPERATOR_NAMES), metavar="NAME",
-              help=f"Only this operator (repeatable): {', '.join(OPERATOR_NAMES)}. Default: all.")
-@click.option("--skip-operator", "skipped", multiple=True, type=click.Choice(OPERATOR_NAMES),
-              metavar="NAME", help="Leave this operator out (repeatable).")
-@click.option("-k", "select", metavar="TEXT",
-              help="Only valid tests whose 'suite > description' contains TEXT, ignoring case.")
-@click.option("--hint", "hints", multiple=True, type=click.Choice(HINTS),
-              help="List (and --emit) only survivors with this hint (repeatable). The score always "
-                   "counts every mutant.")
-@click.option("--limit", type=click.IntRange(min=0), metavar="N",
-              help="List (and --emit) at most N survivors, likely gaps first.")
-@click.option("--emit", "emit_dir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
-              help="Write the listed survivors as ready-to-review invalid tests, one suite per "
-                   "original suite (cases/v1_0/task.json -> DIR/v1_0/task.mutants.json). Each "
-                   "mutant test FAILS until the schema rejects it. Existing files are never "
-                   "overwritten.")
-@click.option("--fail-under", type=float, metavar="PERCENT", callback=percentage,
-              help="Exit 1 if the score (rejected / generated mutants) is below PERCENT.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="Report format.")
+@click.option(
+    "--operator",
+    "operators",
+    multiple=True,
+    type=click.Choice(OPERATOR_NAMES),
+    metavar="NAME",
+    help=f"Only this operator (repeatable): {', '.join(OPERATOR_NAMES)}. Default: all.",
+)
+@click.option(
+    "--skip-operator",
+    "skipped",
+    multiple=True,
+    type=click.Choice(OPERATOR_NAMES),
+    metavar="NAME",
+    help="Leave this operator out (repeatable).",
+)
+@click.option(
+    "-k",
+    "select",
+    metavar="TEXT",
+    help="Only valid tests whose 'suite > description' contains TEXT, ignoring case.",
+)
+@click.option(
+    "--hint",
+    "hints",
+    multiple=True,
+    type=click.Choice(HINTS),
+    help="List (and --emit) only survivors with this hint (repeatable). The score always "
+    "counts every mutant.",
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="List (and --emit) at most N survivors, likely gaps first.",
+)
+@click.option(
+    "--emit",
+    "emit_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="Write the listed survivors as ready-to-review invalid tests, one suite per "
+    "original suite (cases/v1_0/task.json -> DIR/v1_0/task.mutants.json). Each "
+    "mutant test FAILS until the schema rejects it. Existing files are never "
+    "overwritten.",
+)
+@click.option(
+    "--fail-under",
+    type=float,
+    metavar="PERCENT",
+    callback=percentage,
+    help="Exit 1 if the score (rejected / generated mutants) is below PERCENT.",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Report format."
+)
 @output_option
 @engine_option
-def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, profile: str | None,
-            operators: tuple[str, ...], skipped: tuple[str, ...], select: str | None,
-            hints: tuple[str, ...], limit: int | None, emit_dir: Path | None,
-            fail_under: float | None, fmt: str, output: Path | None, engine: str) -> None:
+def command(
+    paths: tuple[Path, ...],
+    schemas: Path | None,
+    cases: Path | None,
+    profile: str | None,
+    operators: tuple[str, ...],
+    skipped: tuple[str, ...],
+    select: str | None,
+    hints: tuple[str, ...],
+    limit: int | None,
+    emit_dir: Path | None,
+    fail_under: float | None,
+    fmt: str,
+    output: Path | None,
+    engine: str,
+) -> None:
     """Mutation audit: does each schema reject small changes to the suites' valid data?
 
     Every valid: true test is mutated one change at a time (drop a member, null a value, change
@@ -100,8 +158,11 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, p
         raise click.BadParameter(f"{emit_dir} exists and is not a directory", param_hint="--emit")
     store = load_store(roots.schemas, engine)
     with Progress("mutate", "suite files", total=len(discover(inputs))) as progress:
-        report = audit(progress.track(load_suites(inputs)), store,
-                       AuditOptions(profile=profile, select=select, operators=chosen))
+        report = audit(
+            progress.track(load_suites(inputs)),
+            store,
+            AuditOptions(profile=profile, select=select, operators=chosen),
+        )
     listing = Listing(hints=hints or HINTS, limit=limit)
 
     code = int(ExitCode.OK)
@@ -110,14 +171,17 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, p
     elif report.tally().generated == 0:
         code = int(ExitCode.NO_TESTS)
         if select is not None and report.tests == 0:
-            click.echo(f"error: no test matched -k {select} (case-insensitive; only valid: true "
-                       "tests are mutated)", err=True)
+            click.echo(
+                f"error: no test matched -k {select} (case-insensitive; only valid: true tests are mutated)",
+                err=True,
+            )
         else:
             click.echo("error: no mutant was generated (no valid: true test selected)", err=True)
     elif fail_under is not None and (report.score or 0) * 100 < fail_under:
         code = int(ExitCode.FAILED)
-        click.echo(f"error: score {(report.score or 0) * 100:.1f}% is below --fail-under {fail_under:g}%",
-                   err=True)
+        click.echo(
+            f"error: score {(report.score or 0) * 100:.1f}% is below --fail-under {fail_under:g}%", err=True
+        )
 
     if emit_dir is not None:
         survivors = listing.select(report.survivors)
@@ -127,9 +191,11 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, p
             click.echo(f"error: --emit: {exc}", err=True)
             code = int(ExitCode.ERRORED)
         else:
-            click.echo(f"wrote {len(written)} suite file(s) with {len(survivors)} mutant "
-                       f"test(s) to {emit_dir} (each mutant test fails until the schema rejects it)",
-                       err=True)
+            click.echo(
+                f"wrote {len(written)} suite file(s) with {len(survivors)} mutant "
+                f"test(s) to {emit_dir} (each mutant test fails until the schema rejects it)",
+                err=True,
+            )
 
     if fmt == "text" or output is not None:  # stdout gets a text report: say which files
         click.echo(sanitize.visible(roots.describe()))  # paths: untrusted text

@@ -28,8 +28,19 @@ from a2a_schema_suite.commands._options import (
 _TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # an HTTP header name (RFC 9110 token)
 #: headers that frame the request or name the host: the probe sets them, never the user
 #: (and the User-Agent, which always names this tool)
-_RESERVED = frozenset({"host", "content-length", "transfer-encoding", "connection", "upgrade", "te",
-                       "trailer", "keep-alive", "user-agent"})
+_RESERVED = frozenset(
+    {
+        "host",
+        "content-length",
+        "transfer-encoding",
+        "connection",
+        "upgrade",
+        "te",
+        "trailer",
+        "keep-alive",
+        "user-agent",
+    }
+)
 
 
 def _parse_headers(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
@@ -45,12 +56,15 @@ def _parse_headers(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
             raise click.BadParameter(f"{name} is set by the probe itself", param_hint="--header")
         if any(c in text for c in "\r\n\0"):
             # never echo the value: it may be a credential
-            raise click.BadParameter(f"the value of {name} contains a line break or NUL",
-                                     param_hint="--header")
+            raise click.BadParameter(
+                f"the value of {name} contains a line break or NUL", param_hint="--header"
+            )
         if not text.isascii() or not text.isprintable():
-            raise click.BadParameter(f"the value of {name} has a character that is not printable "
-                                     "ASCII (HTTP header values are sent as ASCII)",
-                                     param_hint="--header")
+            raise click.BadParameter(
+                f"the value of {name} has a character that is not printable "
+                "ASCII (HTTP header values are sent as ASCII)",
+                param_hint="--header",
+            )
         headers.append((name, text.strip()))
     return tuple(headers)
 
@@ -65,71 +79,144 @@ def _check_url(url: str) -> str:
     try:
         parts = urlsplit(url)
     except ValueError as exc:  # "Invalid IPv6 URL" ('http://[::1'), a bad character
-        raise click.BadParameter(f"{sanitize.visible(url)!r} is not a valid URL: {exc}",
-                                 param_hint="URL") from None
+        raise click.BadParameter(
+            f"{sanitize.visible(url)!r} is not a valid URL: {exc}", param_hint="URL"
+        ) from None
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise click.BadParameter(f"{sanitize.visible(url)!r} is not an absolute http(s) URL",
-                                 param_hint="URL")
+        raise click.BadParameter(
+            f"{sanitize.visible(url)!r} is not an absolute http(s) URL", param_hint="URL"
+        )
     if parts.username is not None or parts.password is not None:
         # never echo the URL: it carries a credential
-        raise click.BadParameter("credentials in the URL are not used; pass them with --header "
-                                 "(e.g. --header 'Authorization=Bearer ...')", param_hint="URL")
+        raise click.BadParameter(
+            "credentials in the URL are not used; pass them with --header "
+            "(e.g. --header 'Authorization=Bearer ...')",
+            param_hint="URL",
+        )
     try:
         parts.port  # noqa: B018 - raises ValueError for an invalid port
     except ValueError:
-        raise click.BadParameter(f"{sanitize.visible(url)!r} has an invalid port",
-                                 param_hint="URL") from None
+        raise click.BadParameter(f"{sanitize.visible(url)!r} has an invalid port", param_hint="URL") from None
     return url
 
 
 @click.command("probe")
 @console_options
 @click.argument("url")
-@click.option("--send", "send_text", metavar="TEXT",
-              help="Send one message with this text and check the answer, the lifecycle "
-                   "(GetTask) and cancelling a completed task.")
-@click.option("--stream", is_flag=True,
-              help="Send a streaming message (if the card declares capabilities.streaming) and "
-                   "check every event and the stream rules.")
-@click.option("--binding", type=click.Choice(["jsonrpc", "rest"]), default="jsonrpc",
-              show_default=True, help="Protocol binding to probe (the first matching interface of "
-                                      "the card).")
-@click.option("--protocol-version", type=click.Choice(["1.0", "0.3"]),
-              help="Protocol version to probe; a card without it is reported (default: 1.0 when "
-                   "the card offers it, else 0.3).")
-@click.option("--header", "header_values", multiple=True, metavar="K=V",
-              help="HTTP header for every request to the agent (credentials go here; their values "
-                   "are redacted in every report and recording). Repeatable.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True, max=3600), default=30.0,
-              callback=_finite,
-              show_default=True, metavar="S", help="Seconds allowed for each exchange, streams "
-                                                    "included.")
-@click.option("--max-bytes", type=click.IntRange(min=1), default=8 * 1024 * 1024, show_default=True,
-              metavar="N", help="Largest response body (or whole stream) read.")
-@click.option("--max-events", type=click.IntRange(min=1), default=1000, show_default=True,
-              metavar="N", help="Most SSE events read from one stream.")
-@click.option("--fuzz", type=click.IntRange(min=0), default=0, metavar="N",
-              help="Send N malformed requests (single schema-aware mutations of a valid send). "
-                   "Only for agents you own.")
-@click.option("--fuzz-rate", type=click.FloatRange(min=0, min_open=True, max=10_000), default=5.0,
-              callback=_finite,
-              show_default=True, metavar="R", help="Malformed requests per second.")
-@click.option("--allow-cross-origin", is_flag=True,
-              help="Also contact an interface on another origin than URL (credentials go there "
-                   "too).")
-@click.option("--record", "record_path", type=click.Path(dir_okay=False, path_type=Path),
-              metavar="FILE.jsonl", help="Write the captured stream (and FILE.card.json) and print "
-                                         "the suite stubs that add them as cases. Needs --stream.")
+@click.option(
+    "--send",
+    "send_text",
+    metavar="TEXT",
+    help="Send one message with this text and check the answer, the lifecycle "
+    "(GetTask) and cancelling a completed task.",
+)
+@click.option(
+    "--stream",
+    is_flag=True,
+    help="Send a streaming message (if the card declares capabilities.streaming) and "
+    "check every event and the stream rules.",
+)
+@click.option(
+    "--binding",
+    type=click.Choice(["jsonrpc", "rest"]),
+    default="jsonrpc",
+    show_default=True,
+    help="Protocol binding to probe (the first matching interface of the card).",
+)
+@click.option(
+    "--protocol-version",
+    type=click.Choice(["1.0", "0.3"]),
+    help="Protocol version to probe; a card without it is reported (default: 1.0 when "
+    "the card offers it, else 0.3).",
+)
+@click.option(
+    "--header",
+    "header_values",
+    multiple=True,
+    metavar="K=V",
+    help="HTTP header for every request to the agent (credentials go here; their values "
+    "are redacted in every report and recording). Repeatable.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True, max=3600),
+    default=30.0,
+    callback=_finite,
+    show_default=True,
+    metavar="S",
+    help="Seconds allowed for each exchange, streams included.",
+)
+@click.option(
+    "--max-bytes",
+    type=click.IntRange(min=1),
+    default=8 * 1024 * 1024,
+    show_default=True,
+    metavar="N",
+    help="Largest response body (or whole stream) read.",
+)
+@click.option(
+    "--max-events",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    metavar="N",
+    help="Most SSE events read from one stream.",
+)
+@click.option(
+    "--fuzz",
+    type=click.IntRange(min=0),
+    default=0,
+    metavar="N",
+    help="Send N malformed requests (single schema-aware mutations of a valid send). "
+    "Only for agents you own.",
+)
+@click.option(
+    "--fuzz-rate",
+    type=click.FloatRange(min=0, min_open=True, max=10_000),
+    default=5.0,
+    callback=_finite,
+    show_default=True,
+    metavar="R",
+    help="Malformed requests per second.",
+)
+@click.option(
+    "--allow-cross-origin",
+    is_flag=True,
+    help="Also contact an interface on another origin than URL (credentials go there too).",
+)
+@click.option(
+    "--record",
+    "record_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE.jsonl",
+    help="Write the captured stream (and FILE.card.json) and print "
+    "the suite stubs that add them as cases. Needs --stream.",
+)
 @schemas_option
 @profile_option
 @policy_option
 @format_option
 @output_option
-def command(url: str, send_text: str | None, stream: bool, binding: str,
-            protocol_version: str | None, header_values: tuple[str, ...], timeout: float,
-            max_bytes: int, max_events: int, fuzz: int, fuzz_rate: float, allow_cross_origin: bool,
-            record_path: Path | None, schemas: Path | None, profile: str | None,
-            policy: str | None, fmt: str, output: Path | None) -> None:
+def command(
+    url: str,
+    send_text: str | None,
+    stream: bool,
+    binding: str,
+    protocol_version: str | None,
+    header_values: tuple[str, ...],
+    timeout: float,
+    max_bytes: int,
+    max_events: int,
+    fuzz: int,
+    fuzz_rate: float,
+    allow_cross_origin: bool,
+    record_path: Path | None,
+    schemas: Path | None,
+    profile: str | None,
+    policy: str | None,
+    fmt: str,
+    output: Path | None,
+) -> None:
     """Check a live A2A agent against the schemas and the stream rules.
 
     Fetches URL/.well-known/agent-card.json (or URL itself when it ends in .json), validates the
@@ -156,17 +243,29 @@ def command(url: str, send_text: str | None, stream: bool, binding: str,
         problem = target_problem(record_path)
         if problem is not None:
             raise click.BadParameter(problem, param_hint="--record")
-        if output is not None and output.resolve() in (record_path.resolve(),
-                                                       card_path_for(record_path).resolve()):
-            raise click.BadParameter("--output and --record name the same file",
-                                     param_hint="--output")
+        if output is not None and output.resolve() in (
+            record_path.resolve(),
+            card_path_for(record_path).resolve(),
+        ):
+            raise click.BadParameter("--output and --record name the same file", param_hint="--output")
     roots = choose_roots(schemas, uses_cases=False)
     store = load_store(roots.schemas)
-    options = ProbeOptions(url=url, send=send_text, stream=stream, binding=binding,
-                           protocol_version=protocol_version, headers=headers, timeout=timeout,
-                           max_bytes=max_bytes, max_events=max_events, fuzz=fuzz,
-                           fuzz_rate=fuzz_rate, allow_cross_origin=allow_cross_origin,
-                           profile=profile or "strict", policy=policy or "warn")
+    options = ProbeOptions(
+        url=url,
+        send=send_text,
+        stream=stream,
+        binding=binding,
+        protocol_version=protocol_version,
+        headers=headers,
+        timeout=timeout,
+        max_bytes=max_bytes,
+        max_events=max_events,
+        fuzz=fuzz,
+        fuzz_rate=fuzz_rate,
+        allow_cross_origin=allow_cross_origin,
+        profile=profile or "strict",
+        policy=policy or "warn",
+    )
     redactor = Redactor.for_headers(headers)
     from a2a_schema_suite.console import Progress
 
@@ -185,16 +284,31 @@ def command(url: str, send_text: str | None, stream: bool, binding: str,
         else:
             try:
                 card_file = write_recording(report.recording, record_path, redactor)
-                stubs = suite_stubs(report.recording, record_path, store, options.profile,
-                                    summary.results[0].suite.removeprefix("probe "),
-                                    options.policy)
-                notes.append(f"record: wrote {record_path} ({len(report.recording.lines)} events) "
-                             f"and {card_file}")
+                stubs = suite_stubs(
+                    report.recording,
+                    record_path,
+                    store,
+                    options.profile,
+                    summary.results[0].suite.removeprefix("probe "),
+                    options.policy,
+                )
+                notes.append(
+                    f"record: wrote {record_path} ({len(report.recording.lines)} events) and {card_file}"
+                )
             except OSError as exc:
-                summary.results.insert(len(summary.results) - 1, CaseResult(
-                    report.suite, "", f"record: write {record_path}", True, None, Outcome.ERRORED,
-                    (ErrorDetail.finding("record", f"cannot write: {exc.strerror or exc}"),),
-                    f"cannot write the recording: {exc.strerror or exc}"))
+                summary.results.insert(
+                    len(summary.results) - 1,
+                    CaseResult(
+                        report.suite,
+                        "",
+                        f"record: write {record_path}",
+                        True,
+                        None,
+                        Outcome.ERRORED,
+                        (ErrorDetail.finding("record", f"cannot write: {exc.strerror or exc}"),),
+                        f"cannot write the recording: {exc.strerror or exc}",
+                    ),
+                )
 
     from a2a_schema_suite import console
 
@@ -202,18 +316,20 @@ def command(url: str, send_text: str | None, stream: bool, binding: str,
         click.echo(sanitize.visible(roots.describe()), err=to_stderr)
     if (fmt == "text" or output is not None) and console.verbosity() >= 0:  # -q: no checklist
         for result in summary.results[:-1]:
-            click.echo(f"  {result.outcome.value:<8} {sanitize.visible(result.description)}",
-                       err=to_stderr)
+            click.echo(f"  {result.outcome.value:<8} {sanitize.visible(result.description)}", err=to_stderr)
     code = emit(summary, OutputOptions(fmt, output), [store.root])  # never onto a schema
     for note in notes if console.verbosity() >= 0 else ():
         click.echo(sanitize.visible(note), err=to_stderr)
     level = report.level
-    click.echo(f"conformance level: {level.name} ({sanitize.visible(redactor.text(level.why))})",
-               err=to_stderr)
+    click.echo(
+        f"conformance level: {level.name} ({sanitize.visible(redactor.text(level.why))})", err=to_stderr
+    )
     for index, (name, stub) in enumerate(stubs):
         if index == 0 and report.recording is not None and record_path is not None:
-            intro = (f"To add the recording as a case, move {record_path.name} to "
-                     f"cases/streams/{report.recording.version_dir}/ and save as {name}:")
+            intro = (
+                f"To add the recording as a case, move {record_path.name} to "
+                f"cases/streams/{report.recording.version_dir}/ and save as {name}:"
+            )
         else:
             intro = f"To add the recorded card as a case, save as {name}:"
         click.echo(f"\n{sanitize.visible(intro)}", err=to_stderr)
@@ -221,8 +337,11 @@ def command(url: str, send_text: str | None, stream: bool, binding: str,
         verdicts = {e["valid"] for e in (*stub.get("tests", ()), *stub.get("streams", ()))}
         if len(verdicts) == 1:  # nothing of the other verdict could be derived from the recording
             missing = "valid: false" if True in verdicts else "valid: true"
-            click.echo(f"(add a {missing} test before committing it: `check --strict` asks every "
-                       "suite for a valid and an invalid case)", err=to_stderr)
+            click.echo(
+                f"(add a {missing} test before committing it: `check --strict` asks every "
+                "suite for a valid and an invalid case)",
+                err=to_stderr,
+            )
     if code == int(ExitCode.OK) and any(r.outcome is Outcome.ERRORED for r in summary.results):
         code = int(ExitCode.ERRORED)
     sys.exit(code)

@@ -37,9 +37,12 @@ from a2a_schema_suite.commands._options import (
 @cases_option
 @profile_option
 @policy_option
-@click.option("-k", "select", metavar="TEXT",
-              help="Only tests whose 'suite > description' contains TEXT, ignoring case; exit 4 "
-                   "when none does.")
+@click.option(
+    "-k",
+    "select",
+    metavar="TEXT",
+    help="Only tests whose 'suite > description' contains TEXT, ignoring case; exit 4 when none does.",
+)
 @click.option("--fail-fast", is_flag=True, help="Stop at the first test that does not pass.")
 @jobs_option
 @engine_option
@@ -47,9 +50,21 @@ from a2a_schema_suite.commands._options import (
 @memory_ceiling_option
 @format_option
 @output_option
-def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, profile: str | None,
-            policy: str | None, select: str | None, fail_fast: bool, jobs: int, engine: str,
-            time_budget: float, memory_ceiling: int, fmt: str, output: Path | None) -> None:
+def command(
+    paths: tuple[Path, ...],
+    schemas: Path | None,
+    cases: Path | None,
+    profile: str | None,
+    policy: str | None,
+    select: str | None,
+    fail_fast: bool,
+    jobs: int,
+    engine: str,
+    time_budget: float,
+    memory_ceiling: int,
+    fmt: str,
+    output: Path | None,
+) -> None:
     """Run case suites (files or directories; default: the bundled cases).
 
     \b
@@ -65,13 +80,22 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, p
     store = load_store(roots.schemas, engine)
     options = RunOptions(profile=profile, policy=policy, select=select, fail_fast=fail_fast)
     with Progress("run", "results") as progress:
-        results, interrupted = collect(run_paths_budgeted(
-            inputs, store, options, jobs, budget(time_budget, memory_ceiling),
-            on_result=lambda _: progress.advance()))
+        results, interrupted = collect(
+            run_paths_budgeted(
+                inputs,
+                store,
+                options,
+                jobs,
+                budget(time_budget, memory_ceiling),
+                on_result=lambda _: progress.advance(),
+            )
+        )
     summary = RunSummary(results, roots, files=suite_files(inputs))
     if select is not None and not summary.results:
         # exit 4 (nothing collected) and the reason, instead of a bare "0 passed"
-        click.echo(f"error: no test matched -k {select} (case-insensitive substring of "
-                   "'suite > description')", err=True)
+        click.echo(
+            f"error: no test matched -k {select} (case-insensitive substring of 'suite > description')",
+            err=True,
+        )
     code = emit(summary, OutputOptions(fmt, output), [*inputs, store.root])
     sys.exit(interrupted or code)

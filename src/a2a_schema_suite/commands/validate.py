@@ -30,10 +30,15 @@ from a2a_schema_suite.commands._options import (
 
 @click.command("validate")
 @console_options
-@click.option("--schema", "schema_ref", metavar="REF", shell_complete=schema_refs,
-              help="Schema to validate against, e.g. v1_0/agent_card.json or "
-                   "v1_0/agent_card.json#/$defs/AgentSkill. Without it (or with 'auto') each "
-                   "file's version and type are detected from its shape, and said.")
+@click.option(
+    "--schema",
+    "schema_ref",
+    metavar="REF",
+    shell_complete=schema_refs,
+    help="Schema to validate against, e.g. v1_0/agent_card.json or "
+    "v1_0/agent_card.json#/$defs/AgentSkill. Without it (or with 'auto') each "
+    "file's version and type are detected from its shape, and said.",
+)
 # readable=False: an unreadable file is an errored result like a missing one (exit 3, the other
 # files still validated), not a usage error that discards every result.
 @click.argument("files", nargs=-1, required=True, type=click.Path(readable=False, path_type=Path))
@@ -46,9 +51,19 @@ from a2a_schema_suite.commands._options import (
 @memory_ceiling_option
 @format_option
 @output_option
-def command(schema_ref: str | None, files: tuple[Path, ...], schemas: Path | None,
-            profile: str | None, policy: str | None, jobs: int, engine: str, time_budget: float,
-            memory_ceiling: int, fmt: str, output: Path | None) -> None:
+def command(
+    schema_ref: str | None,
+    files: tuple[Path, ...],
+    schemas: Path | None,
+    profile: str | None,
+    policy: str | None,
+    jobs: int,
+    engine: str,
+    time_budget: float,
+    memory_ceiling: int,
+    fmt: str,
+    output: Path | None,
+) -> None:
     """Validate your own JSON documents (.jsonl files are streams).
 
     Without --schema each file's A2A version and type are detected and said (a document that
@@ -69,9 +84,19 @@ def command(schema_ref: str | None, files: tuple[Path, ...], schemas: Path | Non
     if not auto:
         _check_ref(store, schema_ref)
     with Progress("validate", "documents", total=len(files)) as progress:
-        results, interrupted = collect(progress.track(validate_documents_budgeted(
-            files, None if auto else schema_ref, store, profile or "strict", jobs,
-            budget(time_budget, memory_ceiling), policy or "warn")))
+        results, interrupted = collect(
+            progress.track(
+                validate_documents_budgeted(
+                    files,
+                    None if auto else schema_ref,
+                    store,
+                    profile or "strict",
+                    jobs,
+                    budget(time_budget, memory_ceiling),
+                    policy or "warn",
+                )
+            )
+        )
     # what was detected is in the report (a line of the text report, the JSON result's note) and,
     # when stdout carries another format, on stderr for the person reading the log
     if auto and fmt != "text" and output is None:

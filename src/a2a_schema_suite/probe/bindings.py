@@ -14,12 +14,20 @@ from typing import Any, ClassVar
 from urllib.parse import quote
 
 JSONRPC_ERROR_NAMES = {
-    -32700: "JSONParseError", -32600: "InvalidRequestError", -32601: "MethodNotFoundError",
-    -32602: "InvalidParamsError", -32603: "InternalError", -32001: "TaskNotFoundError",
-    -32002: "TaskNotCancelableError", -32003: "PushNotificationNotSupportedError",
-    -32004: "UnsupportedOperationError", -32005: "ContentTypeNotSupportedError",
-    -32006: "InvalidAgentResponseError", -32007: "ExtendedAgentCardNotConfiguredError",
-    -32008: "ExtensionSupportRequiredError", -32009: "VersionNotSupportedError",
+    -32700: "JSONParseError",
+    -32600: "InvalidRequestError",
+    -32601: "MethodNotFoundError",
+    -32602: "InvalidParamsError",
+    -32603: "InternalError",
+    -32001: "TaskNotFoundError",
+    -32002: "TaskNotCancelableError",
+    -32003: "PushNotificationNotSupportedError",
+    -32004: "UnsupportedOperationError",
+    -32005: "ContentTypeNotSupportedError",
+    -32006: "InvalidAgentResponseError",
+    -32007: "ExtendedAgentCardNotConfiguredError",
+    -32008: "ExtensionSupportRequiredError",
+    -32009: "VersionNotSupportedError",
 }
 
 #: what answers a malformed request: a parse error, an invalid request or invalid params
@@ -129,12 +137,22 @@ class JsonRpc10(Binding):
 
     def _call(self, method: str, params: Any, schema: str | None) -> Call:
         request_id = self.next_id()
-        return Call(f"jsonrpc {method}", "POST", self.url, _rpc(method, params, request_id),
-                    self.headers, schema, request_id)
+        return Call(
+            f"jsonrpc {method}",
+            "POST",
+            self.url,
+            _rpc(method, params, request_id),
+            self.headers,
+            schema,
+            request_id,
+        )
 
     def send(self, text: str) -> Call:
-        return self._call("SendMessage", {"message": self.message(text)},
-                          "v1_0/jsonrpc_response.json#/$defs/SendMessageResponse")
+        return self._call(
+            "SendMessage",
+            {"message": self.message(text)},
+            "v1_0/jsonrpc_response.json#/$defs/SendMessageResponse",
+        )
 
     def stream(self, text: str) -> Call:
         return self._call("SendStreamingMessage", {"message": self.message(text)}, None)
@@ -143,16 +161,24 @@ class JsonRpc10(Binding):
         return self._call("GetTask", {"id": task_id}, "v1_0/jsonrpc_response.json#/$defs/GetTaskResponse")
 
     def cancel_task(self, task_id: str) -> Call:
-        return self._call("CancelTask", {"id": task_id},
-                          "v1_0/jsonrpc_response.json#/$defs/CancelTaskResponse")
+        return self._call(
+            "CancelTask", {"id": task_id}, "v1_0/jsonrpc_response.json#/$defs/CancelTaskResponse"
+        )
 
     def unknown_method(self) -> Call:
         return self._call("A2aSchemaSuiteProbeUnknownMethod", {}, None)
 
     def malformed(self) -> Call:
         request_id = self.next_id()
-        return Call("jsonrpc request without a method", "POST", self.url,
-                    {"jsonrpc": "2.0", "id": request_id, "params": {}}, self.headers, None, request_id)
+        return Call(
+            "jsonrpc request without a method",
+            "POST",
+            self.url,
+            {"jsonrpc": "2.0", "id": request_id, "params": {}},
+            self.headers,
+            None,
+            request_id,
+        )
 
     def send_raw(self, body: bytes, request_id: Any) -> Call:
         return Call("jsonrpc SendMessage", "POST", self.url, body, self.headers, None, request_id)
@@ -184,33 +210,64 @@ class Rest10(Binding):
         return {"message": self.message(text)}
 
     def send(self, text: str) -> Call:
-        return Call("rest POST /message:send", "POST", self._path("/message:send"),
-                    self.send_request(text), self.headers, "v1_0/send_message_response.json")
+        return Call(
+            "rest POST /message:send",
+            "POST",
+            self._path("/message:send"),
+            self.send_request(text),
+            self.headers,
+            "v1_0/send_message_response.json",
+        )
 
     def stream(self, text: str) -> Call:
-        return Call("rest POST /message:stream", "POST", self._path("/message:stream"),
-                    self.send_request(text), self.headers)
+        return Call(
+            "rest POST /message:stream",
+            "POST",
+            self._path("/message:stream"),
+            self.send_request(text),
+            self.headers,
+        )
 
     def get_task(self, task_id: str) -> Call:
-        return Call("rest GET /tasks/{id}", "GET", self._path(f"/tasks/{quote(task_id, safe='')}"), None,
-                    {"A2A-Version": self.version}, "v1_0/task.json")
+        return Call(
+            "rest GET /tasks/{id}",
+            "GET",
+            self._path(f"/tasks/{quote(task_id, safe='')}"),
+            None,
+            {"A2A-Version": self.version},
+            "v1_0/task.json",
+        )
 
     def cancel_task(self, task_id: str) -> Call:
-        return Call("rest POST /tasks/{id}:cancel", "POST",
-                    self._path(f"/tasks/{quote(task_id, safe='')}:cancel"),
-                    {}, self.headers, "v1_0/task.json")
+        return Call(
+            "rest POST /tasks/{id}:cancel",
+            "POST",
+            self._path(f"/tasks/{quote(task_id, safe='')}:cancel"),
+            {},
+            self.headers,
+            "v1_0/task.json",
+        )
 
     def unknown_method(self) -> Call:
-        return Call("rest POST /a2a-schema-suite-probe:unknown", "POST",
-                    self._path("/a2a-schema-suite-probe:unknown"), {}, self.headers)
+        return Call(
+            "rest POST /a2a-schema-suite-probe:unknown",
+            "POST",
+            self._path("/a2a-schema-suite-probe:unknown"),
+            {},
+            self.headers,
+        )
 
     def malformed(self) -> Call:
-        return Call("rest POST /message:send with a body that is not JSON", "POST",
-                    self._path("/message:send"), b'{"message": ', self.headers)
+        return Call(
+            "rest POST /message:send with a body that is not JSON",
+            "POST",
+            self._path("/message:send"),
+            b'{"message": ',
+            self.headers,
+        )
 
     def send_raw(self, body: bytes, request_id: Any) -> Call:
-        return Call("rest POST /message:send", "POST", self._path("/message:send"), body,
-                    self.headers)
+        return Call("rest POST /message:send", "POST", self._path("/message:send"), body, self.headers)
 
     def task_of(self, payload: Any) -> dict[str, Any] | None:
         task = payload.get("task") if isinstance(payload, dict) else None
@@ -226,39 +283,62 @@ class JsonRpc03(Binding):
     error_schema = "v0_3/jsonrpc_response.json#/$defs/JSONRPCErrorResponse"
 
     def message(self, text: str) -> dict[str, Any]:
-        return {"kind": "message", "messageId": str(uuid.uuid4()), "role": "user",
-                "parts": [{"kind": "text", "text": text}]}
+        return {
+            "kind": "message",
+            "messageId": str(uuid.uuid4()),
+            "role": "user",
+            "parts": [{"kind": "text", "text": text}],
+        }
 
     def send_request(self, text: str) -> dict[str, Any]:
         return _rpc("message/send", {"message": self.message(text)}, self.next_id())
 
     def _call(self, method: str, params: Any, schema: str | None) -> Call:
         request_id = self.next_id()
-        return Call(f"jsonrpc {method}", "POST", self.url, _rpc(method, params, request_id),
-                    self.headers, schema, request_id)
+        return Call(
+            f"jsonrpc {method}",
+            "POST",
+            self.url,
+            _rpc(method, params, request_id),
+            self.headers,
+            schema,
+            request_id,
+        )
 
     def send(self, text: str) -> Call:
-        return self._call("message/send", {"message": self.message(text)},
-                          "v0_3/send_message_response.json#/$defs/SendMessageSuccessResponse")
+        return self._call(
+            "message/send",
+            {"message": self.message(text)},
+            "v0_3/send_message_response.json#/$defs/SendMessageSuccessResponse",
+        )
 
     def stream(self, text: str) -> Call:
         return self._call("message/stream", {"message": self.message(text)}, None)
 
     def get_task(self, task_id: str) -> Call:
-        return self._call("tasks/get", {"id": task_id},
-                          "v0_3/jsonrpc_response.json#/$defs/GetTaskSuccessResponse")
+        return self._call(
+            "tasks/get", {"id": task_id}, "v0_3/jsonrpc_response.json#/$defs/GetTaskSuccessResponse"
+        )
 
     def cancel_task(self, task_id: str) -> Call:
-        return self._call("tasks/cancel", {"id": task_id},
-                          "v0_3/jsonrpc_response.json#/$defs/CancelTaskSuccessResponse")
+        return self._call(
+            "tasks/cancel", {"id": task_id}, "v0_3/jsonrpc_response.json#/$defs/CancelTaskSuccessResponse"
+        )
 
     def unknown_method(self) -> Call:
         return self._call("a2a-schema-suite/probeUnknownMethod", {}, None)
 
     def malformed(self) -> Call:
         request_id = self.next_id()
-        return Call("jsonrpc request without a method", "POST", self.url,
-                    {"jsonrpc": "2.0", "id": request_id, "params": {}}, self.headers, None, request_id)
+        return Call(
+            "jsonrpc request without a method",
+            "POST",
+            self.url,
+            {"jsonrpc": "2.0", "id": request_id, "params": {}},
+            self.headers,
+            None,
+            request_id,
+        )
 
     def send_raw(self, body: bytes, request_id: Any) -> Call:
         return Call("jsonrpc message/send", "POST", self.url, body, self.headers, None, request_id)
@@ -270,6 +350,7 @@ class JsonRpc03(Binding):
 def binding_for(name: str, version: str, url: str) -> Binding | None:
     """The binding for ``--binding`` and a protocol version; None when the suite has no schemas
     for it (0.3 HTTP+JSON bodies are the 0.3 proto's ProtoJSON, A2A_REFERENCE §11)."""
-    cls = {("jsonrpc", "1.0"): JsonRpc10, ("rest", "1.0"): Rest10,
-           ("jsonrpc", "0.3"): JsonRpc03}.get((name, version))
+    cls = {("jsonrpc", "1.0"): JsonRpc10, ("rest", "1.0"): Rest10, ("jsonrpc", "0.3"): JsonRpc03}.get(
+        (name, version)
+    )
     return cls(url) if cls else None

@@ -74,9 +74,14 @@ def card_shape(card: Any) -> CardShape:
     if has_v1:
         for i, iface in enumerate(card["supportedInterfaces"]):
             if isinstance(iface, dict) and isinstance(iface.get("url"), str):
-                interfaces.append(Interface(iface["url"], str(iface.get("protocolBinding", "")),
-                                            major_minor(iface.get("protocolVersion")),
-                                            f"$.supportedInterfaces[{i}]"))
+                interfaces.append(
+                    Interface(
+                        iface["url"],
+                        str(iface.get("protocolBinding", "")),
+                        major_minor(iface.get("protocolVersion")),
+                        f"$.supportedInterfaces[{i}]",
+                    )
+                )
     elif has_v03:
         version = major_minor(claimed) or V03
         if isinstance(card.get("url"), str):
@@ -85,8 +90,11 @@ def card_shape(card: Any) -> CardShape:
         extra = card.get("additionalInterfaces")
         for i, iface in enumerate(extra if isinstance(extra, list) else []):
             if isinstance(iface, dict) and isinstance(iface.get("url"), str):
-                interfaces.append(Interface(iface["url"], str(iface.get("transport", "")), version,
-                                            f"$.additionalInterfaces[{i}]"))
+                interfaces.append(
+                    Interface(
+                        iface["url"], str(iface.get("transport", "")), version, f"$.additionalInterfaces[{i}]"
+                    )
+                )
     if has_v1 and has_v03:
         kind = SHAPE_HYBRID
     elif has_v1:
@@ -102,23 +110,34 @@ def version_problems(shape: CardShape, wanted: str | None) -> list[tuple[str, st
     """``(message, fix hint)`` for each way the card's version is wrong or not the one wanted."""
     problems: list[tuple[str, str]] = []
     if shape.kind == SHAPE_UNKNOWN:
-        problems.append(("not an agent card: neither supportedInterfaces (1.0) nor url and "
-                         "protocolVersion (0.3)",
-                         "serve the AgentCard JSON at /.well-known/agent-card.json"))
+        problems.append(
+            (
+                "not an agent card: neither supportedInterfaces (1.0) nor url and protocolVersion (0.3)",
+                "serve the AgentCard JSON at /.well-known/agent-card.json",
+            )
+        )
         return problems
     claimed = major_minor(shape.claimed_version)
     if shape.kind == SHAPE_V03 and claimed is not None and claimed != V03:
-        problems.append((f"the card has the 0.3 shape (url, preferredTransport, no "
-                         f"supportedInterfaces) but says protocolVersion {shape.claimed_version!r}",
-                         "a 1.0 card lists its endpoints in supportedInterfaces "
-                         "[{url, protocolBinding, protocolVersion}]; keep url/protocolVersion only "
-                         "for 0.3"))
+        problems.append(
+            (
+                f"the card has the 0.3 shape (url, preferredTransport, no "
+                f"supportedInterfaces) but says protocolVersion {shape.claimed_version!r}",
+                "a 1.0 card lists its endpoints in supportedInterfaces "
+                "[{url, protocolBinding, protocolVersion}]; keep url/protocolVersion only "
+                "for 0.3",
+            )
+        )
     if wanted is not None and wanted not in shape.versions:
         offered = ", ".join(shape.versions) or "none"
-        problems.append((f"a {wanted} card was expected, but the agent serves a {shape.kind} card "
-                         f"(protocol versions offered: {offered})",
-                         f"declare an interface with protocolVersion {wanted!r}, or probe with "
-                         f"--protocol-version {shape.versions[0] if shape.versions else V03}"))
+        problems.append(
+            (
+                f"a {wanted} card was expected, but the agent serves a {shape.kind} card "
+                f"(protocol versions offered: {offered})",
+                f"declare an interface with protocolVersion {wanted!r}, or probe with "
+                f"--protocol-version {shape.versions[0] if shape.versions else V03}",
+            )
+        )
     return problems
 
 

@@ -32,12 +32,23 @@ DEEP_NESTING = 2000
 #: does not know (instead of rejecting it) accepts it
 _NOT_BASE64 = "cHJvYmU!"
 _DEEP_MARKER = "a2a-schema-suite:deep-nesting-marker"
-_SECOND_MEMBER = {"text": "probe", "raw": "cHJvYmU=", "url": "https://example.com/probe.txt",
-                  "data": {"probe": True}}
+_SECOND_MEMBER = {
+    "text": "probe",
+    "raw": "cHJvYmU=",
+    "url": "https://example.com/probe.txt",
+    "data": {"probe": True},
+}
 #: a value of another JSON type, per type; not a number for strings, since ProtoJSON parsers accept
 #: enum fields as integers
-_OTHER_TYPE = {"string": True, "integer": "42", "number": "42", "boolean": "true",
-               "array": {"not": "an array"}, "object": "not an object", "null": "null"}
+_OTHER_TYPE = {
+    "string": True,
+    "integer": "42",
+    "number": "42",
+    "boolean": "true",
+    "array": {"not": "an array"},
+    "object": "not an object",
+    "null": "null",
+}
 
 Path = tuple[Any, ...]
 
@@ -77,12 +88,13 @@ class _Walker:
     def _valid(self, uri: str, instance: Any) -> bool:
         if uri not in self._validators:
             self._validators[uri] = jsonschema.Draft202012Validator(
-                {"$ref": uri}, registry=self.registry,
-                format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+                {"$ref": uri},
+                registry=self.registry,
+                format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER,
+            )
         return self._validators[uri].is_valid(instance)
 
-    def walk(self, schema: Any, base: str, pointer: str, instance: Any, path: Path,
-             depth: int = 0) -> None:
+    def walk(self, schema: Any, base: str, pointer: str, instance: Any, path: Path, depth: int = 0) -> None:
         if not isinstance(schema, dict) or depth > 64:
             return
         site = self.sites.setdefault(path, _Site())
@@ -97,8 +109,9 @@ class _Walker:
             branches = schema.get(keyword)
             if not isinstance(branches, list):
                 continue
-            if all(isinstance(b, dict) and set(b) == {"required"} and len(b["required"]) == 1
-                   for b in branches):
+            if all(
+                isinstance(b, dict) and set(b) == {"required"} and len(b["required"]) == 1 for b in branches
+            ):
                 site.members.extend(b["required"][0] for b in branches)
                 continue
             for i, branch in enumerate(branches):
@@ -115,12 +128,19 @@ class _Walker:
         elif "const" in schema:
             site.values = [schema["const"]]
         if isinstance(instance, dict):
-            site.required.extend(r for r in schema.get("required", ()) if isinstance(r, str)
-                                 and r not in site.required)
+            site.required.extend(
+                r for r in schema.get("required", ()) if isinstance(r, str) and r not in site.required
+            )
             for name, sub in (schema.get("properties") or {}).items():
                 if name in instance:
-                    self.walk(sub, base, f"{pointer}/properties/{_escape(name)}", instance[name],
-                              (*path, name), depth + 1)
+                    self.walk(
+                        sub,
+                        base,
+                        f"{pointer}/properties/{_escape(name)}",
+                        instance[name],
+                        (*path, name),
+                        depth + 1,
+                    )
         if isinstance(instance, list) and isinstance(schema.get("items"), dict):
             for i, item in enumerate(instance):
                 self.walk(schema["items"], base, f"{pointer}/items", item, (*path, i), depth + 1)
@@ -153,8 +173,9 @@ def _encode(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def _schema_mutations(request: Any, sites: dict[Path, _Site], jsonrpc: bool
-                      ) -> Iterator[tuple[str, Path, str, Any]]:
+def _schema_mutations(
+    request: Any, sites: dict[Path, _Site], jsonrpc: bool
+) -> Iterator[tuple[str, Path, str, Any]]:
     """(kind, path, label, mutated request) for every site, in schema-walk order."""
     for path, site in sites.items():
         instance = _get(request, path)
@@ -162,8 +183,12 @@ def _schema_mutations(request: Any, sites: dict[Path, _Site], jsonrpc: bool
             for member in site.required:
                 # Without an id a JSON-RPC request is a notification, which gets no answer at all.
                 if member in instance and not (jsonrpc and path == () and member == "id"):
-                    yield "drop", (*path, member), f"drop {dotted((*path, member))}", \
-                        _drop(request, path, member)
+                    yield (
+                        "drop",
+                        (*path, member),
+                        f"drop {dotted((*path, member))}",
+                        _drop(request, path, member),
+                    )
             present = [m for m in site.members if m in instance]
             extra = next((m for m in site.members if m not in instance and m in _SECOND_MEMBER), None)
             if path and len(present) == 1 and extra is not None:
@@ -171,19 +196,27 @@ def _schema_mutations(request: Any, sites: dict[Path, _Site], jsonrpc: bool
                 yield "one-of", path, f"two contents in {dotted(path)} ({present[0]} and {extra})", both
         if not path:
             continue
-        if site.values is not None and all(isinstance(v, str) for v in site.values) \
-                and not (jsonrpc and path == ("method",)):  # an unknown method is checked apart
+        if (
+            site.values is not None
+            and all(isinstance(v, str) for v in site.values)
+            and not (jsonrpc and path == ("method",))
+        ):  # an unknown method is checked apart
             unknown = "A2A_SCHEMA_SUITE_UNKNOWN_VALUE"
             yield "enum", path, f"unknown value for {dotted(path)}", _set(request, path, unknown)
         if site.types:
             other = _other_type(instance, site.types)
             if other is not None:
-                yield "type", path, f"wrong type for {dotted(path)} ({_json_type(other)})", \
-                    _set(request, path, other)
+                yield (
+                    "type",
+                    path,
+                    f"wrong type for {dotted(path)} ({_json_type(other)})",
+                    _set(request, path, other),
+                )
 
 
 def _other_type(instance: Any, allowed: set[str]) -> Any:
     """A value of a JSON type that ``allowed`` does not admit, preferably the natural opposite."""
+
     def admitted(value: Any) -> bool:
         kind = _json_type(value)
         return kind in allowed or (kind == "integer" and "number" in allowed)
@@ -214,37 +247,59 @@ def _message_path(request: Any) -> Path:
     return ("params", "message") if "params" in request else ("message",)
 
 
-def _manual_mutations(request: Any, version: str, jsonrpc: bool
-                      ) -> Iterator[tuple[str, Path, str, Any]]:
+def _manual_mutations(request: Any, version: str, jsonrpc: bool) -> Iterator[tuple[str, Path, str, Any]]:
     message = _message_path(request)
     part = (*message, "parts", 0)
     if jsonrpc:
         yield "jsonrpc", ("jsonrpc",), 'wrong jsonrpc version "1.0"', _set(request, ("jsonrpc",), "1.0")
     if version == "0.3":
         file = {"bytes": "cHJvYmU=", "uri": "https://example.com/probe.txt"}
-        yield "one-of", part, f"two contents in {dotted(part)} (file bytes and uri)", \
-            _set(request, part, {"kind": "file", "file": file})
-        yield "base64", part, f"invalid base64 in {dotted((*part, 'file', 'bytes'))}", \
-            _set(request, part, {"kind": "file", "file": {"bytes": _NOT_BASE64}})
+        yield (
+            "one-of",
+            part,
+            f"two contents in {dotted(part)} (file bytes and uri)",
+            _set(request, part, {"kind": "file", "file": file}),
+        )
+        yield (
+            "base64",
+            part,
+            f"invalid base64 in {dotted((*part, 'file', 'bytes'))}",
+            _set(request, part, {"kind": "file", "file": {"bytes": _NOT_BASE64}}),
+        )
     else:
-        yield "base64", part, f"invalid base64 in {dotted((*part, 'raw'))}", \
-            _set(request, part, {"raw": _NOT_BASE64, "mediaType": "application/octet-stream"})
+        yield (
+            "base64",
+            part,
+            f"invalid base64 in {dotted((*part, 'raw'))}",
+            _set(request, part, {"raw": _NOT_BASE64, "mediaType": "application/octet-stream"}),
+        )
     role = (*message, "role")
-    yield "huge", role, f"huge string (1 MiB) in {dotted(role)}", \
-        _set(request, role, "X" * HUGE_STRING_BYTES)
+    yield "huge", role, f"huge string (1 MiB) in {dotted(role)}", _set(request, role, "X" * HUGE_STRING_BYTES)
     text = (*part, "text")
-    yield "deep", text, f"deep nesting ({DEEP_NESTING} levels) in {dotted(text)}", \
-        _set(request, text, _DEEP_MARKER)
+    yield (
+        "deep",
+        text,
+        f"deep nesting ({DEEP_NESTING} levels) in {dotted(text)}",
+        _set(request, text, _DEEP_MARKER),
+    )
 
 
 #: the first mutations: one of each kind the issue names, at the places a reader expects
-_PREFERRED = (("jsonrpc", ("jsonrpc",)), ("drop", ("role",)), ("type", ("parts",)),
-              ("enum", ("role",)), ("one-of", ("parts", 0)), ("base64", ("parts", 0)),
-              ("huge", ("role",)), ("deep", ("parts", 0, "text")))
+_PREFERRED = (
+    ("jsonrpc", ("jsonrpc",)),
+    ("drop", ("role",)),
+    ("type", ("parts",)),
+    ("enum", ("role",)),
+    ("one-of", ("parts", 0)),
+    ("base64", ("parts", 0)),
+    ("huge", ("role",)),
+    ("deep", ("parts", 0, "text")),
+)
 
 
-def build_mutations(request: dict[str, Any], schema_ref: str, store: SchemaStore, *, version: str,
-                    jsonrpc: bool) -> list[Mutation]:
+def build_mutations(
+    request: dict[str, Any], schema_ref: str, store: SchemaStore, *, version: str, jsonrpc: bool
+) -> list[Mutation]:
     """Every distinct malformed request derived from ``request``, preferred kinds first."""
     schema_version, uri = store.resolve(schema_ref)
     registry = store.registry(schema_version, "strict")
@@ -273,8 +328,7 @@ def build_mutations(request: dict[str, Any], schema_ref: str, store: SchemaStore
             continue  # not malformed after all: never send a valid request as a "malformed" one
         body = _encode(value)
         if kind == "deep":
-            body = body.replace(_encode(_DEEP_MARKER),
-                                b"[" * DEEP_NESTING + b"]" * DEEP_NESTING)
+            body = body.replace(_encode(_DEEP_MARKER), b"[" * DEEP_NESTING + b"]" * DEEP_NESTING)
         mutations.append(Mutation(kind, label, stand_in, body))
     return mutations
 

@@ -10,9 +10,9 @@ from a2a_schema_suite.results import ErrorDetail
 
 RULE_HINTS: dict[str, str] = {
     "lifecycle-terminal": "a task reached a terminal state and then changed again: guard terminal "
-                          "states before emitting",
+    "states before emitting",
     "artifact-last-chunk": "an artifact chunk came after lastChunk: true: send nothing more for an "
-                           "artifactId once its last chunk is out",
+    "artifactId once its last chunk is out",
     "artifact-append": "append: true continues an artifact: send its first chunk without append",
     "stream-ids": "put the stream's taskId and contextId on every status and artifact update",
     "stream-order": "start a task stream with the Task (or send exactly one Message and close)",
@@ -28,13 +28,12 @@ RULE_HINTS: dict[str, str] = {
     "stream-error-event": "the agent reported an error inside the stream (event: error)",
     "sse": "answer streaming requests with 200 and Content-Type: text/event-stream",
     "http-status": "answer with the HTTP status the binding prescribes (A2A_REFERENCE §5.1, §6)",
-    "content-type": "send JSON bodies with Content-Type application/json (REST: "
-                    "application/a2a+json)",
+    "content-type": "send JSON bodies with Content-Type application/json (REST: application/a2a+json)",
     "json-body": "send a single strict JSON document as the body",
     "transport": "answer within the time and size limits, over a connection that stays open",
     "card-version": "serve the card shape of the protocol version it declares",
     "send-state": "a blocking send returns the task only once it is terminal or interrupted "
-                  "(or the client asked for returnImmediately)",
+    "(or the client asked for returnImmediately)",
     "task-id": "GetTask must return the task that was asked for",
     "error-code": "map each failure to its A2A error code (A2A_REFERENCE §5.1)",
 }

@@ -122,7 +122,8 @@ class ProbeClient:
 
     def __post_init__(self) -> None:
         self._client = httpx.Client(
-            trust_env=False, follow_redirects=False,
+            trust_env=False,
+            follow_redirects=False,
             timeout=httpx.Timeout(self.timeout),
             headers={"User-Agent": self.user_agent},
         )
@@ -144,16 +145,21 @@ class ProbeClient:
         except ValueError as exc:
             raise ProbeHttpError("protocol", str(exc)) from None
         if origin not in self.allowed_origins:
-            raise ProbeHttpError("cross-origin", f"{display_origin(url)} is not the probed origin; "
-                                 "the probe contacts other hosts only with --allow-cross-origin")
+            raise ProbeHttpError(
+                "cross-origin",
+                f"{display_origin(url)} is not the probed origin; "
+                "the probe contacts other hosts only with --allow-cross-origin",
+            )
 
-    def _request(self, method: str, url: str, content: bytes | None,
-                 headers: Mapping[str, str]) -> httpx.Request:
+    def _request(
+        self, method: str, url: str, content: bytes | None, headers: Mapping[str, str]
+    ) -> httpx.Request:
         merged = {**self.headers, **headers}
         return self._client.build_request(method, url, content=content, headers=merged)
 
-    def _open(self, method: str, url: str, content: bytes | None, headers: Mapping[str, str],
-              deadline: float) -> httpx.Response:
+    def _open(
+        self, method: str, url: str, content: bytes | None, headers: Mapping[str, str], deadline: float
+    ) -> httpx.Response:
         """Send, following redirects within the same origin only; the caller closes the response."""
         self.check_origin(url)
         for _ in range(MAX_REDIRECTS + 1):
@@ -173,11 +179,17 @@ class ProbeClient:
             except ValueError:
                 same = False
             if not same:
-                raise ProbeHttpError("redirect", f"HTTP {response.status_code} redirect from {url} "
-                                     f"to another origin ({display_origin(target)}) refused")
+                raise ProbeHttpError(
+                    "redirect",
+                    f"HTTP {response.status_code} redirect from {url} "
+                    f"to another origin ({display_origin(target)}) refused",
+                )
             if method != "GET" and response.status_code not in (307, 308):
-                raise ProbeHttpError("redirect", f"HTTP {response.status_code} redirect of a {method} "
-                                     f"request to {target}: only 307/308 keep the method and body")
+                raise ProbeHttpError(
+                    "redirect",
+                    f"HTTP {response.status_code} redirect of a {method} "
+                    f"request to {target}: only 307/308 keep the method and body",
+                )
             url = target
         raise ProbeHttpError("redirect", f"more than {MAX_REDIRECTS} redirects")
 
@@ -187,8 +199,9 @@ class ProbeClient:
         except httpx.TimeoutException:
             raise ProbeHttpError("timeout", f"no answer within {self.timeout:g} s") from None
         except httpx.ConnectError as exc:
-            raise ProbeHttpError("connect", f"cannot connect to {display_origin(str(request.url))}: "
-                                 f"{_reason(exc)}") from None
+            raise ProbeHttpError(
+                "connect", f"cannot connect to {display_origin(str(request.url))}: {_reason(exc)}"
+            ) from None
         except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
             raise ProbeHttpError("dropped", f"connection dropped: {_reason(exc)}") from None
         except httpx.HTTPError as exc:
@@ -199,11 +212,9 @@ class ProbeClient:
             for chunk in response.iter_bytes():
                 yield chunk
                 if time.monotonic() > deadline:
-                    raise ProbeHttpError("timeout", f"the response did not end within "
-                                         f"{self.timeout:g} s")
+                    raise ProbeHttpError("timeout", f"the response did not end within {self.timeout:g} s")
         except httpx.TimeoutException:
-            raise ProbeHttpError("timeout", f"the response did not end within {self.timeout:g} s") \
-                from None
+            raise ProbeHttpError("timeout", f"the response did not end within {self.timeout:g} s") from None
         except (httpx.RemoteProtocolError, httpx.ReadError) as exc:
             raise ProbeHttpError("dropped", f"connection dropped: {_reason(exc)}") from None
         except httpx.DecodingError as exc:
@@ -212,20 +223,25 @@ class ProbeClient:
     def _read(self, response: httpx.Response, deadline: float) -> bytes:
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > self.max_bytes:
-            raise ProbeHttpError("too-large", f"response of {int(declared)} bytes exceeds the limit "
-                                 f"of {self.max_bytes} bytes (--max-bytes)")
+            raise ProbeHttpError(
+                "too-large",
+                f"response of {int(declared)} bytes exceeds the limit "
+                f"of {self.max_bytes} bytes (--max-bytes)",
+            )
         body = bytearray()
         for chunk in self._chunks(response, deadline):
             body += chunk
             if len(body) > self.max_bytes:
-                raise ProbeHttpError("too-large", f"response exceeds the limit of {self.max_bytes} "
-                                     "bytes (--max-bytes)")
+                raise ProbeHttpError(
+                    "too-large", f"response exceeds the limit of {self.max_bytes} bytes (--max-bytes)"
+                )
         return bytes(body)
 
     # -- exchanges --------------------------------------------------------------------------------
 
-    def request(self, method: str, url: str, *, body: bytes | None = None,
-                headers: Mapping[str, str] | None = None) -> HttpReply:
+    def request(
+        self, method: str, url: str, *, body: bytes | None = None, headers: Mapping[str, str] | None = None
+    ) -> HttpReply:
         """One request and its complete response."""
         start = time.monotonic()
         deadline = start + self.timeout
@@ -234,9 +250,13 @@ class ProbeClient:
             data = self._read(response, deadline)
         finally:
             response.close()
-        return HttpReply(str(response.url), response.status_code,
-                         {k.lower(): v for k, v in response.headers.items()}, data,
-                         time.monotonic() - start)
+        return HttpReply(
+            str(response.url),
+            response.status_code,
+            {k.lower(): v for k, v in response.headers.items()},
+            data,
+            time.monotonic() - start,
+        )
 
     def stream(self, url: str, body: bytes, headers: Mapping[str, str] | None = None) -> SseReply:
         """POST and read a ``text/event-stream`` answer, within the event, size and time limits.
@@ -246,23 +266,33 @@ class ProbeClient:
         """
         start = time.monotonic()
         deadline = start + self.timeout
-        response = self._open("POST", url, body, {"Accept": "text/event-stream", **(headers or {})},
-                              deadline)
+        response = self._open("POST", url, body, {"Accept": "text/event-stream", **(headers or {})}, deadline)
         reply_headers = {k.lower(): v for k, v in response.headers.items()}
         content_type = reply_headers.get("content-type", "").split(";", 1)[0].strip().lower()
         try:
             if content_type != "text/event-stream":
                 data = self._read(response, deadline)
-                return SseReply(str(response.url), response.status_code, reply_headers, (), data,
-                                elapsed=time.monotonic() - start)
+                return SseReply(
+                    str(response.url),
+                    response.status_code,
+                    reply_headers,
+                    (),
+                    data,
+                    elapsed=time.monotonic() - start,
+                )
             events, problem = self._read_events(response, deadline)
         finally:
             response.close()
-        return SseReply(str(response.url), response.status_code, reply_headers, tuple(events),
-                        problem=problem, elapsed=time.monotonic() - start)
+        return SseReply(
+            str(response.url),
+            response.status_code,
+            reply_headers,
+            tuple(events),
+            problem=problem,
+            elapsed=time.monotonic() - start,
+        )
 
-    def _read_events(self, response: httpx.Response, deadline: float
-                     ) -> tuple[list[SseEvent], str | None]:
+    def _read_events(self, response: httpx.Response, deadline: float) -> tuple[list[SseEvent], str | None]:
         parser = SseParser()
         events: list[SseEvent] = []
         received = 0
@@ -270,12 +300,12 @@ class ProbeClient:
             for chunk in self._chunks(response, deadline):
                 received += len(chunk)
                 if received > self.max_bytes:
-                    return events, (f"stream cut off: more than {self.max_bytes} bytes "
-                                    "(--max-bytes)")
+                    return events, (f"stream cut off: more than {self.max_bytes} bytes (--max-bytes)")
                 events.extend(parser.feed(chunk))
                 if len(events) > self.max_events:
-                    return events[: self.max_events], (f"stream cut off: more than {self.max_events} "
-                                                       "events (--max-events)")
+                    return events[: self.max_events], (
+                        f"stream cut off: more than {self.max_events} events (--max-events)"
+                    )
             events.extend(parser.close())
         except SseError as exc:
             return events, f"not a valid event stream: {exc}"

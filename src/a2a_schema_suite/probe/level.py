@@ -61,21 +61,26 @@ def _names(checks: Iterable[Check]) -> str:
 
 def conformance_level(checks: list[Check], *, sent: bool, unprobed: tuple[str, ...] = ()) -> Level:
     """The level the checks support; ``sent`` says whether a basic send was attempted."""
-    failed = {area: [c for c in checks if c.area == area and c.result.outcome is Outcome.FAILED]
-              for area in AREAS}
+    failed = {
+        area: [c for c in checks if c.area == area and c.result.outcome is Outcome.FAILED] for area in AREAS
+    }
     errored = [c for c in checks if c.result.outcome is Outcome.ERRORED]
     if failed[CARD] or failed[SEND]:
         return Level(NON_CONFORMANT, "failed: " + _names(failed[CARD] + failed[SEND]))
     if errored:
         return Level(UNDETERMINED, "could not run: " + _names(errored))
     if not sent:
-        return Level(UNDETERMINED, "no message was sent: add --send TEXT to probe the basic send, "
-                                   "the lifecycle and the error handling")
+        return Level(
+            UNDETERMINED,
+            "no message was sent: add --send TEXT to probe the basic send, "
+            "the lifecycle and the error handling",
+        )
     if failed[CORE]:
         return Level(MINIMAL, "valid card and basic send; failed: " + _names(failed[CORE]))
     if failed[OPTIONAL] or failed[ROBUSTNESS]:
-        return Level(PARTIAL, "core lifecycle works; failed: "
-                     + _names(failed[OPTIONAL] + failed[ROBUSTNESS]))
+        return Level(
+            PARTIAL, "core lifecycle works; failed: " + _names(failed[OPTIONAL] + failed[ROBUSTNESS])
+        )
     why = "every check passed"
     if unprobed:
         why += "; claimed but not probed: " + ", ".join(unprobed)
@@ -84,8 +89,15 @@ def conformance_level(checks: list[Check], *, sent: bool, unprobed: tuple[str, .
 
 def level_result(level: Level, suite: str) -> CaseResult:
     """The level as a result of its own, so that every report format carries it."""
-    outcome = {FULL: Outcome.PASSED, NON_CONFORMANT: Outcome.FAILED,
-               UNDETERMINED: Outcome.SKIPPED}.get(level.name, Outcome.WARNING)
-    return CaseResult(suite, "", f"conformance level: {level.name}", True,
-                      None if level.name == UNDETERMINED else level.name == FULL, outcome,
-                      reason=level.why)
+    outcome = {FULL: Outcome.PASSED, NON_CONFORMANT: Outcome.FAILED, UNDETERMINED: Outcome.SKIPPED}.get(
+        level.name, Outcome.WARNING
+    )
+    return CaseResult(
+        suite,
+        "",
+        f"conformance level: {level.name}",
+        True,
+        None if level.name == UNDETERMINED else level.name == FULL,
+        outcome,
+        reason=level.why,
+    )

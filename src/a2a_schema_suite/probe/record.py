@@ -77,8 +77,9 @@ def _matchers(errors: list[ErrorDetail], *, stream: bool) -> list[dict[str, Any]
             variants = [{**base, "rule": error.rule}]
         else:
             base.update(path=error.path, keyword=error.keyword)
-            names = quoted_names(error.message) if error.keyword in ("required", "unevaluatedProperties") \
-                else []
+            names = (
+                quoted_names(error.message) if error.keyword in ("required", "unevaluatedProperties") else []
+            )
             variants = [{**base, "message": f"'{name}'"} for name in names] or [base]
         found.extend(v for v in variants if v not in found)
     return found
@@ -89,8 +90,9 @@ def _errors(validator: Any, schema: str, data: Any, policy: str) -> list[ErrorDe
     return _under_policy([*collect_errors(validator, data), *policy_findings(schema, data)], policy)
 
 
-def _invalid_variant(data: Any, validator: Any, schema: str,
-                     policy: str) -> tuple[str, Any, list[ErrorDetail]] | None:
+def _invalid_variant(
+    data: Any, validator: Any, schema: str, policy: str
+) -> tuple[str, Any, list[ErrorDetail]] | None:
     """The recorded ``data`` with one member dropped so that the schema rejects it (breadth
     first: top-level members first), as ``(JSON path, variant, errors)``; None if no drop does."""
     pending: list[tuple[tuple[str, ...], Any]] = [((), data)]
@@ -111,8 +113,9 @@ def _invalid_variant(data: Any, validator: Any, schema: str,
     return None
 
 
-def _complement(entries: list[dict[str, Any]], payloads: list[Any], validator: Any, schema: str,
-                policy: str, what: str) -> list[dict[str, Any]]:
+def _complement(
+    entries: list[dict[str, Any]], payloads: list[Any], validator: Any, schema: str, policy: str, what: str
+) -> list[dict[str, Any]]:
     """A test of the opposite verdict, so that the stub has a valid and an invalid case (``check
     --strict``): the recorded document with a member dropped (when it is valid), or the first
     recorded payload that is valid on its own (when the recording is not)."""
@@ -121,9 +124,14 @@ def _complement(entries: list[dict[str, Any]], payloads: list[Any], validator: A
             found = _invalid_variant(payload, validator, schema, policy)
             if found is not None:
                 path, variant, errors = found
-                return [{"description": f"{what} without {path} (derived from the recording)",
-                         "valid": False, "data": variant,
-                         "expectedErrors": _matchers(errors, stream=False)}]
+                return [
+                    {
+                        "description": f"{what} without {path} (derived from the recording)",
+                        "valid": False,
+                        "data": variant,
+                        "expectedErrors": _matchers(errors, stream=False),
+                    }
+                ]
     elif not any(e["valid"] for e in entries):
         for number, payload in enumerate(payloads, 1):
             if not _errors(validator, schema, payload, policy):
@@ -154,16 +162,21 @@ def _stub_name(path: Path, suffix: str = "") -> str:
     return f"cases/streams/{stem if stem.startswith('probe') else 'probe_' + stem}{suffix}.json"
 
 
-def suite_stubs(recording: Recording, path: Path, store: SchemaStore, profile: str,
-                source: str, policy: str = "warn") -> list[tuple[str, dict[str, Any]]]:
+def suite_stubs(
+    recording: Recording, path: Path, store: SchemaStore, profile: str, source: str, policy: str = "warn"
+) -> list[tuple[str, dict[str, Any]]]:
     """``(suggested suite file name, suite)`` for the stream and for the card, from the files
     as written (so they say what ``run`` will say)."""
     version = recording.version_dir
     validator = store.validator(recording.line_schema, profile)
-    stream_errors = _under_policy(check_stream(iter_jsonl(path, path.name), version, validator,
-                                               policy=policy != "off"), policy)
-    entry: dict[str, Any] = {"description": f"{recording.label} stream recorded from {source}",
-                             "file": f"{version}/{path.name}", "valid": not stream_errors}
+    stream_errors = _under_policy(
+        check_stream(iter_jsonl(path, path.name), version, validator, policy=policy != "off"), policy
+    )
+    entry: dict[str, Any] = {
+        "description": f"{recording.label} stream recorded from {source}",
+        "file": f"{version}/{path.name}",
+        "valid": not stream_errors,
+    }
     if stream_errors:
         entry["expectedErrors"] = _matchers(stream_errors, stream=True)
     stream_suite: dict[str, Any] = {"schema": recording.line_schema}
@@ -171,10 +184,11 @@ def suite_stubs(recording: Recording, path: Path, store: SchemaStore, profile: s
         stream_suite["profile"] = profile
     if any(e.is_policy for e in stream_errors):
         stream_suite["policy"] = "error"  # the stub pins policy findings: they must decide
-    stream_suite["description"] = (f"Streams recorded with a2a-schema-suite probe from {source}")
+    stream_suite["description"] = f"Streams recorded with a2a-schema-suite probe from {source}"
     stream_suite["streams"] = [entry]
-    extra = _complement([entry], _payloads(path), validator, recording.line_schema, policy,
-                        f"recorded event from {source}")
+    extra = _complement(
+        [entry], _payloads(path), validator, recording.line_schema, policy, f"recorded event from {source}"
+    )
     if extra:
         stream_suite["tests"] = extra
     stubs = [(_stub_name(path), stream_suite)]
@@ -183,10 +197,13 @@ def suite_stubs(recording: Recording, path: Path, store: SchemaStore, profile: s
         card = load_path(card_path_for(path))
         card_validator = store.validator(recording.card_schema, recording.card_profile)
         card_errors = _under_policy(
-            [*collect_errors(card_validator, card), *policy_findings(recording.card_schema, card)],
-            policy)
-        test: dict[str, Any] = {"description": f"agent card recorded from {source}",
-                                "valid": not card_errors, "data": card}
+            [*collect_errors(card_validator, card), *policy_findings(recording.card_schema, card)], policy
+        )
+        test: dict[str, Any] = {
+            "description": f"agent card recorded from {source}",
+            "valid": not card_errors,
+            "data": card,
+        }
         if card_errors:
             test["expectedErrors"] = _matchers(card_errors, stream=False)
         card_suite: dict[str, Any] = {"schema": recording.card_schema}
@@ -195,7 +212,11 @@ def suite_stubs(recording: Recording, path: Path, store: SchemaStore, profile: s
         if any(e.is_policy for e in card_errors):
             card_suite["policy"] = "error"
         card_suite["description"] = f"Agent card recorded with a2a-schema-suite probe from {source}"
-        card_suite["tests"] = [test, *_complement([test], [card], card_validator, recording.card_schema,
-                                                  policy, f"agent card from {source}")]
+        card_suite["tests"] = [
+            test,
+            *_complement(
+                [test], [card], card_validator, recording.card_schema, policy, f"agent card from {source}"
+            ),
+        ]
         stubs.append((_stub_name(path, "_card"), card_suite))
     return stubs

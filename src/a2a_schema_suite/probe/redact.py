@@ -22,8 +22,9 @@ from a2a_schema_suite.results import CaseResult, ErrorDetail
 
 MARK = "[REDACTED]"
 MIN_PLAIN_LENGTH = 6
-_SENSITIVE = re.compile(r"authorization|cookie|token|secret|key|auth|session|password|credential",
-                        re.IGNORECASE)
+_SENSITIVE = re.compile(
+    r"authorization|cookie|token|secret|key|auth|session|password|credential", re.IGNORECASE
+)
 
 
 def is_sensitive(name: str) -> bool:
@@ -88,14 +89,21 @@ class Redactor:
 
     def error(self, error: ErrorDetail) -> ErrorDetail:
         return dataclasses.replace(
-            error, path=self.text(error.path), message=self.text(error.message),
-            context=tuple(self.error(c) for c in error.context))
+            error,
+            path=self.text(error.path),
+            message=self.text(error.message),
+            context=tuple(self.error(c) for c in error.context),
+        )
 
     def result(self, result: CaseResult) -> CaseResult:
         if not self.secrets:
             return result
         return dataclasses.replace(
-            result, suite=self.text(result.suite), description=self.text(result.description),
+            result,
+            suite=self.text(result.suite),
+            description=self.text(result.description),
             reason=None if result.reason is None else self.text(result.reason),
             source=None if result.source is None else self.text(result.source),
-            errors=tuple(self.error(e) for e in result.errors), data=self.value(result.data))
+            errors=tuple(self.error(e) for e in result.errors),
+            data=self.value(result.data),
+        )

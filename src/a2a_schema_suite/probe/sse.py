@@ -37,7 +37,8 @@ class SseParser:
     """Feed it byte chunks in order; it returns the events they complete."""
 
     _decoder: codecs.IncrementalDecoder = field(
-        default_factory=lambda: codecs.getincrementaldecoder("utf-8")("strict"))
+        default_factory=lambda: codecs.getincrementaldecoder("utf-8")("strict")
+    )
     _buffer: str = ""
     _started: bool = False
     _skip_lf: bool = False  #: the previous chunk ended with CR: a leading LF belongs to it
@@ -63,8 +64,9 @@ class SseParser:
         try:
             text = self._decoder.decode(b"", final=True)
         except UnicodeDecodeError:
-            raise SseError(f"invalid UTF-8: the stream ends inside a character "
-                           f"(byte {self._bytes_seen})") from None
+            raise SseError(
+                f"invalid UTF-8: the stream ends inside a character (byte {self._bytes_seen})"
+            ) from None
         events = list(self._consume(text))
         if self._buffer:
             # The last line has no line end: process it as a line, but nothing dispatches it.
@@ -138,8 +140,7 @@ class SseParser:
         if not self._has_data:
             self._event = ""
             return None
-        event = SseEvent("\n".join(self._data), self._event or "message", self._last_id,
-                         self._retry)
+        event = SseEvent("\n".join(self._data), self._event or "message", self._last_id, self._retry)
         self._data, self._has_data, self._event = [], False, ""
         return event
 

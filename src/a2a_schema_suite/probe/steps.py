@@ -116,8 +116,7 @@ def _compact(value: Any) -> str:
 class Prober:
     """Probe one agent; :meth:`run` returns every check and the conformance level."""
 
-    def __init__(self, options: ProbeOptions, store: SchemaStore,
-                 client: ProbeClient | None = None) -> None:
+    def __init__(self, options: ProbeOptions, store: SchemaStore, client: ProbeClient | None = None) -> None:
         self.options = options
         self.store = store
         self.profile = options.profile
@@ -125,8 +124,13 @@ class Prober:
         self.origin = origin_of(options.url)
         self.suite = f"probe {display_origin(options.url)}"
         self.client = client or ProbeClient(
-            {self.origin}, dict(options.headers), options.timeout, options.max_bytes,
-            options.max_events, USER_AGENT)
+            {self.origin},
+            dict(options.headers),
+            options.timeout,
+            options.max_bytes,
+            options.max_events,
+            USER_AGENT,
+        )
         self.checks: list[Check] = []
         self.notes: list[str] = []
         self.recording: Recording | None = None
@@ -136,27 +140,45 @@ class Prober:
 
     # -- results ------------------------------------------------------------------------------------
 
-    def _add(self, area: str, description: str, schema: str, errors: tuple[ErrorDetail, ...] = (),
-             *, hint: str | None = None, outcome: Outcome | None = None, reason: str | None = None,
-             data: Any = None, source: str | None = None) -> CaseResult:
+    def _add(
+        self,
+        area: str,
+        description: str,
+        schema: str,
+        errors: tuple[ErrorDetail, ...] = (),
+        *,
+        hint: str | None = None,
+        outcome: Outcome | None = None,
+        reason: str | None = None,
+        data: Any = None,
+        source: str | None = None,
+    ) -> CaseResult:
         decisive, warnings = split_policy(errors, self.policy)
         kept = {id(e) for e in (*decisive, *warnings)}
         errors = tuple(e for e in errors if id(e) in kept)
         if outcome is None:
-            outcome = (Outcome.FAILED if decisive else Outcome.WARNING if warnings
-                       else Outcome.PASSED)
+            outcome = Outcome.FAILED if decisive else Outcome.WARNING if warnings else Outcome.PASSED
         if reason is None and outcome is Outcome.WARNING and not decisive:
             reason = policy_reason(warnings)
         if reason is None and decisive and outcome is not Outcome.PASSED:
             reason = reason_for(decisive, hint)
         verdict = None if outcome in (Outcome.ERRORED, Outcome.SKIPPED) else not decisive
-        result = CaseResult(self.suite, schema, description, True, verdict, outcome, errors,
-                            reason, source, data=data)
+        result = CaseResult(
+            self.suite, schema, description, True, verdict, outcome, errors, reason, source, data=data
+        )
         self.checks.append(Check(area, result))
         return result
 
-    def _transport(self, area: str, description: str, schema: str, exc: ProbeHttpError,
-                   hint: str | None = None, *, context: str = "no verdict") -> None:
+    def _transport(
+        self,
+        area: str,
+        description: str,
+        schema: str,
+        exc: ProbeHttpError,
+        hint: str | None = None,
+        *,
+        context: str = "no verdict",
+    ) -> None:
         """An exchange without a usable answer. A hang or a dropped connection is the agent's
         failure; what the probe itself refused (another origin, a redirect out of the origin, a
         body beyond --max-bytes) or could not open leaves the check without a verdict."""
@@ -165,8 +187,14 @@ class Prober:
             self._add(area, description, schema, (finding,), hint=hint)
             return
         advice = " (raise --max-bytes to read it)" if exc.kind == "too-large" else ""
-        self._add(area, description, schema, (finding,), outcome=Outcome.ERRORED,
-                  reason=f"{context}: {exc.message}{advice}")
+        self._add(
+            area,
+            description,
+            schema,
+            (finding,),
+            outcome=Outcome.ERRORED,
+            reason=f"{context}: {exc.message}{advice}",
+        )
 
     def _skip(self, area: str, description: str, reason: str) -> None:
         self._add(area, description, "", outcome=Outcome.SKIPPED, reason=reason)
@@ -208,22 +236,32 @@ class Prober:
     def _check_auth(self, reply: HttpReply | SseReply) -> None:
         """401/403 says nothing about conformance: the agent refused before looking at the request."""
         if reply.status in (401, 403):
-            advice = ("the credentials given with --header were refused" if self.options.headers
-                      else "pass credentials with --header")
+            advice = (
+                "the credentials given with --header were refused"
+                if self.options.headers
+                else "pass credentials with --header"
+            )
             raise _Errored(f"no verdict: the agent answered HTTP {reply.status} ({advice})")
 
     def _document(self, reply: HttpReply, label: str) -> tuple[Any, list[ErrorDetail]]:
         findings: list[ErrorDetail] = []
         if reply.content_type and not _is_json_type(reply.content_type):
-            findings.append(ErrorDetail.finding(
-                "content-type", f"{label}: Content-Type is {reply.content_type!r}, not JSON"))
+            findings.append(
+                ErrorDetail.finding(
+                    "content-type", f"{label}: Content-Type is {reply.content_type!r}, not JSON"
+                )
+            )
         try:
             return loads(reply.body, label), findings
         except LoadFailure as exc:
             error = exc.error
-            findings.append(ErrorDetail.finding(
-                "json-body", f"{label}: the body is not strict JSON: {error.reason} (line {error.line}, "
-                f"column {error.column})"))
+            findings.append(
+                ErrorDetail.finding(
+                    "json-body",
+                    f"{label}: the body is not strict JSON: {error.reason} (line {error.line}, "
+                    f"column {error.column})",
+                )
+            )
             return _MISSING, findings
 
     # -- the run --------------------------------------------------------------------------------
@@ -240,8 +278,11 @@ class Prober:
                     if sent_task is not None:
                         self._lifecycle_step(binding, sent_task)
                     elif self.checks[-1].result.outcome is Outcome.PASSED:
-                        self._skip(CORE, "lifecycle: read back the sent task", "the agent answered "
-                                   "with a Message, not a Task: there is no task to read back")
+                        self._skip(
+                            CORE,
+                            "lifecycle: read back the sent task",
+                            "the agent answered with a Message, not a Task: there is no task to read back",
+                        )
                 if self.options.stream:
                     self._stream_step(binding, self.options.send or DEFAULT_TEXT)
                 self._error_steps(binding, sent_task)
@@ -263,8 +304,14 @@ class Prober:
         try:
             reply = self.client.request("GET", url, headers={"Accept": "application/json"})
         except ProbeHttpError as exc:
-            self._transport(CARD, "card: fetch", "", exc, "serve the agent card promptly",
-                            context=f"cannot fetch the agent card from {url}")
+            self._transport(
+                CARD,
+                "card: fetch",
+                "",
+                exc,
+                "serve the agent card promptly",
+                context=f"cannot fetch the agent card from {url}",
+            )
             return None
         try:
             self._check_auth(reply)
@@ -272,14 +319,23 @@ class Prober:
             self._add(CARD, "card: fetch", "", outcome=Outcome.ERRORED, reason=str(exc))
             return None
         if reply.status != 200:
-            self._add(CARD, "card: fetch", "", (ErrorDetail.finding(
-                "http-status", f"GET {url} answered HTTP {reply.status}"),),
-                hint=f"serve the agent card at {cards.WELL_KNOWN_PATH} with HTTP 200")
+            self._add(
+                CARD,
+                "card: fetch",
+                "",
+                (ErrorDetail.finding("http-status", f"GET {url} answered HTTP {reply.status}"),),
+                hint=f"serve the agent card at {cards.WELL_KNOWN_PATH} with HTTP 200",
+            )
             return None
         card, findings = self._document(reply, "agent card")
         if card is _MISSING:
-            self._add(CARD, "card: fetch", "", tuple(findings),
-                      hint="serve the agent card as one strict JSON object")
+            self._add(
+                CARD,
+                "card: fetch",
+                "",
+                tuple(findings),
+                hint="serve the agent card as one strict JSON object",
+            )
             return None
         self._card = card
         self._add(CARD, "card: fetch", "", tuple(findings))
@@ -288,22 +344,30 @@ class Prober:
         shape = cards.card_shape(card)
         wanted = self.options.protocol_version
         problems = cards.version_problems(shape, wanted)
-        self._add(CARD, f"card: version ({shape.kind})", "", tuple(
-            ErrorDetail.finding("card-version", message) for message, _ in problems),
-            hint=problems[0][1] if problems else None, data=card)
+        self._add(
+            CARD,
+            f"card: version ({shape.kind})",
+            "",
+            tuple(ErrorDetail.finding("card-version", message) for message, _ in problems),
+            hint=problems[0][1] if problems else None,
+            data=card,
+        )
 
         claimed = cards.major_minor(shape.claimed_version)
-        check_v1 = shape.kind in (cards.SHAPE_V1, cards.SHAPE_HYBRID) or wanted == cards.V1 or (
-            shape.kind == cards.SHAPE_V03 and claimed is not None and claimed != cards.V03)
+        check_v1 = (
+            shape.kind in (cards.SHAPE_V1, cards.SHAPE_HYBRID)
+            or wanted == cards.V1
+            or (shape.kind == cards.SHAPE_V03 and claimed is not None and claimed != cards.V03)
+        )
         check_v03 = shape.kind in (cards.SHAPE_V03, cards.SHAPE_HYBRID) or wanted == cards.V03
         if shape.kind == cards.SHAPE_UNKNOWN:
             check_v1 = True
         if check_v1:
-            self._guarded(CARD, "card: v1_0 schema", "v1_0/agent_card.json",
-                          lambda: self._card_v1(card, shape))
+            self._guarded(
+                CARD, "card: v1_0 schema", "v1_0/agent_card.json", lambda: self._card_v1(card, shape)
+            )
         if check_v03:
-            self._guarded(CARD, "card: v0_3 schema", "v0_3/agent_card.json",
-                          lambda: self._card_v03(card))
+            self._guarded(CARD, "card: v0_3 schema", "v0_3/agent_card.json", lambda: self._card_v03(card))
         return self._interface_step(shape)
 
     def _card_v1(self, card: Any, shape: cards.CardShape) -> None:
@@ -321,18 +385,30 @@ class Prober:
             interop_errors = collect_errors(self.store.validator(ref, "interop"), card)
         except SchemaError as exc:
             raise _Errored(str(exc)) from None
-        closed_only = bool(spec_errors) and all(e.keyword == "unevaluatedProperties"
-                                                for e in spec_errors)
+        closed_only = bool(spec_errors) and all(e.keyword == "unevaluatedProperties" for e in spec_errors)
         if shape.kind == cards.SHAPE_HYBRID and closed_only and not interop_errors:
             extra = sorted({m for e in spec_errors for m in quoted_names(e.message)})
-            self._add(CARD, "card: v1_0 strict", ref, errors, outcome=Outcome.WARNING, data=card,
-                      reason=f"hybrid card: {len(extra)} member(s) outside the canonical 1.0 card "
-                             f"({', '.join(extra[:6])}{', ...' if len(extra) > 6 else ''}) for 0.3 "
-                             "clients; 1.0 clients ignore them (A2A_REFERENCE §6.1)")
+            self._add(
+                CARD,
+                "card: v1_0 strict",
+                ref,
+                errors,
+                outcome=Outcome.WARNING,
+                data=card,
+                reason=f"hybrid card: {len(extra)} member(s) outside the canonical 1.0 card "
+                f"({', '.join(extra[:6])}{', ...' if len(extra) > 6 else ''}) for 0.3 "
+                "clients; 1.0 clients ignore them (A2A_REFERENCE §6.1)",
+            )
             self._card_case = (ref, "interop")
         else:
-            hint = ("remove the members the 1.0 card does not define (interop, which ignores unknown "
-                    "members, accepts the card)") if closed_only and not interop_errors else None
+            hint = (
+                (
+                    "remove the members the 1.0 card does not define (interop, which ignores unknown "
+                    "members, accepts the card)"
+                )
+                if closed_only and not interop_errors
+                else None
+            )
             self._add(CARD, "card: v1_0 strict", ref, errors, hint=hint, data=card)
         if not interop_errors:
             # The verdicts differ: say what a receiver that ignores unknown members would say.
@@ -342,8 +418,9 @@ class Prober:
         ref = "v0_3/agent_card.json"
         errors = self._validate(ref, card)
         shape = cards.card_shape(card)
-        if self._card_case is None or (shape.kind == cards.SHAPE_V03 and cards.major_minor(
-                shape.claimed_version) in (None, cards.V03)):
+        if self._card_case is None or (
+            shape.kind == cards.SHAPE_V03 and cards.major_minor(shape.claimed_version) in (None, cards.V03)
+        ):
             self._card_case = (ref, self.profile)
         self._add(CARD, "card: v0_3 schema", ref, errors, data=card)
 
@@ -352,37 +429,62 @@ class Prober:
         version = cards.choose_version(shape, option, self.options.protocol_version)
         description = f"card: {cards.BINDINGS[option]} interface"
         if version is None:
-            self._add(CARD, description, "", outcome=Outcome.ERRORED,
-                      reason="the card declares no interface with a protocol version this probe "
-                             "speaks (1.0 or 0.3)")
+            self._add(
+                CARD,
+                description,
+                "",
+                outcome=Outcome.ERRORED,
+                reason="the card declares no interface with a protocol version this probe "
+                "speaks (1.0 or 0.3)",
+            )
             return None
         iface = cards.pick_interface(shape, option, version)
         if iface is None:
             offered = ", ".join(f"{i.binding} {i.version}" for i in shape.interfaces) or "none"
-            self._add(CARD, description, "", outcome=Outcome.ERRORED,
-                      reason=f"cannot probe: the card declares no {cards.BINDINGS[option]} interface "
-                             f"with protocolVersion {version} (it offers: {offered})")
+            self._add(
+                CARD,
+                description,
+                "",
+                outcome=Outcome.ERRORED,
+                reason=f"cannot probe: the card declares no {cards.BINDINGS[option]} interface "
+                f"with protocolVersion {version} (it offers: {offered})",
+            )
             return None
         url = urljoin(cards.card_url(self.options.url), iface.url)
         try:
             iface_origin = origin_of(url)
         except ValueError as exc:
-            self._add(CARD, description, "", (ErrorDetail.finding("transport", str(exc)),),
-                      hint="declare absolute http(s) interface URLs")
+            self._add(
+                CARD,
+                description,
+                "",
+                (ErrorDetail.finding("transport", str(exc)),),
+                hint="declare absolute http(s) interface URLs",
+            )
             return None
         if iface_origin != self.origin:
             if not self.options.allow_cross_origin:
-                self._add(CARD, description, "", outcome=Outcome.ERRORED,
-                          reason=f"refused: the interface {display_origin(url)} is not on the probed "
-                                 f"origin {display_origin(self.options.url)} (pass "
-                                 "--allow-cross-origin to probe it)")
+                self._add(
+                    CARD,
+                    description,
+                    "",
+                    outcome=Outcome.ERRORED,
+                    reason=f"refused: the interface {display_origin(url)} is not on the probed "
+                    f"origin {display_origin(self.options.url)} (pass "
+                    "--allow-cross-origin to probe it)",
+                )
                 return None
             self.client.allowed_origins.add(iface_origin)
         binding = binding_for(option, version, url)
         if binding is None:
-            self._add(CARD, description, "", outcome=Outcome.ERRORED,
-                      reason="0.3 HTTP+JSON is not probed: its bodies are the 0.3 proto's ProtoJSON, "
-                             "which this suite has no schemas for; use --binding jsonrpc")
+            self._add(
+                CARD,
+                description,
+                "",
+                outcome=Outcome.ERRORED,
+                reason="0.3 HTTP+JSON is not probed: its bodies are the 0.3 proto's ProtoJSON, "
+                "which this suite has no schemas for; use --binding jsonrpc",
+            )
             return None
         self._add(CARD, f"{description} ({version})", "")
         self.notes.append(f"probing {cards.BINDINGS[option]} {version} at {url}")
@@ -390,8 +492,15 @@ class Prober:
 
     # -- send and lifecycle -------------------------------------------------------------------------
 
-    def _answer(self, call: Call, description: str, area: str, *, hint: str | None = None,
-                extra: Callable[[Any], list[ErrorDetail]] | None = None) -> Any:
+    def _answer(
+        self,
+        call: Call,
+        description: str,
+        area: str,
+        *,
+        hint: str | None = None,
+        extra: Callable[[Any], list[ErrorDetail]] | None = None,
+    ) -> Any:
         """Send ``call``; check transport, status, JSON, envelope, schema and ``extra(payload)``.
 
         Returns the payload (the JSON-RPC ``result`` or the REST body) even when it has problems,
@@ -407,28 +516,47 @@ class Prober:
         document, errors = self._document(reply, call.label)
         jsonrpc = call.request_id is not None
         if reply.status != 200:
-            errors.insert(0, ErrorDetail.finding("http-status", f"{call.label} answered HTTP "
-                                                 f"{reply.status}{_with(_error_summary(document))}"))
+            errors.insert(
+                0,
+                ErrorDetail.finding(
+                    "http-status",
+                    f"{call.label} answered HTTP {reply.status}{_with(_error_summary(document))}",
+                ),
+            )
         payload: Any = _MISSING
         if document is not _MISSING:
             if jsonrpc and isinstance(document, dict) and "error" in document:
                 summary = _error_summary(document) or "without a code"
-                errors.append(ErrorDetail.finding(
-                    "jsonrpc-error", f"{call.label} answered error {summary}", path=("error",)))
+                errors.append(
+                    ErrorDetail.finding(
+                        "jsonrpc-error", f"{call.label} answered error {summary}", path=("error",)
+                    )
+                )
             elif reply.status == 200 and call.schema:
                 errors.extend(self._validate(call.schema, document))
                 if jsonrpc and isinstance(document, dict) and document.get("id") != call.request_id:
-                    errors.append(ErrorDetail.finding(
-                        "jsonrpc-id", f"the response id {document.get('id')!r} is not the request id "
-                        f"{call.request_id!r}", path=("id",)))
+                    errors.append(
+                        ErrorDetail.finding(
+                            "jsonrpc-id",
+                            f"the response id {document.get('id')!r} is not the request id "
+                            f"{call.request_id!r}",
+                            path=("id",),
+                        )
+                    )
                 if not jsonrpc:
                     payload = document
                 elif isinstance(document, dict):
                     payload = document.get("result", _MISSING)
                 if payload is not _MISSING and extra is not None:
                     errors.extend(extra(payload))
-        self._add(area, description, schema, tuple(errors), hint=hint,
-                  data=None if document is _MISSING else document)
+        self._add(
+            area,
+            description,
+            schema,
+            tuple(errors),
+            hint=hint,
+            data=None if document is _MISSING else document,
+        )
         return payload
 
     def _send_step(self, binding: Binding, text: str) -> dict[str, Any] | None:
@@ -443,9 +571,13 @@ class Prober:
             state = normalise_state(status.get("state"))
             if state is None or state in TERMINAL or state in INTERRUPTED:
                 return []
-            return [ErrorDetail.finding(
-                "send-state", f"a blocking SendMessage returned the task in state {state}, neither "
-                "terminal nor interrupted (A2A_REFERENCE §9 rule 7)")]
+            return [
+                ErrorDetail.finding(
+                    "send-state",
+                    f"a blocking SendMessage returned the task in state {state}, neither "
+                    "terminal nor interrupted (A2A_REFERENCE §9 rule 7)",
+                )
+            ]
 
         def step() -> dict[str, Any] | None:
             payload = self._answer(call, description, SEND, extra=state_check)
@@ -478,11 +610,18 @@ class Prober:
         call = binding.stream(text)
         description = f"stream: {call.label}"
         if not cards.card_shape(self._card).streaming(self._card):
-            self._skip(OPTIONAL, description, "skipped: the card does not declare "
-                       "capabilities.streaming, so the agent owes no stream")
+            self._skip(
+                OPTIONAL,
+                description,
+                "skipped: the card does not declare capabilities.streaming, so the agent owes no stream",
+            )
             return
-        self._guarded(OPTIONAL, description, binding.stream_line_schema,
-                      lambda: self._stream(binding, call, description))
+        self._guarded(
+            OPTIONAL,
+            description,
+            binding.stream_line_schema,
+            lambda: self._stream(binding, call, description),
+        )
 
     def _stream(self, binding: Binding, call: Call, description: str) -> None:
         schema = binding.stream_line_schema
@@ -491,18 +630,28 @@ class Prober:
         except SchemaError as exc:
             raise _Errored(str(exc)) from None
         try:
-            reply = self.client.stream(call.url, encode_json(call.body),
-                                       {"Content-Type": "application/json", **call.headers})
+            reply = self.client.stream(
+                call.url, encode_json(call.body), {"Content-Type": "application/json", **call.headers}
+            )
         except ProbeHttpError as exc:
             self._transport(OPTIONAL, description, schema, exc)
             return
         self._check_auth(reply)
         if not reply.is_sse:
             summary = _error_summary(_try_json(reply))
-            self._add(OPTIONAL, description, schema, (ErrorDetail.finding(
-                "sse", f"{call.label} answered HTTP {reply.status} with Content-Type "
-                f"{reply.content_type or 'none'!r}, not an event stream"
-                f"{': ' + summary if summary else ''}"),))
+            self._add(
+                OPTIONAL,
+                description,
+                schema,
+                (
+                    ErrorDetail.finding(
+                        "sse",
+                        f"{call.label} answered HTTP {reply.status} with Content-Type "
+                        f"{reply.content_type or 'none'!r}, not an event stream"
+                        f"{': ' + summary if summary else ''}",
+                    ),
+                ),
+            )
             return
         source = "stream"
         findings: list[ErrorDetail] = []
@@ -515,23 +664,36 @@ class Prober:
             try:
                 value = loads(event.data, source, first_line=number)
             except LoadFailure as exc:
-                triples.append((number, None, LoadError(source, number, exc.error.column,
-                                                        exc.error.reason)))
+                triples.append((number, None, LoadError(source, number, exc.error.column, exc.error.reason)))
                 lines.append(event.data.replace("\r", " ").replace("\n", " "))
                 shown.append(event.data)
                 continue
             lines.append(_compact(value))
             shown.append(value)
             if event.event == "error":
-                findings.append(ErrorDetail.finding(
-                    "stream-error-event", f"event: error: {_error_summary(value) or 'no detail'}",
-                    line=number))
+                findings.append(
+                    ErrorDetail.finding(
+                        "stream-error-event",
+                        f"event: error: {_error_summary(value) or 'no detail'}",
+                        line=number,
+                    )
+                )
                 continue
-            if binding.jsonrpc and number == 1 and isinstance(value, dict) and "id" in value \
-                    and value["id"] != call.request_id:
-                findings.append(ErrorDetail.finding(
-                    "jsonrpc-id", f"the stream's id {value['id']!r} is not the request id "
-                    f"{call.request_id!r}", line=number, path=("id",)))
+            if (
+                binding.jsonrpc
+                and number == 1
+                and isinstance(value, dict)
+                and "id" in value
+                and value["id"] != call.request_id
+            ):
+                findings.append(
+                    ErrorDetail.finding(
+                        "jsonrpc-id",
+                        f"the stream's id {value['id']!r} is not the request id {call.request_id!r}",
+                        line=number,
+                        path=("id",),
+                    )
+                )
             triples.append((number, value, None))
             payload = value.get("result") if binding.jsonrpc and isinstance(value, dict) else value
             parsed = to_event(payload, binding.version_dir)
@@ -540,26 +702,38 @@ class Prober:
                     message_only = True
                 if parsed.state is not None:
                     states.append(parsed.state)
-        findings.extend(check_stream(triples, binding.version_dir, validator,
-                                     policy=self.policy != "off"))
+        findings.extend(check_stream(triples, binding.version_dir, validator, policy=self.policy != "off"))
         last_line = len(reply.events) or 1
         if reply.problem:
             findings.append(ErrorDetail.finding("stream-end", reply.problem, line=last_line))
-        elif reply.events and not message_only and (not states or (
-                states[-1] not in TERMINAL and states[-1] not in INTERRUPTED)):
+        elif (
+            reply.events
+            and not message_only
+            and (not states or (states[-1] not in TERMINAL and states[-1] not in INTERRUPTED))
+        ):
             state = states[-1] if states else "in no state"
-            findings.append(ErrorDetail.finding(
-                "stream-end", f"the stream closed while the task was {state}: it must stay open "
-                "until the task is terminal or interrupted", line=last_line))
-        findings.sort(key=lambda e: (e.line or 0))
+            findings.append(
+                ErrorDetail.finding(
+                    "stream-end",
+                    f"the stream closed while the task was {state}: it must stay open "
+                    "until the task is terminal or interrupted",
+                    line=last_line,
+                )
+            )
+        findings.sort(key=lambda e: e.line or 0)
         hint = _lifecycle_hint(findings, states)
-        self._add(OPTIONAL, description, schema, tuple(findings), hint=hint, source=source,
-                  data=shown)
+        self._add(OPTIONAL, description, schema, tuple(findings), hint=hint, source=source, data=shown)
         self.notes.append(f"stream: {len(reply.events)} event(s) in {reply.elapsed:.2f} s")
         card_schema, card_profile = self._card_case or ("", self.profile)
         self.recording = Recording(
-            f"{binding.name} {binding.version} {call.label.split(' ', 1)[-1]}", binding.version_dir,
-            schema, lines, self._card, card_schema, card_profile)
+            f"{binding.name} {binding.version} {call.label.split(' ', 1)[-1]}",
+            binding.version_dir,
+            schema,
+            lines,
+            self._card,
+            card_schema,
+            card_profile,
+        )
 
     # -- error handling -------------------------------------------------------------------------
 
@@ -570,49 +744,98 @@ class Prober:
             get_name = "GetTask" if binding.version == "1.0" else "tasks/get"
             cancel_name = "CancelTask" if binding.version == "1.0" else "tasks/cancel"
             checks = [
-                ("errors: unknown method -> -32601", binding.unknown_method(), -32601,
-                 "answer a method the agent does not know with -32601 Method not found"),
-                ("errors: malformed request -> -32600", binding.malformed(), -32600,
-                 "answer a request object without a method with -32600 Invalid Request"),
-                (f"errors: {get_name} of an unknown task -> -32001", binding.get_task(unknown_id),
-                 -32001, f"answer {get_name} of an unknown task id with -32001 TaskNotFoundError"),
+                (
+                    "errors: unknown method -> -32601",
+                    binding.unknown_method(),
+                    -32601,
+                    "answer a method the agent does not know with -32601 Method not found",
+                ),
+                (
+                    "errors: malformed request -> -32600",
+                    binding.malformed(),
+                    -32600,
+                    "answer a request object without a method with -32600 Invalid Request",
+                ),
+                (
+                    f"errors: {get_name} of an unknown task -> -32001",
+                    binding.get_task(unknown_id),
+                    -32001,
+                    f"answer {get_name} of an unknown task id with -32001 TaskNotFoundError",
+                ),
             ]
             for description, call, code, hint in checks:
-                self._guarded(CORE, description, schema,
-                              lambda d=description, c=call, k=code, h=hint: self._rpc_error(
-                                  d, c, k, h, schema))
+                self._guarded(
+                    CORE,
+                    description,
+                    schema,
+                    lambda d=description, c=call, k=code, h=hint: self._rpc_error(d, c, k, h, schema),
+                )
             description = f"errors: {cancel_name} of a completed task -> -32002"
             terminal = self._terminal_task_id(sent_task)
             if isinstance(terminal, str):
                 call = binding.cancel_task(terminal)
-                self._guarded(CORE, description, schema,
-                              lambda: self._rpc_error(description, call, -32002,
-                                                      f"answer {cancel_name} of a terminal task with "
-                                                      "-32002 TaskNotCancelableError", schema))
+                self._guarded(
+                    CORE,
+                    description,
+                    schema,
+                    lambda: self._rpc_error(
+                        description,
+                        call,
+                        -32002,
+                        f"answer {cancel_name} of a terminal task with -32002 TaskNotCancelableError",
+                        schema,
+                    ),
+                )
             else:
                 self._skip(CORE, description, str(terminal))
             return
         checks_rest = [
-            ("errors: unknown route -> HTTP 404", binding.unknown_method(), {404, 405}, None,
-             "answer a path the binding does not define with HTTP 404"),
-            ("errors: malformed body -> HTTP 400", binding.malformed(), {400}, None,
-             "answer a body that is not JSON with HTTP 400"),
-            ("errors: GET /tasks/{id} of an unknown task -> HTTP 404 TASK_NOT_FOUND",
-             binding.get_task(unknown_id), {404}, "TASK_NOT_FOUND",
-             "answer GET /tasks/{id} of an unknown task with HTTP 404 and an ErrorInfo "
-             "TASK_NOT_FOUND"),
+            (
+                "errors: unknown route -> HTTP 404",
+                binding.unknown_method(),
+                {404, 405},
+                None,
+                "answer a path the binding does not define with HTTP 404",
+            ),
+            (
+                "errors: malformed body -> HTTP 400",
+                binding.malformed(),
+                {400},
+                None,
+                "answer a body that is not JSON with HTTP 400",
+            ),
+            (
+                "errors: GET /tasks/{id} of an unknown task -> HTTP 404 TASK_NOT_FOUND",
+                binding.get_task(unknown_id),
+                {404},
+                "TASK_NOT_FOUND",
+                "answer GET /tasks/{id} of an unknown task with HTTP 404 and an ErrorInfo TASK_NOT_FOUND",
+            ),
         ]
         for description, call, statuses, reason, hint in checks_rest:
-            self._guarded(CORE, description, "", lambda d=description, c=call, s=statuses, r=reason,
-                          h=hint: self._rest_error(d, c, s, r, h))
+            self._guarded(
+                CORE,
+                description,
+                "",
+                lambda d=description, c=call, s=statuses, r=reason, h=hint: self._rest_error(d, c, s, r, h),
+            )
         description = "errors: POST /tasks/{id}:cancel of a completed task -> HTTP 400 TASK_NOT_CANCELABLE"
         terminal = self._terminal_task_id(sent_task)
         if isinstance(terminal, str):
             # 400 since v1.0.1; v1.0.0 said 409 (A2A_REFERENCE §5.1)
             call = binding.cancel_task(terminal)
-            self._guarded(CORE, description, "", lambda: self._rest_error(
-                description, call, {400, 409}, "TASK_NOT_CANCELABLE",
-                "answer cancel of a terminal task with HTTP 400 and an ErrorInfo TASK_NOT_CANCELABLE"))
+            self._guarded(
+                CORE,
+                description,
+                "",
+                lambda: self._rest_error(
+                    description,
+                    call,
+                    {400, 409},
+                    "TASK_NOT_CANCELABLE",
+                    "answer cancel of a terminal task with HTTP 400 and an ErrorInfo TASK_NOT_CANCELABLE",
+                ),
+            )
         else:
             self._skip(CORE, description, str(terminal))
 
@@ -638,30 +861,49 @@ class Prober:
         document, errors = self._document(reply, call.label)
         if document is not _MISSING:
             if not (isinstance(document, dict) and "error" in document):
-                errors.append(ErrorDetail.finding(
-                    "error-code", f"{call.label} was answered with a result, not the error "
-                    f"{code_name(code)}"))
+                errors.append(
+                    ErrorDetail.finding(
+                        "error-code",
+                        f"{call.label} was answered with a result, not the error {code_name(code)}",
+                    )
+                )
             else:
                 error = document["error"]
                 got = error.get("code") if isinstance(error, dict) else None
                 if got != code:
-                    errors.append(ErrorDetail.finding(
-                        "error-code", f"answered {code_name(got)}, expected {code_name(code)}",
-                        path=("error", "code")))
+                    errors.append(
+                        ErrorDetail.finding(
+                            "error-code",
+                            f"answered {code_name(got)}, expected {code_name(code)}",
+                            path=("error", "code"),
+                        )
+                    )
                 errors.extend(self._validate(schema, document))
                 # A request whose id can be read gets it back (JSON-RPC 2.0 §5).
                 if document.get("id") != call.request_id:
-                    errors.append(ErrorDetail.finding(
-                        "jsonrpc-id", f"the error response id {document.get('id')!r} is not the "
-                        f"request id {call.request_id!r}", path=("id",)))
+                    errors.append(
+                        ErrorDetail.finding(
+                            "jsonrpc-id",
+                            f"the error response id {document.get('id')!r} is not the "
+                            f"request id {call.request_id!r}",
+                            path=("id",),
+                        )
+                    )
             if reply.status >= 500:
                 errors.insert(0, ErrorDetail.finding("http-status", f"HTTP {reply.status}"))
         errors.sort(key=lambda e: e.rule != "error-code")
-        self._add(CORE, description, schema, tuple(errors), hint=hint,
-                  data=None if document is _MISSING else document)
+        self._add(
+            CORE,
+            description,
+            schema,
+            tuple(errors),
+            hint=hint,
+            data=None if document is _MISSING else document,
+        )
 
-    def _rest_error(self, description: str, call: Call, statuses: set[int], reason: str | None,
-                    hint: str) -> None:
+    def _rest_error(
+        self, description: str, call: Call, statuses: set[int], reason: str | None, hint: str
+    ) -> None:
         try:
             reply = self._exchange(call)
         except ProbeHttpError as exc:
@@ -671,27 +913,31 @@ class Prober:
         errors: list[ErrorDetail] = []
         if reply.status not in statuses:
             wanted = " or ".join(str(s) for s in sorted(statuses))
-            errors.append(ErrorDetail.finding(
-                "http-status", f"{call.label} answered HTTP {reply.status}, expected {wanted}"))
+            errors.append(
+                ErrorDetail.finding(
+                    "http-status", f"{call.label} answered HTTP {reply.status}, expected {wanted}"
+                )
+            )
         document: Any = _MISSING
         if reason is not None:
             document, findings = self._document(reply, call.label)
             errors.extend(findings)
             if document is not _MISSING:
                 errors.extend(_rest_error_body(document, reply.status, reason))
-        self._add(CORE, description, "", tuple(errors), hint=hint,
-                  data=None if document is _MISSING else document)
+        self._add(
+            CORE, description, "", tuple(errors), hint=hint, data=None if document is _MISSING else document
+        )
 
     # -- fuzzing ----------------------------------------------------------------------------------
 
     def _fuzz_steps(self, binding: Binding, text: str) -> None:
         request = binding.send_request(text)
         try:
-            mutations = build_mutations(request, binding.request_schema, self.store,
-                                        version=binding.version, jsonrpc=binding.jsonrpc)
+            mutations = build_mutations(
+                request, binding.request_schema, self.store, version=binding.version, jsonrpc=binding.jsonrpc
+            )
         except SchemaError as exc:
-            self._add(ROBUSTNESS, "fuzz", binding.request_schema, outcome=Outcome.ERRORED,
-                      reason=str(exc))
+            self._add(ROBUSTNESS, "fuzz", binding.request_schema, outcome=Outcome.ERRORED, reason=str(exc))
             return
         count = min(self.options.fuzz, len(mutations))
         if self.options.fuzz > len(mutations):
@@ -709,8 +955,7 @@ class Prober:
 
             def fuzz_step(c: Call = call, d: str = description) -> None:
                 finding, hint = self._fuzz_answer(c, binding.jsonrpc)
-                self._add(ROBUSTNESS, d, binding.request_schema, (finding,) if finding else (),
-                          hint=hint)
+                self._add(ROBUSTNESS, d, binding.request_schema, (finding,) if finding else (), hint=hint)
 
             self._guarded(ROBUSTNESS, description, binding.request_schema, fuzz_step)
         wait = last + interval - time.monotonic()
@@ -718,46 +963,63 @@ class Prober:
             time.sleep(wait)
         call = binding.send(text)
         description = "fuzz: the agent still answers a valid request"
-        self._guarded(ROBUSTNESS, description, call.schema or "", lambda: self._answer(
-            call, description, ROBUSTNESS,
-            hint="malformed requests must not break the agent: it still has to answer valid ones"))
+        self._guarded(
+            ROBUSTNESS,
+            description,
+            call.schema or "",
+            lambda: self._answer(
+                call,
+                description,
+                ROBUSTNESS,
+                hint="malformed requests must not break the agent: it still has to answer valid ones",
+            ),
+        )
 
     def _fuzz_answer(self, call: Call, jsonrpc: bool) -> tuple[ErrorDetail | None, str | None]:
         """Judge the answer to one malformed request: an error of the malformed family or a 4xx
         passes; a result, another error, a 5xx, a hang or a dropped connection fails."""
+
         def fail(message: str, hint: str) -> tuple[ErrorDetail, str]:
             return ErrorDetail.finding("fuzz-answer", message), hint
 
         try:
             reply = self._exchange(call)
         except ProbeHttpError as exc:
-            return fail(f"{'hang: ' if exc.kind == 'timeout' else ''}{exc.message}",
-                        "bound the time and memory spent on one request; answer malformed input "
-                        "with an error")
+            return fail(
+                f"{'hang: ' if exc.kind == 'timeout' else ''}{exc.message}",
+                "bound the time and memory spent on one request; answer malformed input with an error",
+            )
         self._check_auth(reply)
         document = _try_json(reply)
         summary = _error_summary(document)
         if reply.status >= 500:
-            return fail(f"HTTP {reply.status}{_with(summary)}",
-                        "never answer malformed input with a server error: validate the request "
-                        "first, then answer 400 (JSON-RPC: -32600/-32602)")
+            return fail(
+                f"HTTP {reply.status}{_with(summary)}",
+                "never answer malformed input with a server error: validate the request "
+                "first, then answer 400 (JSON-RPC: -32600/-32602)",
+            )
         if 400 <= reply.status < 500:
             return None, None
-        accepted = ("validate requests against the schema before acting on them; answer "
-                    + ("-32602 Invalid params" if jsonrpc else "HTTP 400"))
+        accepted = "validate requests against the schema before acting on them; answer " + (
+            "-32602 Invalid params" if jsonrpc else "HTTP 400"
+        )
         if not jsonrpc:
             return fail(f"HTTP {reply.status}: the malformed request was accepted", accepted)
         error = document.get("error") if isinstance(document, dict) else None
         if isinstance(error, dict):
             if error.get("code") in MALFORMED_FAMILY:
                 return None, None
-            return fail(f"answered {summary}; a malformed request gets -32700, -32600 or -32602",
-                        "catch parse and validation failures and answer -32602 Invalid params (or "
-                        "-32600), not another error")
+            return fail(
+                f"answered {summary}; a malformed request gets -32700, -32600 or -32602",
+                "catch parse and validation failures and answer -32602 Invalid params (or "
+                "-32600), not another error",
+            )
         if isinstance(document, dict) and "result" in document:
             return fail("the malformed request was accepted (answered with a result)", accepted)
-        return fail(f"HTTP {reply.status} without a JSON-RPC error response",
-                    "answer malformed requests with a JSON-RPC error (-32700, -32600 or -32602)")
+        return fail(
+            f"HTTP {reply.status} without a JSON-RPC error response",
+            "answer malformed requests with a JSON-RPC error (-32700, -32600 or -32602)",
+        )
 
 
 @dataclass(frozen=True)
@@ -801,21 +1063,37 @@ def _rest_error_body(document: Any, status: int, reason: str) -> list[ErrorDetai
     """google.rpc.Status JSON: {"error": {code, status, message, details: [ErrorInfo...]}} (§6)."""
     error = document.get("error") if isinstance(document, dict) else None
     if not isinstance(error, dict):
-        return [ErrorDetail.finding("error-code", 'the error body is not {"error": {...}} '
-                                    "(google.rpc.Status)")]
+        return [
+            ErrorDetail.finding("error-code", 'the error body is not {"error": {...}} (google.rpc.Status)')
+        ]
     found: list[ErrorDetail] = []
     if error.get("code") != status:
-        found.append(ErrorDetail.finding("error-code", f"error.code {error.get('code')!r} is not the "
-                                         f"HTTP status {status}", path=("error", "code")))
+        found.append(
+            ErrorDetail.finding(
+                "error-code",
+                f"error.code {error.get('code')!r} is not the HTTP status {status}",
+                path=("error", "code"),
+            )
+        )
     details = error.get("details")
-    reasons = [d.get("reason") for d in details if isinstance(d, dict)
-               and str(d.get("@type", "")).endswith("google.rpc.ErrorInfo")] \
-        if isinstance(details, list) else []
+    reasons = (
+        [
+            d.get("reason")
+            for d in details
+            if isinstance(d, dict) and str(d.get("@type", "")).endswith("google.rpc.ErrorInfo")
+        ]
+        if isinstance(details, list)
+        else []
+    )
     if reason not in reasons:
         got = ", ".join(str(r) for r in reasons) or "none"
-        found.append(ErrorDetail.finding(
-            "error-code", f"no ErrorInfo with reason {reason} in error.details (found: {got})",
-            path=("error", "details")))
+        found.append(
+            ErrorDetail.finding(
+                "error-code",
+                f"no ErrorInfo with reason {reason} in error.details (found: {got})",
+                path=("error", "details"),
+            )
+        )
     return found
 
 
@@ -824,9 +1102,12 @@ def _lifecycle_hint(findings: list[ErrorDetail], states: list[str]) -> str | Non
     if not findings or findings[0].rule != "lifecycle-terminal":
         return None
     terminal = next((s for s in states if s in TERMINAL), None)
-    after = next((s for s in states[states.index(terminal) + 1:] if s != terminal), None) \
-        if terminal else None
+    after = (
+        next((s for s in states[states.index(terminal) + 1 :] if s != terminal), None) if terminal else None
+    )
     if terminal and after:
-        return (f"a task reached {terminal.upper().replace('-', '_')} and then "
-                f"{after.upper().replace('-', '_')}: guard terminal states before emitting")
+        return (
+            f"a task reached {terminal.upper().replace('-', '_')} and then "
+            f"{after.upper().replace('-', '_')}: guard terminal states before emitting"
+        )
     return None

@@ -60,13 +60,15 @@ def location(result: CaseResult) -> tuple[str, int | None]:
     if result.line is not None:
         return result.suite, result.line  # the test's entry in its suite file
     # a suite or document that could not be loaded: a load error about that file has the line
-    own = [e.line for e in result.errors if e.line is not None and e.keyword == "load"
-           and e.message.startswith(f"{result.suite}:")]
+    own = [
+        e.line
+        for e in result.errors
+        if e.line is not None and e.keyword == "load" and e.message.startswith(f"{result.suite}:")
+    ]
     return result.suite, own[0] if own else None
 
 
-def annotation(result: CaseResult, base: Path | None = None,
-               files: dict[str, Path] | None = None) -> str:
+def annotation(result: CaseResult, base: Path | None = None, files: dict[str, Path] | None = None) -> str:
     file, line = location(result)
     properties = [f"file={escape_property(workspace_path(file, base, (files or {}).get(file)))}"]
     if line is not None:
@@ -98,6 +100,12 @@ def render(summary: RunSummary) -> str:
     # The full text report, folded; stop-commands (with a token the report cannot contain) keep
     # user text in it from being read as workflow commands.
     token = f"a2a-schema-suite-{secrets.token_hex(8)}"
-    lines += ["::group::a2a-schema-suite report", f"::stop-commands::{token}", report.rstrip("\n"),
-              f"::{token}::", "::endgroup::", summary.closing_line()]
+    lines += [
+        "::group::a2a-schema-suite report",
+        f"::stop-commands::{token}",
+        report.rstrip("\n"),
+        f"::{token}::",
+        "::endgroup::",
+        summary.closing_line(),
+    ]
     return text.utf8_safe("\n".join(lines) + "\n")

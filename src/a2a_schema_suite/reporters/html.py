@@ -126,8 +126,13 @@ def badge(text: str, kind: str | None = None) -> Markup:
     return Markup(f'<span class="{cls}">{esc(text)}</span>')
 
 
-def table(headers: Sequence[Any], rows: Iterable[Sequence[Any]], *, cls: str | None = None,
-          numeric: Iterable[int] = ()) -> Markup:
+def table(
+    headers: Sequence[Any],
+    rows: Iterable[Sequence[Any]],
+    *,
+    cls: str | None = None,
+    numeric: Iterable[int] = (),
+) -> Markup:
     """A table; cells are escaped unless :class:`Markup`; ``numeric`` column indexes align right."""
     num = set(numeric)
 
@@ -138,15 +143,14 @@ def table(headers: Sequence[Any], rows: Iterable[Sequence[Any]], *, cls: str | N
         return f"<{tag}{klass}>{esc(value)}</{tag}>"
 
     head = "".join(cell("th", i, h) for i, h in enumerate(headers))
-    body = "\n".join("<tr>" + "".join(cell("td", i, v) for i, v in enumerate(row)) + "</tr>"
-                     for row in rows)
+    body = "\n".join("<tr>" + "".join(cell("td", i, v) for i, v in enumerate(row)) + "</tr>" for row in rows)
     klass = f' class="{esc(cls)}"' if cls else ""
     return Markup(f"<table{klass}>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>")
 
 
 def _heat_share(count: int, maximum: int) -> float:
     # square-root scale: the first examples matter most, the fiftieth barely
-    return 1.0 if maximum <= 1 else min(1.0, (count ** 0.5) / (maximum ** 0.5))
+    return 1.0 if maximum <= 1 else min(1.0, (count**0.5) / (maximum**0.5))
 
 
 def heat_colour(count: int, maximum: int) -> str:
@@ -163,8 +167,9 @@ def heat_cell(count: int, maximum: int) -> Markup:
     dark = count > 0 and _heat_share(count, maximum) > 0.55
     fg = "#ffffff" if dark else "#1b1f24"
     title = "no test" if count == 0 else f"{count} test" + ("s" if count != 1 else "")
-    return Markup(f'<td class="cell" style="background:{colour};color:{fg}" '
-                  f'title="{esc(title)}">{count}</td>')
+    return Markup(
+        f'<td class="cell" style="background:{colour};color:{fg}" title="{esc(title)}">{count}</td>'
+    )
 
 
 # --- data with the error locations highlighted ---------------------------------------------
@@ -207,7 +212,8 @@ def _scalar(value: Any) -> str:
     if isinstance(value, str) and len(value) > MAX_STRING:
         shown = json.dumps(value[:MAX_STRING], ensure_ascii=False)
         return esc(shown[:-1]) + Markup(
-            f'<span class="elided">… {len(value) - MAX_STRING} more characters</span>"')
+            f'<span class="elided">… {len(value) - MAX_STRING} more characters</span>"'
+        )
     return esc(json.dumps(value, ensure_ascii=False))
 
 
@@ -218,8 +224,15 @@ def _open_mark(path: tuple[str, ...], value: Any) -> str:
     return f'<mark{container} title="{esc(_pointer_text(path))}">'
 
 
-def _render_value(value: Any, path: tuple[str, ...], indent: int, marks: _Marks,
-                  out: list[str], *, marked_by_parent: bool = False) -> None:
+def _render_value(
+    value: Any,
+    path: tuple[str, ...],
+    indent: int,
+    marks: _Marks,
+    out: list[str],
+    *,
+    marked_by_parent: bool = False,
+) -> None:
     marked = marks.marked(path) and not marked_by_parent
     if marked:
         out.append(_open_mark(path, value))
@@ -237,8 +250,12 @@ def _render_value(value: Any, path: tuple[str, ...], indent: int, marks: _Marks,
             shown += 1
             # a marked member is marked with its name: `"kind": "task"`, not just `"task"`
             member_marked = marks.marked(child)
-            out.append(pad + (_open_mark(child, member) if member_marked else "")
-                       + esc(json.dumps(key, ensure_ascii=False)) + ": ")
+            out.append(
+                pad
+                + (_open_mark(child, member) if member_marked else "")
+                + esc(json.dumps(key, ensure_ascii=False))
+                + ": "
+            )
             _render_value(member, child, indent + 1, marks, out, marked_by_parent=member_marked)
             if member_marked:
                 out.append("</mark>")
@@ -295,8 +312,10 @@ def _error_item(error: ErrorDetail, source: str | None, depth: int = 0) -> str:
         where = f"line {error.line}"
     else:
         where = error.path
-    parts = [f"<code>{esc(where)}</code> <code class=\"kw\">{esc(error.rule or error.keyword)}</code> "
-             f"{esc(error.message)}"]
+    parts = [
+        f'<code>{esc(where)}</code> <code class="kw">{esc(error.rule or error.keyword)}</code> '
+        f"{esc(error.message)}"
+    ]
     if error.line is not None and error.path not in ("", "$"):
         parts.append(f' <span class="where">at {esc(error.path)}</span>')
     if error.schema_path:
@@ -306,8 +325,11 @@ def _error_item(error: ErrorDetail, source: str | None, depth: int = 0) -> str:
     if error.context and depth < 3:
         shown = error.context[:8]
         children = "".join(_error_item(c, source, depth + 1) for c in shown)
-        more = (f'<li class="elided">… {len(error.context) - len(shown)} more branch errors</li>'
-                if len(error.context) > len(shown) else "")
+        more = (
+            f'<li class="elided">… {len(error.context) - len(shown)} more branch errors</li>'
+            if len(error.context) > len(shown)
+            else ""
+        )
         parts.append(f"<ul>{children}{more}</ul>")
     return "<li>" + "".join(parts) + "</li>"
 
@@ -368,32 +390,37 @@ def _shows_data(result: CaseResult) -> bool:
     if result.data is not None:
         return True
     # a JSON null test document: a schema verdict exists and nothing points to another file
-    return (result.source is None and result.actual_valid is not None
-            and result.outcome is Outcome.FAILED)
+    return result.source is None and result.actual_valid is not None and result.outcome is Outcome.FAILED
 
 
 def render_result(result: CaseResult, anchor: str | None = None) -> Markup:
     """One failed / errored / warning result as a block: id, verdicts, reason, errors, data."""
     kind = result.outcome.value
     ident = f' id="{esc(anchor)}"' if anchor else ""
-    parts = [f'<div class="result {esc(kind)}"{ident}>',
-             f"<h3>{badge(kind.upper(), kind)} {esc(result.suite)} &gt; {esc(result.description)}</h3>"]
+    parts = [
+        f'<div class="result {esc(kind)}"{ident}>',
+        f"<h3>{badge(kind.upper(), kind)} {esc(result.suite)} &gt; {esc(result.description)}</h3>",
+    ]
     meta = [f"schema <code>{esc(result.schema)}</code>"] if result.schema else []
     if result.line is not None:
         meta.append(f"{esc(result.suite)}:{result.line}")
     if result.source:
         meta.append(f"file <code>{esc(result.source)}</code>")
     if result.expected_valid is not None or result.actual_valid is not None:
-        meta.append(f"expected {esc(_verdict(result.expected_valid))}, "
-                    f"got {esc(_verdict(result.actual_valid))}")
+        meta.append(
+            f"expected {esc(_verdict(result.expected_valid))}, got {esc(_verdict(result.actual_valid))}"
+        )
     parts.append(f'<div class="where">{" · ".join(meta)}</div>')
     if result.reason:
         parts.append(f'<div class="reason">{esc(result.reason)}</div>')
     if result.errors:
         shown = result.errors[:50]
         items = "".join(_error_item(e, result.source) for e in shown)
-        more = (f'<li class="elided">… {len(result.errors) - len(shown)} more errors</li>'
-                if len(result.errors) > len(shown) else "")
+        more = (
+            f'<li class="elided">… {len(result.errors) - len(shown)} more errors</li>'
+            if len(result.errors) > len(shown)
+            else ""
+        )
         parts.append(f'<ul class="errors">{items}{more}</ul>')
     if _shows_data(result):
         pointers = marked_pointers(result.errors, result.data)
@@ -404,9 +431,11 @@ def render_result(result: CaseResult, anchor: str | None = None) -> Markup:
 
 def summary_cards(counts: dict[str, int]) -> Markup:
     order = ["total", *(o.value for o in Outcome)]
-    cards = [f'<div class="card {esc(name)}"><span class="n">{counts.get(name, 0)}</span>{esc(name)}</div>'
-             for name in order if name == "total" or counts.get(name, 0) or name in ("passed", "failed",
-                                                                                    "errored")]
+    cards = [
+        f'<div class="card {esc(name)}"><span class="n">{counts.get(name, 0)}</span>{esc(name)}</div>'
+        for name in order
+        if name == "total" or counts.get(name, 0) or name in ("passed", "failed", "errored")
+    ]
     return Markup('<div class="cards">' + "".join(cards) + "</div>")
 
 
@@ -414,27 +443,35 @@ def suite_table(results: Sequence[CaseResult]) -> Markup:
     per_suite: dict[str, Counter[str]] = {}
     for result in results:
         per_suite.setdefault(result.suite, Counter())[result.outcome.value] += 1
-    columns = [o.value for o in Outcome if any(c[o.value] for c in per_suite.values())
-               or o in (Outcome.PASSED, Outcome.FAILED, Outcome.ERRORED)]
+    columns = [
+        o.value
+        for o in Outcome
+        if any(c[o.value] for c in per_suite.values())
+        or o in (Outcome.PASSED, Outcome.FAILED, Outcome.ERRORED)
+    ]
     rows = []
     for suite, counter in per_suite.items():
-        status = ("errored" if counter["errored"] else "failed" if counter["failed"] else "passed")
-        rows.append([Markup(f"{badge(status)} {esc(suite)}"), sum(counter.values()),
-                     *(counter[c] for c in columns)])
+        status = "errored" if counter["errored"] else "failed" if counter["failed"] else "passed"
+        rows.append(
+            [Markup(f"{badge(status)} {esc(suite)}"), sum(counter.values()), *(counter[c] for c in columns)]
+        )
     return table(["suite", "tests", *columns], rows, numeric=range(1, len(columns) + 2))
 
 
 def failures_section(summary: RunSummary) -> Markup:
     """Every failed, errored or warning result in full (up to :data:`MAX_FAILURES_SHOWN`)."""
-    problems = [r for r in summary.results
-                if r.outcome in (Outcome.FAILED, Outcome.ERRORED, Outcome.WARNING)]
+    problems = [r for r in summary.results if r.outcome in (Outcome.FAILED, Outcome.ERRORED, Outcome.WARNING)]
     if problems:
         blocks = [render_result(r, f"r{i}") for i, r in enumerate(problems[:MAX_FAILURES_SHOWN])]
         rest = problems[MAX_FAILURES_SHOWN:]
         if rest:
             names = "".join(f"<li>{esc(r.outcome.value)}: {esc(r.test_id)}</li>" for r in rest)
-            blocks.append(Markup(f"<details><summary>{len(rest)} more not shown in full</summary>"
-                                 f"<ul>{names}</ul></details>"))
+            blocks.append(
+                Markup(
+                    f"<details><summary>{len(rest)} more not shown in full</summary>"
+                    f"<ul>{names}</ul></details>"
+                )
+            )
         heading = "Failures" if any(r.outcome is not Outcome.WARNING for r in problems) else "Warnings"
         return section(f"{heading} ({len(problems)})", join(blocks, "\n"), anchor="failures")
     return section("Failures", Markup("<p>None: every test passed.</p>"), anchor="failures")
@@ -442,11 +479,13 @@ def failures_section(summary: RunSummary) -> Markup:
 
 def summary_body(summary: RunSummary, title: str = "Run report") -> Markup:
     """The body of a run page: closing line, count cards, failures, per-suite table."""
-    parts = [Markup(f"<h1>{esc(title)}</h1>"),
-             Markup(f'<div class="meta">{esc(TOOL_NAME)} {esc(__version__)}</div>'),
-             Markup(f'<p class="closing" id="closing-line">{esc(summary.closing_line())}</p>'),
-             summary_cards(summary.counts()),
-             failures_section(summary)]
+    parts = [
+        Markup(f"<h1>{esc(title)}</h1>"),
+        Markup(f'<div class="meta">{esc(TOOL_NAME)} {esc(__version__)}</div>'),
+        Markup(f'<p class="closing" id="closing-line">{esc(summary.closing_line())}</p>'),
+        summary_cards(summary.counts()),
+        failures_section(summary),
+    ]
     if summary.results:
         parts.append(section("Suites", suite_table(summary.results), anchor="suites"))
     return join(parts, "\n")
@@ -464,10 +503,10 @@ def _coverage_cards(report: CoverageReport) -> Markup:
     cards = []
     for version in report.versions:
         stats = report.stats(version)
-        for label, value in (("valid example", stats.valid_percent),
-                             ("invalid test", stats.invalid_percent)):
-            cards.append(f'<div class="card"><span class="n">{value:.1f}%</span>'
-                         f"{esc(version)}: {esc(label)}</div>")
+        for label, value in (("valid example", stats.valid_percent), ("invalid test", stats.invalid_percent)):
+            cards.append(
+                f'<div class="card"><span class="n">{value:.1f}%</span>{esc(version)}: {esc(label)}</div>'
+            )
     verdict = ""
     if report.fail_under is not None:
         kind = "failed" if report.below_threshold else "passed"
@@ -475,8 +514,10 @@ def _coverage_cards(report: CoverageReport) -> Markup:
         verdict = f" (fail-under {report.fail_under:g}: {outcome})"
     else:
         kind = "total"
-    cards.append(f'<div class="card {kind}"><span class="n">{report.combined_percent:.1f}%</span>'
-                 f"combined{verdict}</div>")
+    cards.append(
+        f'<div class="card {kind}"><span class="n">{report.combined_percent:.1f}%</span>'
+        f"combined{verdict}</div>"
+    )
     return Markup('<div class="cards">' + "".join(cards) + "</div>")
 
 
@@ -491,20 +532,34 @@ def _heat_table(rows: list[LocationCoverage], maximum: int) -> Markup:
     body = []
     for row in rows:
         unused = row.unexercised_values() if row.enum_values is not None else []
-        note = ("never used validly: " + ", ".join(json.dumps(v, ensure_ascii=False) for v in unused)
-                if unused and row.valid else "")
-        body.append([_location_cell(row), row.location.kind, heat_cell(row.valid, maximum),
-                     heat_cell(row.invalid, maximum), note])
+        note = (
+            "never used validly: " + ", ".join(json.dumps(v, ensure_ascii=False) for v in unused)
+            if unused and row.valid
+            else ""
+        )
+        body.append(
+            [
+                _location_cell(row),
+                row.location.kind,
+                heat_cell(row.valid, maximum),
+                heat_cell(row.invalid, maximum),
+                note,
+            ]
+        )
     return table(["location", "kind", "valid", "invalid", "note"], body, cls="heat")
 
 
 def coverage_matrix(report: CoverageReport) -> Markup:
     """Per version, per schema file: every location with its valid / invalid counts, coloured."""
-    parts = [Markup('<p class="legend">Colour by number of tests: '
-                    f'<span style="background:{heat_colour(0, 10)}">0</span>'
-                    f'<span style="background:{heat_colour(1, 100)}">1</span>'
-                    f'<span style="background:{heat_colour(10, 100)}">10</span>'
-                    f'<span style="background:{heat_colour(100, 100)};color:#fff">100+</span></p>')]
+    parts = [
+        Markup(
+            '<p class="legend">Colour by number of tests: '
+            f'<span style="background:{heat_colour(0, 10)}">0</span>'
+            f'<span style="background:{heat_colour(1, 100)}">1</span>'
+            f'<span style="background:{heat_colour(10, 100)}">10</span>'
+            f'<span style="background:{heat_colour(100, 100)};color:#fff">100+</span></p>'
+        )
+    ]
     for version in report.versions:
         rows = report.locations.get(version, [])
         stats = report.stats(version)
@@ -512,30 +567,37 @@ def coverage_matrix(report: CoverageReport) -> Markup:
         by_file: dict[str, list[LocationCoverage]] = {}
         for row in rows:
             by_file.setdefault(row.location.schema, []).append(row)
-        parts.append(Markup(
-            f'<h3 id="coverage-{esc(version)}">{esc(version)}: {stats.locations} locations, '
-            f"valid example {stats.valid_percent:.1f}%, invalid test {stats.invalid_percent:.1f}%, "
-            f"{stats.valid_tests} valid and {stats.invalid_tests} invalid tests counted</h3>"))
+        parts.append(
+            Markup(
+                f'<h3 id="coverage-{esc(version)}">{esc(version)}: {stats.locations} locations, '
+                f"valid example {stats.valid_percent:.1f}%, invalid test {stats.invalid_percent:.1f}%, "
+                f"{stats.valid_tests} valid and {stats.invalid_tests} invalid tests counted</h3>"
+            )
+        )
         for schema, file_rows in by_file.items():
             gaps = sum(1 for r in file_rows if not r.valid or not r.invalid)
             status = badge(f"{gaps} gaps", "bad") if gaps else badge("complete", "ok")
             opened = " open" if gaps else ""
-            parts.append(Markup(
-                f"<details{opened}><summary>{status} <code>{esc(schema)}</code> "
-                f"({len(file_rows)} locations)</summary>\n{_heat_table(file_rows, maximum)}\n</details>"))
+            parts.append(
+                Markup(
+                    f"<details{opened}><summary>{status} <code>{esc(schema)}</code> "
+                    f"({len(file_rows)} locations)</summary>\n{_heat_table(file_rows, maximum)}\n</details>"
+                )
+            )
     return join(parts, "\n")
 
 
 def render_coverage(report: CoverageReport) -> str:
     """The ``coverage --format html`` page: coverage figures, the run's failures, the heat map."""
     summary = report.summary
-    body = [Markup("<h1>Schema coverage</h1>"),
-            Markup(f'<div class="meta">{esc(TOOL_NAME)} {esc(__version__)}</div>'),
-            Markup(f'<p class="closing" id="coverage-line">combined coverage '
-                   f"{report.combined_percent:.1f}%</p>"),
-            _coverage_cards(report),
-            Markup(f'<p class="closing" id="closing-line">{esc(summary.closing_line())}</p>'),
-            summary_cards(summary.counts()),
-            failures_section(summary),
-            section("Coverage matrix", coverage_matrix(report), anchor="matrix")]
+    body = [
+        Markup("<h1>Schema coverage</h1>"),
+        Markup(f'<div class="meta">{esc(TOOL_NAME)} {esc(__version__)}</div>'),
+        Markup(f'<p class="closing" id="coverage-line">combined coverage {report.combined_percent:.1f}%</p>'),
+        _coverage_cards(report),
+        Markup(f'<p class="closing" id="closing-line">{esc(summary.closing_line())}</p>'),
+        summary_cards(summary.counts()),
+        failures_section(summary),
+        section("Coverage matrix", coverage_matrix(report), anchor="matrix"),
+    ]
     return page(f"{TOOL_NAME} coverage: {report.combined_percent:.1f}%", join(body, "\n"))

@@ -41,8 +41,13 @@ def _counts(results: list[CaseResult]) -> dict[str, str]:
     def n(outcome: Outcome) -> str:
         return str(sum(1 for r in results if r.outcome is outcome))
 
-    return {"tests": str(len(results)), "failures": n(Outcome.FAILED), "errors": n(Outcome.ERRORED),
-            "skipped": n(Outcome.SKIPPED), "time": _seconds(sum(r.duration or 0.0 for r in results))}
+    return {
+        "tests": str(len(results)),
+        "failures": n(Outcome.FAILED),
+        "errors": n(Outcome.ERRORED),
+        "skipped": n(Outcome.SKIPPED),
+        "time": _seconds(sum(r.duration or 0.0 for r in results)),
+    }
 
 
 def _seconds(value: float | None) -> str:
@@ -55,9 +60,12 @@ def _body(result: CaseResult) -> str:
 
 
 def _testcase(parent: ET.Element, result: CaseResult) -> None:
-    attributes = {"classname": xml_text(_classname(result.suite)),
-                  "name": xml_text(result.description), "file": xml_text(result.suite),
-                  "time": _seconds(result.duration)}
+    attributes = {
+        "classname": xml_text(_classname(result.suite)),
+        "name": xml_text(result.description),
+        "file": xml_text(result.suite),
+        "time": _seconds(result.duration),
+    }
     if result.line is not None:
         attributes["line"] = str(result.line)
     case = ET.SubElement(parent, "testcase", attributes)

@@ -59,8 +59,9 @@ def _plural(count: int, noun: str) -> str:
 def _verdict_line(summary: RunSummary) -> str:
     code = summary.exit_code
     icon = {ExitCode.OK: "✅", ExitCode.NO_TESTS: "⚠️", ExitCode.ERRORED: "💥"}.get(code, "❌")
-    word = {ExitCode.OK: "passed", ExitCode.NO_TESTS: "nothing ran",
-            ExitCode.ERRORED: "errored"}.get(code, "failed")
+    word = {ExitCode.OK: "passed", ExitCode.NO_TESTS: "nothing ran", ExitCode.ERRORED: "errored"}.get(
+        code, "failed"
+    )
     return f"## {icon} {TOOL_NAME}: {word}\n\n**{summary.closing_line()}**"
 
 
@@ -76,17 +77,22 @@ def _tables(summary: RunSummary) -> list[str]:
         suites = by_version[version]
         results = [r for rs in suites.values() for r in rs]
         failing = sum(1 for r in results if r.outcome in (Outcome.FAILED, Outcome.ERRORED))
-        out.append(f"### {cell(version)}: {_plural(len(results), 'test')} in "
-                   f"{_plural(len(suites), 'suite')}"
-                   + (f", {failing} not passing" if failing else ""))
+        out.append(
+            f"### {cell(version)}: {_plural(len(results), 'test')} in "
+            f"{_plural(len(suites), 'suite')}" + (f", {failing} not passing" if failing else "")
+        )
         out.append("")
         out.append("| " + " | ".join(columns) + " |")
         out.append("|" + "|".join([":-:", "---", *["--:"] * (len(columns) - 2)]) + "|")
         for suite, rs in suites.items():
             counts = {o: sum(1 for r in rs if r.outcome is o) for o in Outcome}
             bad = counts[Outcome.FAILED] or counts[Outcome.ERRORED]
-            row = ["❌" if bad else "✅", f"<code>{cell(suite)}</code>", str(len(rs)),
-                   *(str(counts[o]) for o in (Outcome.PASSED, Outcome.FAILED, Outcome.ERRORED, *extra))]
+            row = [
+                "❌" if bad else "✅",
+                f"<code>{cell(suite)}</code>",
+                str(len(rs)),
+                *(str(counts[o]) for o in (Outcome.PASSED, Outcome.FAILED, Outcome.ERRORED, *extra)),
+            ]
             out.append("| " + " | ".join(row) + " |")
         out.append("")
     return out
@@ -112,8 +118,10 @@ def render(summary: RunSummary) -> str:
     for shown, result in enumerate(problems):
         block = _failure(result)
         if len(text) + len(block) > MAX_CHARS:
-            text += (f"\n… and {len(problems) - shown} more not shown here: run with "
-                     "`--format text` or `--format json` for the full report.\n")
+            text += (
+                f"\n… and {len(problems) - shown} more not shown here: run with "
+                "`--format text` or `--format json` for the full report.\n"
+            )
             break
         text += block
     return utf8_safe(text)

@@ -98,18 +98,18 @@ def _schema_suffix(error: ErrorDetail, origin: bool = False) -> str:
     return f" ({'; '.join(parts)})" if parts else ""
 
 
-def error_line(error: ErrorDetail, indent: str, source: str | None = None, *,
-               origin: bool = False) -> str:
+def error_line(error: ErrorDetail, indent: str, source: str | None = None, *, origin: bool = False) -> str:
     if error.keyword == "load" and not error.schema_path:
         # a load error's message already says file:line:column: reason
         return f"{indent}- {error.message}"
     if error.line is not None and source is not None:
         # file:line: rule-or-keyword: message, the form editors and CI logs link to
         where = f" at {error.path}" if error.path != "$" else ""
-        return (f"{indent}{source}:{error.line}: {error.rule or error.keyword}: {error.message}"
-                f"{where}{_schema_suffix(error, origin)}")
-    return (f"{indent}- {error.path} [{error.keyword}] {error.message}"
-            f"{_schema_suffix(error, origin)}")
+        return (
+            f"{indent}{source}:{error.line}: {error.rule or error.keyword}: {error.message}"
+            f"{where}{_schema_suffix(error, origin)}"
+        )
+    return f"{indent}- {error.path} [{error.keyword}] {error.message}{_schema_suffix(error, origin)}"
 
 
 def _branch_lines(error: ErrorDetail, indent: str, depth: int = 1) -> list[str]:
@@ -140,8 +140,9 @@ def detail_lines(result: CaseResult, indent: str = "    ") -> list[str]:
         lines.append(error_line(error, indent, result.source, origin=True))
         lines.extend(_branch_lines(error, indent + "    "))
     if len(result.errors) > MAX_ERRORS:
-        lines.append(f"{indent}... {len(result.errors) - MAX_ERRORS} more errors "
-                     "(--format json lists them all)")
+        lines.append(
+            f"{indent}... {len(result.errors) - MAX_ERRORS} more errors (--format json lists them all)"
+        )
     return lines
 
 
@@ -160,8 +161,9 @@ def render_result(result: CaseResult, paint: _Painter | None = None) -> list[str
 
 
 def _group_heading(suite: str, results: list[CaseResult]) -> str:
-    counts = ", ".join(f"{n} {o.value}" for o in (*SHOWN, Outcome.PASSED)
-                       if (n := sum(1 for r in results if r.outcome is o)))
+    counts = ", ".join(
+        f"{n} {o.value}" for o in (*SHOWN, Outcome.PASSED) if (n := sum(1 for r in results if r.outcome is o))
+    )
     return f"=== {suite}: {counts} ==="
 
 
@@ -189,8 +191,11 @@ def render(summary: RunSummary, *, colour: bool | None = None) -> str:
         lines.extend(detected(r) for r in summary.results if r.note and r.actual_valid is not None)
     for suite, results in groups.items():
         if level < 0:  # -q: one line per problem; an errored one keeps why (there is no verdict)
-            lines.extend(render_result(r, paint)[0] + (f" ({r.reason})" if r.outcome is Outcome.ERRORED
-                                                       and r.reason else "") for r in results)
+            lines.extend(
+                render_result(r, paint)[0]
+                + (f" ({r.reason})" if r.outcome is Outcome.ERRORED and r.reason else "")
+                for r in results
+            )
             continue
         named = any(r.description != r.suite for r in results)
         if named:

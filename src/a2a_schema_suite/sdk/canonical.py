@@ -39,7 +39,8 @@ from a2a_schema_suite.sdk.types import BYTES_MEMBERS, FREE_JSON_MEMBERS, V1_ENUM
 
 _MISSING = object()
 _RFC3339 = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})\Z")
+    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})\Z"
+)
 _INTEGER = re.compile(r"-?(?:0|[1-9]\d*)\Z")
 
 
@@ -72,7 +73,7 @@ def _show(value: Any, width: int = 80) -> str:
     import json
 
     text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return text if len(text) <= width else text[:width - 3] + "..."
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def timestamp(text: str) -> str | None:
@@ -82,8 +83,9 @@ def timestamp(text: str) -> str | None:
         return None
     year, month, day, hour, minute, second, fraction, offset = match.groups()
     try:
-        instant = datetime(int(year), int(month), int(day), int(hour), int(minute),
-                           min(int(second), 59), tzinfo=timezone.utc)
+        instant = datetime(
+            int(year), int(month), int(day), int(hour), int(minute), min(int(second), 59), tzinfo=timezone.utc
+        )
     except ValueError:
         return None
     if offset not in ("Z", "z"):
@@ -102,16 +104,23 @@ def _bytes(text: str) -> str:
     stripped = text.rstrip("=")
     alphabet = "-_" if ("-" in stripped or "_" in stripped) else "+/"
     try:
-        raw = base64.b64decode(stripped + "=" * (-len(stripped) % 4), altchars=alphabet.encode(),
-                               validate=True)
+        raw = base64.b64decode(
+            stripped + "=" * (-len(stripped) % 4), altchars=alphabet.encode(), validate=True
+        )
     except (binascii.Error, ValueError):
         return text
     return base64.b64encode(raw).decode("ascii")
 
 
 def _is_default(value: Any) -> bool:
-    return value is None or value is False or value == "" or value == [] or value == {} \
+    return (
+        value is None
+        or value is False
+        or value == ""
+        or value == []
+        or value == {}
         or (type(value) in (int, float) and value == 0)
+    )
 
 
 def normalise(value: Any, version: str, key: str | None = None) -> Any:
@@ -197,8 +206,9 @@ def _without(value: Any, paths: Collection[tuple[str | int, ...]]) -> Any:
     for parts in paths:
         node = value
         for part in parts[:-1]:
-            ok = (isinstance(node, dict) and isinstance(part, str) and part in node) or \
-                (isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node))
+            ok = (isinstance(node, dict) and isinstance(part, str) and part in node) or (
+                isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+            )
             if not ok:
                 break
             node = node[part]
@@ -208,14 +218,19 @@ def _without(value: Any, paths: Collection[tuple[str | int, ...]]) -> Any:
     return value
 
 
-def canonical_diff(document: Any, canonical: Any, version: str,
-                   unknown: Collection[tuple[str | int, ...]] = ()) -> tuple[DiffEntry, ...]:
+def canonical_diff(
+    document: Any, canonical: Any, version: str, unknown: Collection[tuple[str | int, ...]] = ()
+) -> tuple[DiffEntry, ...]:
     """The differences between ``document`` and an SDK's ``canonical`` under the rules above.
 
     ``unknown``: the members of the document the schema does not define, as paths of keys and
     indexes (rule 6): removed from both sides before comparing.
     """
     out: list[DiffEntry] = []
-    _diff(normalise(_without(document, unknown), version),
-          normalise(_without(canonical, unknown), version), "$", out)
+    _diff(
+        normalise(_without(document, unknown), version),
+        normalise(_without(canonical, unknown), version),
+        "$",
+        out,
+    )
     return tuple(out)

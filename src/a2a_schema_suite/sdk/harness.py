@@ -103,8 +103,13 @@ class Probe:
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "id": self.id, "kind": self.kind, "version": self.version, "schema": self.schema,
-            "suite": self.suite, "description": self.description, "profile": self.profile,
+            "id": self.id,
+            "kind": self.kind,
+            "version": self.version,
+            "schema": self.schema,
+            "suite": self.suite,
+            "description": self.description,
+            "profile": self.profile,
             "expected": {True: "valid", False: "invalid", None: "not-applicable"}[self.expected],
         }
         if self.wire is not None:
@@ -135,10 +140,13 @@ class AdapterInfo:
         return name in self.types.get(version, ())
 
     def to_dict(self) -> dict[str, Any]:
-        return {"command": list(self.command), "protocol": self.protocol,
-                "sdk": {"name": self.name, "version": self.version, "language": self.language},
-                "types": {v: list(t) for v, t in self.types.items()},
-                "unknownMembers": dict(self.unknown_members)}
+        return {
+            "command": list(self.command),
+            "protocol": self.protocol,
+            "sdk": {"name": self.name, "version": self.version, "language": self.language},
+            "types": {v: list(t) for v, t in self.types.items()},
+            "unknownMembers": dict(self.unknown_members),
+        }
 
 
 @dataclass(frozen=True)
@@ -192,11 +200,15 @@ class SdkRun:
         return {v.value: found.get(v, 0) for v in Verdict}
 
     def to_dict(self) -> dict[str, Any]:
-        return {"command": list(self.command),
-                "adapter": self.adapter.to_dict() if self.adapter else None,
-                "problem": self.problem, "restarts": self.restarts,
-                "seconds": round(self.seconds, 3), "counts": self.counts(),
-                "results": [r.to_dict() for r in self.results]}
+        return {
+            "command": list(self.command),
+            "adapter": self.adapter.to_dict() if self.adapter else None,
+            "problem": self.problem,
+            "restarts": self.restarts,
+            "seconds": round(self.seconds, 3),
+            "counts": self.counts(),
+            "results": [r.to_dict() for r in self.results],
+        }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -235,8 +247,11 @@ def _unexpected(schema: str, document: Any, schemas_dir: Path | None) -> set[tup
     """The members the strict profile's closed objects reject, as paths of keys and indexes."""
     found: set[tuple[str | int, ...]] = set()
     for error in api.validator_for(schema, "strict", schemas_dir=schemas_dir).iter_errors(document):
-        match = _UNEXPECTED.search(error.message) if error.validator in (
-            "unevaluatedProperties", "additionalProperties") else None
+        match = (
+            _UNEXPECTED.search(error.message)
+            if error.validator in ("unevaluatedProperties", "additionalProperties")
+            else None
+        )
         if match:
             try:
                 names = ast.literal_eval(f"[{match.group(1)}]")
@@ -264,8 +279,9 @@ def _unknown_members_only(schema: str, version: str, document: Any, schemas_dir:
     return bool(unexpected) and all(path[-1] not in declared for path in unexpected)
 
 
-def _unknown_members(schema: str, version: str, document: Any, schemas_dir: Path | None
-                     ) -> tuple[tuple[str | int, ...], ...]:
+def _unknown_members(
+    schema: str, version: str, document: Any, schemas_dir: Path | None
+) -> tuple[tuple[str | int, ...], ...]:
     """The members of a valid ``document`` that the schema does not define (keys and indexes).
 
     The strict profile closes every 1.0 object, so its errors name them exactly; the names that
@@ -291,27 +307,40 @@ def _unknown_members(schema: str, version: str, document: Any, schemas_dir: Path
 
 def _test_probe(case: api.GoldenCase, schemas_dir: Path | None) -> Probe:
     wire = wire_type(case.schema, case.data)
-    base = {"kind": "test", "version": case.version, "schema": case.schema, "suite": case.suite,
-            "description": case.description, "profile": case.profile, "document": case.data,
-            "wire": wire}
+    base = {
+        "kind": "test",
+        "version": case.version,
+        "schema": case.schema,
+        "suite": case.suite,
+        "description": case.description,
+        "profile": case.profile,
+        "document": case.data,
+        "wire": wire,
+    }
     if wire is None:
         return Probe(**base, expected=None, reason=no_type_reason(case.schema, case.data))
     if case.valid:
-        return Probe(**base, expected=True, unknown_members=_unknown_members(
-            case.schema, case.version, case.data, schemas_dir))
+        return Probe(
+            **base,
+            expected=True,
+            unknown_members=_unknown_members(case.schema, case.version, case.data, schemas_dir),
+        )
     shape = _shape_errors(case.schema, case.profile, case.data, schemas_dir)
     if not shape:
         # policy is its own dial, whatever the profile (issue 12): a policy-only invalidity is
         # never the parser's business
         findings = policy_findings(case.schema, case.data)
         rules = sorted({f.rule for f in findings if f.rule})
-        why = (f"invalid only by policy rule(s) {', '.join(rules)}: local policy, not the "
-               "document's shape" if rules else
-               "this project's validator finds no shape error in it (the suite's verdict does not "
-               "come from the schema)")
+        why = (
+            f"invalid only by policy rule(s) {', '.join(rules)}: local policy, not the document's shape"
+            if rules
+            else "this project's validator finds no shape error in it (the suite's verdict does not "
+            "come from the schema)"
+        )
         return Probe(**base, expected=None, reason=why)
-    closed_only = case.profile == "strict" and _unknown_members_only(case.schema, case.version,
-                                                                     case.data, schemas_dir)
+    closed_only = case.profile == "strict" and _unknown_members_only(
+        case.schema, case.version, case.data, schemas_dir
+    )
     return Probe(**base, expected=False, unknown_members_only=closed_only)
 
 
@@ -331,11 +360,23 @@ def _stream_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> list[P
     try:
         return _stream_line_probes(stream, schemas_dir)
     except LoadFailure as exc:  # a file that cannot be read (or is not text): nothing to send
-        return [Probe(kind="stream-line", version=stream.version, schema=stream.schema,
-                      suite=stream.suite, description=stream.description, profile=stream.profile,
-                      source=stream.path.as_posix(), document=None, wire=None, expected=None,
-                      line=exc.error.line, sendable=False,
-                      reason=f"the stream cannot be read: {exc.error}")]
+        return [
+            Probe(
+                kind="stream-line",
+                version=stream.version,
+                schema=stream.schema,
+                suite=stream.suite,
+                description=stream.description,
+                profile=stream.profile,
+                source=stream.path.as_posix(),
+                document=None,
+                wire=None,
+                expected=None,
+                line=exc.error.line,
+                sendable=False,
+                reason=f"the stream cannot be read: {exc.error}",
+            )
+        ]
 
 
 def _stream_line_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> list[Probe]:
@@ -344,54 +385,112 @@ def _stream_line_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> l
     strict = stream.profile == "strict"
     rule_lines: dict[int | None, set[str]] = collections.defaultdict(set)
     # every rule a line breaks, policy included (its own dial, in any profile), advice aside
-    for finding in check_stream(iter_jsonl(stream.path, name), stream.version, None, policy=True,
-                                advice=False):
+    for finding in check_stream(
+        iter_jsonl(stream.path, name), stream.version, None, policy=True, advice=False
+    ):
         if finding.rule:
             rule_lines[finding.line].add(finding.rule)
     source = stream.path.as_posix()
-    base = {"kind": "stream-line", "version": stream.version, "schema": stream.schema,
-            "suite": stream.suite, "description": stream.description, "profile": stream.profile,
-            "source": source}
+    base = {
+        "kind": "stream-line",
+        "version": stream.version,
+        "schema": stream.schema,
+        "suite": stream.suite,
+        "description": stream.description,
+        "profile": stream.profile,
+        "source": source,
+    }
     probes = []
     for number, value, error in list(iter_jsonl(stream.path, name)):
         if error is not None:
-            probes.append(Probe(**base, document=None, wire=None, expected=None, line=number,
-                                sendable=False, reason=f"line is not strict JSON ({error.reason}): "
-                                "rule json-line, about the text, not a document"))
+            probes.append(
+                Probe(
+                    **base,
+                    document=None,
+                    wire=None,
+                    expected=None,
+                    line=number,
+                    sendable=False,
+                    reason=f"line is not strict JSON ({error.reason}): "
+                    "rule json-line, about the text, not a document",
+                )
+            )
             continue
         payload = _payload(value)
         if payload is _NO_PAYLOAD:
-            probes.append(Probe(**base, document=value, wire=None, expected=None, line=number,
-                                sendable=False, reason="a JSON-RPC error response (or one without "
-                                "result): no event to parse; rules jsonrpc-envelope/jsonrpc-error"))
+            probes.append(
+                Probe(
+                    **base,
+                    document=value,
+                    wire=None,
+                    expected=None,
+                    line=number,
+                    sendable=False,
+                    reason="a JSON-RPC error response (or one without "
+                    "result): no event to parse; rules jsonrpc-envelope/jsonrpc-error",
+                )
+            )
             continue
         wire = wire_type(stream.schema, payload)
         if wire is None:
-            probes.append(Probe(**base, document=payload, wire=None, expected=None, line=number,
-                                reason=no_type_reason(stream.schema, payload)))
+            probes.append(
+                Probe(
+                    **base,
+                    document=payload,
+                    wire=None,
+                    expected=None,
+                    line=number,
+                    reason=no_type_reason(stream.schema, payload),
+                )
+            )
             continue
         if collect_errors(validator, payload):
-            closed_only = strict and _unknown_members_only(stream.schema, stream.version, payload,
-                                                           schemas_dir)
-            probes.append(Probe(**base, document=payload, wire=wire, expected=False, line=number,
-                                unknown_members_only=closed_only))
+            closed_only = strict and _unknown_members_only(
+                stream.schema, stream.version, payload, schemas_dir
+            )
+            probes.append(
+                Probe(
+                    **base,
+                    document=payload,
+                    wire=wire,
+                    expected=False,
+                    line=number,
+                    unknown_members_only=closed_only,
+                )
+            )
         elif rule_lines.get(number):
             rules = sorted(rule_lines[number])
             kinds = {RULES[r].severity for r in rules if r in RULES}
-            probes.append(Probe(**base, document=payload, wire=wire, expected=None, line=number,
-                                reason=f"a valid document; the stream breaks rule(s) "
-                                f"{', '.join(rules)} at this line ("
-                                f"{'local policy' if kinds == {'policy'} else 'rules across lines'}"
-                                ", out of scope for a parser)"))
+            probes.append(
+                Probe(
+                    **base,
+                    document=payload,
+                    wire=wire,
+                    expected=None,
+                    line=number,
+                    reason=f"a valid document; the stream breaks rule(s) "
+                    f"{', '.join(rules)} at this line ("
+                    f"{'local policy' if kinds == {'policy'} else 'rules across lines'}"
+                    ", out of scope for a parser)",
+                )
+            )
         else:
-            probes.append(Probe(**base, document=payload, wire=wire, expected=True, line=number,
-                                unknown_members=_unknown_members(stream.schema, stream.version,
-                                                                 payload, schemas_dir)))
+            probes.append(
+                Probe(
+                    **base,
+                    document=payload,
+                    wire=wire,
+                    expected=True,
+                    line=number,
+                    unknown_members=_unknown_members(stream.schema, stream.version, payload, schemas_dir),
+                )
+            )
     return probes
 
 
-def collect_probes(cases_dir: str | Path | None = None,
-                   schemas_dir: str | Path | None = None) -> tuple[Probe, ...]:
+def collect_probes(
+    cases_dir: str | Path | None = None, schemas_dir: str | Path | None = None
+) -> tuple[Probe, ...]:
     """Every test and every stream line of the case suites (default: the bundled ones), in order.
 
     Raises :class:`ValueError` for a suite file that cannot be loaded (as :func:`api.iter_cases`).
@@ -431,11 +530,15 @@ class AdapterProcess:
         self.command = tuple(command)
         try:
             self.process = subprocess.Popen(
-                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, cwd=cwd, start_new_session=True)
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                start_new_session=True,
+            )
         except OSError as exc:
-            raise AdapterFailure(f"cannot start {' '.join(self.command)}: {exc.strerror or exc}") \
-                from None
+            raise AdapterFailure(f"cannot start {' '.join(self.command)}: {exc.strerror or exc}") from None
         self._answers: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=50)
         threading.Thread(target=self._read_stdout, daemon=True).start()
@@ -559,12 +662,17 @@ def _hello(process: AdapterProcess, timeout: float) -> AdapterInfo:
     types = answer.get("types")
     if type(answer.get("protocol")) is not int or answer["protocol"] != PROTOCOL_VERSION:
         problems.append(f"protocol is {answer.get('protocol')!r}, this harness speaks {PROTOCOL_VERSION}")
-    if not (isinstance(sdk, dict) and all(isinstance(sdk.get(k), str) for k in ("name", "version",
-                                                                               "language"))):
+    if not (
+        isinstance(sdk, dict) and all(isinstance(sdk.get(k), str) for k in ("name", "version", "language"))
+    ):
         problems.append("sdk must be {name, version, language} (strings)")
-    if not (isinstance(types, dict) and all(
+    if not (
+        isinstance(types, dict)
+        and all(
             isinstance(v, str) and isinstance(names, list) and all(isinstance(n, str) for n in names)
-            for v, names in types.items())):
+            for v, names in types.items()
+        )
+    ):
         problems.append("types must map a version to a list of type names")
     unknown = answer.get("unknownMembers", "reject")
     if isinstance(unknown, str):
@@ -573,18 +681,25 @@ def _hello(process: AdapterProcess, timeout: float) -> AdapterInfo:
         problems.append('unknownMembers must be "reject" or "ignore" (or one of them per version)')
     if problems:
         raise process._failure("hello answer is not valid: " + "; ".join(problems))
-    unknown_types = sorted(f"{v}/{n}" for v, names in types.items() for n in names
-                           if n not in TYPES.get(v, {}))
+    unknown_types = sorted(
+        f"{v}/{n}" for v, names in types.items() for n in names if n not in TYPES.get(v, {})
+    )
     if unknown_types:
-        raise process._failure("hello names types the protocol does not define: "
-                               + ", ".join(unknown_types))
-    return AdapterInfo(process.command, sdk["name"], sdk["version"], sdk["language"],
-                       answer["protocol"], {v: tuple(n) for v, n in types.items()},
-                       {v: unknown.get(v, "reject") for v in TYPES})
+        raise process._failure("hello names types the protocol does not define: " + ", ".join(unknown_types))
+    return AdapterInfo(
+        process.command,
+        sdk["name"],
+        sdk["version"],
+        sdk["language"],
+        answer["protocol"],
+        {v: tuple(n) for v, n in types.items()},
+        {v: unknown.get(v, "reject") for v in TYPES},
+    )
 
 
-def _classify(probe: Probe, info: AdapterInfo, answer: dict[str, Any], seconds: float,
-              schemas_dir: Path | None = None) -> SdkResult:
+def _classify(
+    probe: Probe, info: AdapterInfo, answer: dict[str, Any], seconds: float, schemas_dir: Path | None = None
+) -> SdkResult:
     accepted = answer["accepted"]
     error = answer.get("error") if isinstance(answer.get("error"), str) else None
     canonical = answer.get("canonical")
@@ -597,20 +712,31 @@ def _classify(probe: Probe, info: AdapterInfo, answer: dict[str, Any], seconds: 
         if "canonical" in answer:
             diff = canonical_diff(probe.document, canonical, probe.version, probe.unknown_members)
             if diff:
-                return SdkResult(probe, Verdict.ROUNDTRIP, f"{len(diff)} difference(s) after "
-                                 "normalising both sides", diff=diff, **common)
+                return SdkResult(
+                    probe,
+                    Verdict.ROUNDTRIP,
+                    f"{len(diff)} difference(s) after normalising both sides",
+                    diff=diff,
+                    **common,
+                )
         return SdkResult(probe, Verdict.AGREES, **common)
     if not accepted:
         return SdkResult(probe, Verdict.AGREES, **common)
     if probe.unknown_members_only and info.unknown_members.get(probe.version) == "ignore":
-        return SdkResult(probe, Verdict.NOT_APPLICABLE, "invalid only by members the schema does "
-                         "not know, and this SDK ignores unknown members (as a receiver may: "
-                         "A2A_REFERENCE §1)", **common)
+        return SdkResult(
+            probe,
+            Verdict.NOT_APPLICABLE,
+            "invalid only by members the schema does "
+            "not know, and this SDK ignores unknown members (as a receiver may: "
+            "A2A_REFERENCE §1)",
+            **common,
+        )
     canonical_valid = None
     if "canonical" in answer:
         canonical_valid = not _shape_errors(probe.schema, probe.profile, canonical, schemas_dir)
     why = "accepts a document whose shape is invalid" + (
-        " (and writes it back as a valid document)" if canonical_valid else "")
+        " (and writes it back as a valid document)" if canonical_valid else ""
+    )
     return SdkResult(probe, Verdict.LENIENT, why, canonical_valid=canonical_valid, **common)
 
 
@@ -652,10 +778,16 @@ class _Session:
         self.start()
 
 
-def run_adapter(command: Sequence[str], probes: Iterable[Probe] | None = None, *,
-                case_timeout: float = CASE_TIMEOUT, start_timeout: float = START_TIMEOUT,
-                max_consecutive_failures: int = MAX_CONSECUTIVE_FAILURES,
-                cwd: str | Path | None = None, schemas_dir: str | Path | None = None) -> SdkRun:
+def run_adapter(
+    command: Sequence[str],
+    probes: Iterable[Probe] | None = None,
+    *,
+    case_timeout: float = CASE_TIMEOUT,
+    start_timeout: float = START_TIMEOUT,
+    max_consecutive_failures: int = MAX_CONSECUTIVE_FAILURES,
+    cwd: str | Path | None = None,
+    schemas_dir: str | Path | None = None,
+) -> SdkRun:
     """Run every probe (default: :func:`collect_probes`) through the adapter ``command``.
 
     ``schemas_dir``: the schemas the probes were computed with (to check an SDK's canonical).
@@ -668,35 +800,49 @@ def run_adapter(command: Sequence[str], probes: Iterable[Probe] | None = None, *
     try:
         info = session.start()
     except AdapterFailure as exc:
-        return SdkRun(command, None, problem=f"the adapter did not start: {exc}",
-                      seconds=time.monotonic() - started)
+        return SdkRun(
+            command, None, problem=f"the adapter did not start: {exc}", seconds=time.monotonic() - started
+        )
     results: list[SdkResult] = []
     try:
         for probe in probes:
-            results.append(_run_probe(session, info, probe, case_timeout, max_consecutive_failures,
-                                      schemas))
+            results.append(_run_probe(session, info, probe, case_timeout, max_consecutive_failures, schemas))
     finally:
         if session.process is not None:
             session.process.close()
-    return SdkRun(command, info, tuple(results), restarts=session.restarts,
-                  seconds=time.monotonic() - started)
+    return SdkRun(
+        command, info, tuple(results), restarts=session.restarts, seconds=time.monotonic() - started
+    )
 
 
-def _run_probe(session: _Session, info: AdapterInfo, probe: Probe, timeout: float,
-               max_failures: int, schemas_dir: Path | None) -> SdkResult:
+def _run_probe(
+    session: _Session,
+    info: AdapterInfo,
+    probe: Probe,
+    timeout: float,
+    max_failures: int,
+    schemas_dir: Path | None,
+) -> SdkResult:
     if probe.wire is None:
         # nothing to send (not strict JSON, an error envelope), or no wire type for the schema
         verdict = Verdict.NOT_APPLICABLE if not probe.sendable else Verdict.UNSUPPORTED
         return SdkResult(probe, verdict, probe.reason)
     if not info.supports(probe.version, probe.wire.name):
-        return SdkResult(probe, Verdict.UNSUPPORTED,
-                         f"the adapter does not support {probe.version}/{probe.wire.name}")
+        return SdkResult(
+            probe, Verdict.UNSUPPORTED, f"the adapter does not support {probe.version}/{probe.wire.name}"
+        )
     if session.given_up is not None:
         return SdkResult(probe, Verdict.ERRORED, session.given_up)
     session.requests += 1
-    request = {"op": "parse", "id": session.requests, "version": probe.version,
-               **probe.wire.to_dict(), "profile": probe.profile, "schema": probe.schema,
-               "document": probe.document}
+    request = {
+        "op": "parse",
+        "id": session.requests,
+        "version": probe.version,
+        **probe.wire.to_dict(),
+        "profile": probe.profile,
+        "schema": probe.schema,
+        "document": probe.document,
+    }
     begin = time.monotonic()
     assert session.process is not None
     try:
@@ -709,8 +855,10 @@ def _run_probe(session: _Session, info: AdapterInfo, probe: Probe, timeout: floa
         session.failures_in_a_row += 1
         reason = str(exc)
         if session.failures_in_a_row >= max_failures:
-            session.given_up = (f"not sent: the adapter failed {session.failures_in_a_row} cases in a "
-                                f"row (last: {shorten(reason, 300)})")
+            session.given_up = (
+                f"not sent: the adapter failed {session.failures_in_a_row} cases in a "
+                f"row (last: {shorten(reason, 300)})"
+            )
             session.process.kill()
         else:
             try:

@@ -74,9 +74,9 @@ TYPES: Mapping[str, Mapping[str, str]] = {
         "ListTasksRequest": "the params of ListTasks",
         "ListTasksResponse": "the result of ListTasks",
         "JSONRPCRequest": "a whole JSON-RPC 2.0 request {jsonrpc, id, method, params}; with "
-                          "\"method\" in the parse request, it must be a call of that method",
+        '"method" in the parse request, it must be a call of that method',
         "JSONRPCResponse": "a whole JSON-RPC 2.0 response {jsonrpc, id, result|error}; with "
-                           "\"method\" in the parse request, result is that method's result",
+        '"method" in the parse request, result is that method\'s result',
         "JSONRPCError": "the error member of a JSON-RPC error response {code, message, data?}",
     },
     "v0_3": {
@@ -103,8 +103,7 @@ TYPES: Mapping[str, Mapping[str, str]] = {
         "TaskQueryParams": "the params of tasks/get",
         "GetTaskPushNotificationConfigParams": "the params of tasks/pushNotificationConfig/get",
         "ListTaskPushNotificationConfigParams": "the params of tasks/pushNotificationConfig/list",
-        "DeleteTaskPushNotificationConfigParams":
-            "the params of tasks/pushNotificationConfig/delete",
+        "DeleteTaskPushNotificationConfigParams": "the params of tasks/pushNotificationConfig/delete",
         "MessageSendParams": "the params of message/send and message/stream",
         "MessageSendConfiguration": "MessageSendParams.configuration",
         "A2ARequest": "any JSON-RPC request of the 0.3 binding",
@@ -115,10 +114,8 @@ TYPES: Mapping[str, Mapping[str, str]] = {
         "TaskResubscriptionRequest": "a JSON-RPC tasks/resubscribe request",
         "SetTaskPushNotificationConfigRequest": "a JSON-RPC tasks/pushNotificationConfig/set request",
         "GetTaskPushNotificationConfigRequest": "a JSON-RPC tasks/pushNotificationConfig/get request",
-        "ListTaskPushNotificationConfigRequest":
-            "a JSON-RPC tasks/pushNotificationConfig/list request",
-        "DeleteTaskPushNotificationConfigRequest":
-            "a JSON-RPC tasks/pushNotificationConfig/delete request",
+        "ListTaskPushNotificationConfigRequest": "a JSON-RPC tasks/pushNotificationConfig/list request",
+        "DeleteTaskPushNotificationConfigRequest": "a JSON-RPC tasks/pushNotificationConfig/delete request",
         "GetAuthenticatedExtendedCardRequest": "a JSON-RPC agent/getAuthenticatedExtendedCard request",
         "JSONRPCResponse": "any JSON-RPC response of the 0.3 binding",
         "JSONRPCSuccessResponse": "a JSON-RPC success response with any result",
@@ -128,16 +125,11 @@ TYPES: Mapping[str, Mapping[str, str]] = {
         "SendStreamingMessageSuccessResponse": "one successful JSON-RPC response of a stream",
         "GetTaskSuccessResponse": "a successful tasks/get response",
         "CancelTaskSuccessResponse": "a successful tasks/cancel response",
-        "SetTaskPushNotificationConfigSuccessResponse":
-            "a successful tasks/pushNotificationConfig/set response",
-        "GetTaskPushNotificationConfigSuccessResponse":
-            "a successful tasks/pushNotificationConfig/get response",
-        "ListTaskPushNotificationConfigSuccessResponse":
-            "a successful tasks/pushNotificationConfig/list response",
-        "DeleteTaskPushNotificationConfigSuccessResponse":
-            "a successful tasks/pushNotificationConfig/delete response",
-        "GetAuthenticatedExtendedCardSuccessResponse":
-            "a successful agent/getAuthenticatedExtendedCard response",
+        "SetTaskPushNotificationConfigSuccessResponse": "a tasks/pushNotificationConfig/set success",
+        "GetTaskPushNotificationConfigSuccessResponse": "a tasks/pushNotificationConfig/get success",
+        "ListTaskPushNotificationConfigSuccessResponse": "a tasks/pushNotificationConfig/list success",
+        "DeleteTaskPushNotificationConfigSuccessResponse": "a tasks/pushNotificationConfig/delete success",
+        "GetAuthenticatedExtendedCardSuccessResponse": "an agent/getAuthenticatedExtendedCard success",
         "JSONRPCError": "the error member of a JSON-RPC error response {code, message, data?}",
         "JSONParseError": "error -32700",
         "InvalidRequestError": "error -32600",
@@ -167,9 +159,12 @@ class WireType:
 
 
 #: 0.3 stream events carry a ``kind``; a StreamEvent (a stream's result) is sent as the type it names.
-V03_KINDS: Mapping[str, str] = {"task": "Task", "message": "Message",
-                                "status-update": "TaskStatusUpdateEvent",
-                                "artifact-update": "TaskArtifactUpdateEvent"}
+V03_KINDS: Mapping[str, str] = {
+    "task": "Task",
+    "message": "Message",
+    "status-update": "TaskStatusUpdateEvent",
+    "artifact-update": "TaskArtifactUpdateEvent",
+}
 #: Schema locations whose type is chosen per document from its ``kind`` (see :data:`V03_KINDS`).
 BY_KIND = frozenset({"v0_3/stream_response.json#/$defs/StreamEvent"})
 
@@ -193,9 +188,21 @@ def _v1_rpc() -> dict[str, WireType]:
 SCHEMA_TYPES: Mapping[str, WireType] = {
     # --- 1.0 (ProtoJSON of the lf.a2a.v1 proto messages) ---
     "v1_0/agent_card.json": WireType("AgentCard"),
-    **_same("v1_0", "agent_card.json", (
-        "AgentCapabilities", "AgentCardSignature", "AgentExtension", "AgentInterface",
-        "AgentProvider", "AgentSkill", "OAuthFlows", "SecurityRequirement", "SecurityScheme")),
+    **_same(
+        "v1_0",
+        "agent_card.json",
+        (
+            "AgentCapabilities",
+            "AgentCardSignature",
+            "AgentExtension",
+            "AgentInterface",
+            "AgentProvider",
+            "AgentSkill",
+            "OAuthFlows",
+            "SecurityRequirement",
+            "SecurityScheme",
+        ),
+    ),
     "v1_0/task.json": WireType("Task"),
     **_same("v1_0", "task.json", ("TaskStatus",)),
     "v1_0/message.json": WireType("Message"),
@@ -208,26 +215,48 @@ SCHEMA_TYPES: Mapping[str, WireType] = {
     **_same("v1_0", "send_message_request.json", ("SendMessageConfiguration",)),
     "v1_0/send_message_response.json": WireType("SendMessageResponse"),
     "v1_0/push_notification_config.json": WireType("TaskPushNotificationConfig"),
-    **_same("v1_0", "push_notification_config.json", (
-        "AuthenticationInfo", "GetTaskPushNotificationConfigRequest",
-        "DeleteTaskPushNotificationConfigRequest", "ListTaskPushNotificationConfigsRequest",
-        "ListTaskPushNotificationConfigsResponse")),
+    **_same(
+        "v1_0",
+        "push_notification_config.json",
+        (
+            "AuthenticationInfo",
+            "GetTaskPushNotificationConfigRequest",
+            "DeleteTaskPushNotificationConfigRequest",
+            "ListTaskPushNotificationConfigsRequest",
+            "ListTaskPushNotificationConfigsResponse",
+        ),
+    ),
     "v1_0/list_tasks_request.json": WireType("ListTasksRequest"),
     "v1_0/list_tasks_response.json": WireType("ListTasksResponse"),
     "v1_0/jsonrpc_request.json": WireType("JSONRPCRequest"),
-    **_same("v1_0", "jsonrpc_request.json", (
-        "GetTaskRequest", "CancelTaskRequest", "SubscribeToTaskRequest", "GetExtendedAgentCardRequest")),
-    "v1_0/jsonrpc_request.json#/$defs/CreateTaskPushNotificationConfigParams":
-        WireType("TaskPushNotificationConfig"),
+    **_same(
+        "v1_0",
+        "jsonrpc_request.json",
+        ("GetTaskRequest", "CancelTaskRequest", "SubscribeToTaskRequest", "GetExtendedAgentCardRequest"),
+    ),
+    "v1_0/jsonrpc_request.json#/$defs/CreateTaskPushNotificationConfigParams": WireType(
+        "TaskPushNotificationConfig"
+    ),
     "v1_0/jsonrpc_response.json": WireType("JSONRPCResponse"),
     **_v1_rpc(),
     "v1_0/jsonrpc_response.json#/$defs/ErrorResponse": WireType("JSONRPCResponse"),
     **_same("v1_0", "jsonrpc_response.json", ("JSONRPCError",)),
     # --- 0.3 (the 0.3 JSON schema's types) ---
     "v0_3/agent_card.json": WireType("AgentCard"),
-    **_same("v0_3", "agent_card.json", (
-        "AgentCapabilities", "AgentCardSignature", "AgentExtension", "AgentInterface",
-        "AgentProvider", "AgentSkill", "OAuthFlows", "SecurityScheme")),
+    **_same(
+        "v0_3",
+        "agent_card.json",
+        (
+            "AgentCapabilities",
+            "AgentCardSignature",
+            "AgentExtension",
+            "AgentInterface",
+            "AgentProvider",
+            "AgentSkill",
+            "OAuthFlows",
+            "SecurityScheme",
+        ),
+    ),
     "v0_3/task.json": WireType("Task"),
     **_same("v0_3", "task.json", ("TaskStatus",)),
     "v0_3/message.json": WireType("Message"),
@@ -236,41 +265,81 @@ SCHEMA_TYPES: Mapping[str, WireType] = {
     "v0_3/task_status_update_event.json": WireType("TaskStatusUpdateEvent"),
     "v0_3/task_artifact_update_event.json": WireType("TaskArtifactUpdateEvent"),
     "v0_3/push_notification_config.json": WireType("PushNotificationConfig"),
-    **_same("v0_3", "push_notification_config.json", (
-        "PushNotificationAuthenticationInfo", "TaskPushNotificationConfig", "TaskIdParams",
-        "TaskQueryParams", "GetTaskPushNotificationConfigParams",
-        "ListTaskPushNotificationConfigParams", "DeleteTaskPushNotificationConfigParams")),
+    **_same(
+        "v0_3",
+        "push_notification_config.json",
+        (
+            "PushNotificationAuthenticationInfo",
+            "TaskPushNotificationConfig",
+            "TaskIdParams",
+            "TaskQueryParams",
+            "GetTaskPushNotificationConfigParams",
+            "ListTaskPushNotificationConfigParams",
+            "DeleteTaskPushNotificationConfigParams",
+        ),
+    ),
     "v0_3/send_message_request.json": WireType("SendMessageRequest"),
     **_same("v0_3", "send_message_request.json", ("MessageSendParams", "MessageSendConfiguration")),
     "v0_3/send_message_response.json": WireType("SendMessageResponse"),
     "v0_3/stream_response.json": WireType("SendStreamingMessageResponse"),
     **_same("v0_3", "stream_response.json", ("SendStreamingMessageSuccessResponse",)),
     "v0_3/jsonrpc_request.json": WireType("A2ARequest"),
-    **_same("v0_3", "jsonrpc_request.json", (
-        "SendMessageRequest", "SendStreamingMessageRequest", "GetTaskRequest", "CancelTaskRequest",
-        "TaskResubscriptionRequest", "SetTaskPushNotificationConfigRequest",
-        "GetTaskPushNotificationConfigRequest", "ListTaskPushNotificationConfigRequest",
-        "DeleteTaskPushNotificationConfigRequest", "GetAuthenticatedExtendedCardRequest")),
+    **_same(
+        "v0_3",
+        "jsonrpc_request.json",
+        (
+            "SendMessageRequest",
+            "SendStreamingMessageRequest",
+            "GetTaskRequest",
+            "CancelTaskRequest",
+            "TaskResubscriptionRequest",
+            "SetTaskPushNotificationConfigRequest",
+            "GetTaskPushNotificationConfigRequest",
+            "ListTaskPushNotificationConfigRequest",
+            "DeleteTaskPushNotificationConfigRequest",
+            "GetAuthenticatedExtendedCardRequest",
+        ),
+    ),
     "v0_3/jsonrpc_response.json": WireType("JSONRPCResponse"),
-    **_same("v0_3", "jsonrpc_response.json", (
-        "JSONRPCError", "JSONRPCErrorResponse", "JSONRPCSuccessResponse", "JSONParseError",
-        "InvalidRequestError", "MethodNotFoundError", "InvalidParamsError", "InternalError",
-        "TaskNotFoundError", "TaskNotCancelableError", "PushNotificationNotSupportedError",
-        "UnsupportedOperationError", "ContentTypeNotSupportedError", "InvalidAgentResponseError",
-        "AuthenticatedExtendedCardNotConfiguredError", "GetTaskSuccessResponse",
-        "CancelTaskSuccessResponse", "SetTaskPushNotificationConfigSuccessResponse",
-        "GetTaskPushNotificationConfigSuccessResponse",
-        "ListTaskPushNotificationConfigSuccessResponse",
-        "DeleteTaskPushNotificationConfigSuccessResponse",
-        "GetAuthenticatedExtendedCardSuccessResponse")),
+    **_same(
+        "v0_3",
+        "jsonrpc_response.json",
+        (
+            "JSONRPCError",
+            "JSONRPCErrorResponse",
+            "JSONRPCSuccessResponse",
+            "JSONParseError",
+            "InvalidRequestError",
+            "MethodNotFoundError",
+            "InvalidParamsError",
+            "InternalError",
+            "TaskNotFoundError",
+            "TaskNotCancelableError",
+            "PushNotificationNotSupportedError",
+            "UnsupportedOperationError",
+            "ContentTypeNotSupportedError",
+            "InvalidAgentResponseError",
+            "AuthenticatedExtendedCardNotConfiguredError",
+            "GetTaskSuccessResponse",
+            "CancelTaskSuccessResponse",
+            "SetTaskPushNotificationConfigSuccessResponse",
+            "GetTaskPushNotificationConfigSuccessResponse",
+            "ListTaskPushNotificationConfigSuccessResponse",
+            "DeleteTaskPushNotificationConfigSuccessResponse",
+            "GetAuthenticatedExtendedCardSuccessResponse",
+        ),
+    ),
 }
 
 #: Why a schema location has no wire type (by file, then by ``$defs`` entry); the harness says so.
 _NO_TYPE_REASONS = (
     ("v1_0/common.json", "a primitive of the 1.0 schemas (no message of its own)"),
     ("v0_3/common.json", "a primitive of the 0.3 schemas (no object of its own)"),
-    ("v1_0/jsonrpc_response.json#/$defs/", "a JSON-RPC error object told apart by its code, or a "
-     "google.rpc error detail: no A2A message to parse it as (parse the error as JSONRPCError)"),
+    (
+        "v1_0/jsonrpc_response.json#/$defs/",
+        "a JSON-RPC error object told apart by its code, or a "
+        "google.rpc error detail: no A2A message to parse it as (parse the error as JSONRPCError)",
+    ),
     ("v1_0/task.json#/$defs/", "a subset of the TaskState enum: a string, not a message"),
     ("v0_3/agent_card.json#/$defs/TransportProtocol", "an enum value, not a document"),
 )
@@ -293,19 +362,30 @@ def no_type_reason(schema: str, document: Any = None) -> str:
     """Why :func:`wire_type` gave ``None`` for ``schema`` (and ``document``)."""
     if schema in BY_KIND:
         kind = document.get("kind") if isinstance(document, dict) else None
-        return (f"a 0.3 stream event is sent as the type its kind names ({', '.join(V03_KINDS)}); "
-                f"this one's kind is {kind!r}")
+        return (
+            f"a 0.3 stream event is sent as the type its kind names ({', '.join(V03_KINDS)}); "
+            f"this one's kind is {kind!r}"
+        )
     for prefix, reason in _NO_TYPE_REASONS:
         if schema.startswith(prefix):
             return f"{schema}: {reason}"
     fragment = urldefrag(schema)[1]
-    return f"{schema}: no wire type is mapped to this schema location" + \
-        (" (a $defs entry without an A2A type of its own)" if fragment else "")
+    return f"{schema}: no wire type is mapped to this schema location" + (
+        " (a $defs entry without an A2A type of its own)" if fragment else ""
+    )
 
 
-_TASK_STATE = {0: "TASK_STATE_UNSPECIFIED", 1: "TASK_STATE_SUBMITTED", 2: "TASK_STATE_WORKING",
-               3: "TASK_STATE_COMPLETED", 4: "TASK_STATE_FAILED", 5: "TASK_STATE_CANCELED",
-               6: "TASK_STATE_INPUT_REQUIRED", 7: "TASK_STATE_REJECTED", 8: "TASK_STATE_AUTH_REQUIRED"}
+_TASK_STATE = {
+    0: "TASK_STATE_UNSPECIFIED",
+    1: "TASK_STATE_SUBMITTED",
+    2: "TASK_STATE_WORKING",
+    3: "TASK_STATE_COMPLETED",
+    4: "TASK_STATE_FAILED",
+    5: "TASK_STATE_CANCELED",
+    6: "TASK_STATE_INPUT_REQUIRED",
+    7: "TASK_STATE_REJECTED",
+    8: "TASK_STATE_AUTH_REQUIRED",
+}
 #: 1.0 enums (ProtoJSON writes the name; parsers also accept the number), by the member holding
 #: one (a scalar value: ``status`` is also Task.status, an object): TaskState and Role.
 V1_ENUMS: Mapping[str, Mapping[int, str]] = {
