@@ -1,11 +1,17 @@
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from a2a_schema_suite.registry import SchemaStore
+
+# The start-up verdict cache (verdicts.py) of the tests' own processes and of every CLI they start
+# lives in a folder of this session, never in the user's ~/.cache.
+os.environ.setdefault("A2A_SCHEMA_SUITE_CACHE", tempfile.mkdtemp(prefix="a2a-suite-cache-"))
 
 REPO = Path(__file__).resolve().parent.parent
 SCHEMAS = REPO / "schemas"

@@ -31,7 +31,7 @@ from referencing import Registry
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
-from a2a_schema_suite import engines, explain
+from a2a_schema_suite import engines, explain, verdicts
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, load_path
 from a2a_schema_suite.regexlint import catastrophic_patterns
 
@@ -254,7 +254,7 @@ class SchemaStore:
         except LoadFailure as exc:
             self.load_errors.setdefault(version, []).append(exc.error)
             return
-        problem = _schema_problem(contents, self.engine)
+        problem = _checked_schema_problem(contents, self.engine)
         if problem is None and contents["$id"] in self.by_uri:
             problem = f"$id {contents['$id']} is also used by {self.by_uri[contents['$id']].relpath}"
         if problem is not None:
@@ -402,6 +402,17 @@ class SchemaStore:
             if profile != "strict":  # its 0.3 leftovers are reported as warnings (explain.py)
                 explain.register_twin(self._validators[key], functools.partial(self.validator, ref, "strict"))
         return self._validators[key]
+
+
+def _checked_schema_problem(contents: Any, engine: str) -> str | None:
+    """:func:`_schema_problem`, skipped for a content that passed it before (verdicts.py)."""
+    kind = f"schema:{engine}"
+    if verdicts.passed_before(kind, contents):
+        return None
+    problem = _schema_problem(contents, engine)
+    if problem is None:
+        verdicts.remember_pass(kind, contents)
+    return problem
 
 
 def _schema_problem(contents: Any, engine: str = engines.DEFAULT_ENGINE) -> str | None:

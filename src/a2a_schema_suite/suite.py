@@ -17,6 +17,7 @@ from typing import Any
 
 import jsonschema
 
+from a2a_schema_suite import verdicts
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, decode_utf8, load_path, loads, read_bytes
 from a2a_schema_suite.registry import META_DIR, bundled_schemas, compiled_meta_validator, compiled_says_valid
 from a2a_schema_suite.results import ErrorDetail
@@ -129,9 +130,15 @@ def suite_meta_errors(data: Any) -> list[jsonschema.ValidationError]:
     python-jsonschema decides and words them; jsonschema-rs, when installed, only answers "valid"
     faster (see :func:`a2a_schema_suite.registry.compiled_says_valid`).
     """
-    if compiled_says_valid(_suite_meta_compiled(), data):
+    if verdicts.passed_before("suite", data):
         return []
-    return sorted(_suite_meta_validator().iter_errors(data), key=lambda e: e.json_path)
+    if compiled_says_valid(_suite_meta_compiled(), data):
+        verdicts.remember_pass("suite", data)
+        return []
+    errors = sorted(_suite_meta_validator().iter_errors(data), key=lambda e: e.json_path)
+    if not errors:
+        verdicts.remember_pass("suite", data)
+    return errors
 
 
 def _meta_message(error: jsonschema.ValidationError) -> str:
