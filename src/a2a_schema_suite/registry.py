@@ -31,7 +31,7 @@ from referencing import Registry
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
-from a2a_schema_suite import engines, explain, verdicts
+from a2a_schema_suite import engines, explain, schemawalk, verdicts
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, load_path
 from a2a_schema_suite.regexlint import catastrophic_patterns
 
@@ -306,6 +306,18 @@ class SchemaStore:
             return validator
         except jsonschema.SchemaError as exc:
             raise SchemaError(f"schema {uri!r}: {exc.message}") from None
+
+    def annotator(
+        self, version: str, profile: str = DEFAULT_PROFILE, *, follow: frozenset[str] = schemawalk.APPLICATORS
+    ) -> schemawalk.Annotator:
+        """An instance walk over one version under one profile whose branch decisions are made by
+        the Python engine's class (ECMA-262 ``pattern``, newline-proof formats): as ``run`` decides."""
+        return schemawalk.Annotator(
+            self.registry(version, profile),
+            engines.python_validator_class(),
+            engines.format_checker(),
+            follow=follow,
+        )
 
     def resolve(self, ref: str) -> tuple[str, str]:
         """Turn a suite's schema reference into ``(version, absolute URI with fragment)``.
