@@ -153,3 +153,32 @@ def test_run_tests_script_uses_repo_cases(tmp_path):
         check=False,
     )
     assert done.returncode == 4, done.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("run", str(CASES / "v1_0" / "task.json"), "--format", "json"),
+    ],
+    ids=lambda c: c[0],
+)
+def test_output_dash_is_stdout(tmp_path, command):
+    """``--output -`` wrote a file named ``-``: it is stdout, as without --output."""
+    import subprocess
+    import sys
+
+    def cli(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "a2a_schema_suite", *command, *extra],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=300,
+        )
+
+    dash, plain = cli("--output", "-"), cli()
+    assert not (tmp_path / "-").exists()
+    assert dash.returncode == plain.returncode == 0, dash.stderr
+    document = json.loads(dash.stdout)  # stdout is the JSON report itself
+    assert document["tool"]["name"] == "a2a-schema-suite"
+    assert dash.stdout.count("\n") == plain.stdout.count("\n")

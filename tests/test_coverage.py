@@ -309,7 +309,7 @@ def test_bundled_suites():
     elapsed = time.process_time() - started
     assert elapsed < 30, f"coverage of the bundled suites took {elapsed:.1f}s of CPU"
     assert report.versions == ["v0_3", "v1_0"]
-    assert report.summary.exit_code == 0
+    assert report.summary.exit_code() == 0
     data = report.to_dict()
     assert [e.message for e in _report_validator().iter_errors(data)] == []
     by_id = {row["id"]: row for row in data["locations"]}

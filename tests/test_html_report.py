@@ -19,7 +19,8 @@ import pytest
 from click.testing import CliRunner
 
 from a2a_schema_suite.cli import main
-from a2a_schema_suite.reporters.html import Markup, esc, highlight_json, marked_pointers, render
+from a2a_schema_suite.reporters.htmlkit import Markup, esc, highlight_json
+from a2a_schema_suite.reporters.run.html import marked_pointers, render
 from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, RunSummary
 from conftest import SCHEMAS
 
@@ -266,7 +267,7 @@ def _png_colours(path: Path, wanted: set[tuple[int, int, int]], enough: int = 50
     return seen, found
 
 
-MARK_YELLOW = (0xFF, 0xD3, 0x3D)  # `mark` background in reporters/html.py
+MARK_YELLOW = (0xFF, 0xD3, 0x3D)  # `mark` background in reporters/htmlkit.py
 FAILED_RED = (0xCF, 0x22, 0x2E)  # the FAILED badge and card number
 
 

@@ -12,7 +12,7 @@ import pytest
 import a2a_schema_suite as suite
 from a2a_schema_suite import explain, migration
 from a2a_schema_suite.registry import SchemaStore
-from a2a_schema_suite.reporters import REPORTER_NAMES, render
+from a2a_schema_suite.reporters import formats, render
 from a2a_schema_suite.results import RunSummary
 from conftest import CASES, SCHEMAS
 
@@ -47,7 +47,7 @@ def test_one_of_leads_with_the_closest_cause_in_every_format(engine):
         "$.result.task.status"
     )
     summary = RunSummary([result])
-    for fmt in REPORTER_NAMES:
+    for fmt in formats("run"):
         report = render(summary, fmt)
         assert "closest: SendMessageResponse" in report, fmt
         assert "{'task': {'id': 5" not in report, fmt  # the document is not echoed

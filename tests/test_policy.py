@@ -132,9 +132,9 @@ def test_a_valid_document_with_policy_warnings_is_a_run_not_nothing():
     summary = RunSummary(
         [CaseResult("d", "s", "d", True, True, Outcome.WARNING, (result_warning,), "valid; 1 policy finding")]
     )
-    assert int(summary.exit_code) == 0
+    assert int(summary.exit_code()) == 0
     lint_only = RunSummary([CaseResult("d", "s", "check: x", None, None, Outcome.WARNING)])
-    assert int(lint_only.exit_code) == 4
+    assert int(lint_only.exit_code()) == 4
 
 
 def test_bundled_suites_that_pin_policy_findings_say_error():
@@ -179,13 +179,13 @@ def test_probe_has_the_policy_option():
 
 def test_every_format_says_spec_or_policy(tmp_path):
     import a2a_schema_suite as api
-    from a2a_schema_suite.reporters import REPORTER_NAMES, render
+    from a2a_schema_suite.reporters import formats, render
 
     card = json.loads(http_card(tmp_path).read_text())
     card["skills"] = []
     result = api.validate_document(card, "v1_0/agent_card.json")
     summary = RunSummary([result])
-    for fmt in REPORTER_NAMES:
+    for fmt in formats("run"):
         report = render(summary, fmt)
         if fmt == "json":
             severities = {e["severity"] for e in json.loads(report)["results"][0]["errors"]}

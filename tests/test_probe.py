@@ -34,7 +34,7 @@ from a2a_schema_suite.probe.level import (
 )
 from a2a_schema_suite.probe.record import suite_stubs, write_recording
 from a2a_schema_suite.probe.redact import MARK, Redactor
-from a2a_schema_suite.reporters import REPORTER_NAMES, render
+from a2a_schema_suite.reporters import formats, render
 from a2a_schema_suite.results import CaseResult, ErrorDetail, ExitCode, Outcome
 from conftest import REPO, SCHEMAS
 
@@ -346,7 +346,7 @@ def test_a_card_beyond_max_bytes_is_not_read(broken, store):
         "response exceeds the limit of 100000 bytes (--max-bytes) (raise --max-bytes to read it)"
     )
     assert report.level.name == "undetermined"
-    assert summary_of(report, Redactor()).exit_code == ExitCode.ERRORED
+    assert summary_of(report, Redactor()).exit_code() == ExitCode.ERRORED
 
 
 def test_a_stream_beyond_max_events_is_cut_off(broken, store):
@@ -434,7 +434,7 @@ def test_credentials_are_redacted_in_every_format_and_recording(broken, store, t
     assert all(r["authorization"] for r in broken.app.requests if r["mode"] == "echo")
     assert SECRET in check(report, "send: jsonrpc SendMessage").errors[0].message
     summary = summary_of(report, Redactor.for_headers(headers))
-    for fmt in sorted(REPORTER_NAMES):
+    for fmt in sorted(formats("run")):
         rendered = render(summary, fmt)
         assert "s3cr3t" not in rendered and API_KEY not in rendered, fmt
     assert MARK in render(summary, "json")

@@ -9,6 +9,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -19,7 +21,8 @@ from jsonschema.exceptions import best_match
 
 from a2a_schema_suite.cli import main
 from a2a_schema_suite.registry import SchemaStore
-from a2a_schema_suite.reporters import REPORTER_NAMES, github, junit, markdown, render, text
+from a2a_schema_suite.reporters import formats, render
+from a2a_schema_suite.reporters.run import github, junit, markdown, text
 from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, RunSummary
 from conftest import CASES, REPO, SCHEMAS
 
@@ -137,6 +140,17 @@ def project(tmp_path, monkeypatch) -> Path:
 
 def invoke(*args: str, env: dict[str, str] | None = None):
     return CliRunner().invoke(main, list(args), catch_exceptions=False, env=env)
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """The CLI as a user runs it, in the current directory (the project)."""
+    return subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_COLOR": "1", **(env or {})},
+        timeout=120,
+    )
 
 
 def run_project(fmt: str, *extra: str, path: str = "cases"):
@@ -518,11 +532,29 @@ def test_github_step_summary_gets_the_markdown(project, monkeypatch, tmp_path):
     assert "4 passed, 5 failed, 3 errored" in summary_file.read_text()
     assert "| ❌ | <code>cases/v1_0/mixed.json</code> |" in summary_file.read_text()
     assert "::warning" not in result.stdout
-    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "no-dir" / "summary.md"))
-    result = run_project("github")
-    assert result.exit_code == 3
-    assert "::warning title=a2a-schema-suite::cannot append to GITHUB_STEP_SUMMARY" in result.stdout
-    assert result.stdout.splitlines()[-1] == "4 passed, 5 failed, 3 errored"
+    # emit writes the job summary, the renderer writes nothing
+    untouched = tmp_path / "untouched.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(untouched))
+    github.render(RunSummary([]))
+    assert not untouched.exists()
+
+
+def test_an_unwritable_github_step_summary_is_a_warning_on_stderr(project, tmp_path):
+    """It was a ``::warning`` line inside the report (so with --output, hidden in the file): now a
+    clear warning on stderr; the report and the exit code are as without a job summary."""
+    missing = tmp_path / "no-dir" / "summary.md"
+    args = ["cases/v1_0/mixed.json", "--schemas", str(SCHEMAS), "--format", "github"]
+    plain = run_cli("run", *args, env={"GITHUB_STEP_SUMMARY": ""})
+    broken = run_cli("run", *args, env={"GITHUB_STEP_SUMMARY": str(missing)})
+    assert broken.returncode == plain.returncode == 1
+    assert broken.stdout.count("\n") == plain.stdout.count("\n") and "::warning" not in broken.stdout
+    assert broken.stderr == (
+        f"warning: cannot append the job summary to GITHUB_STEP_SUMMARY ({missing}: "
+        "No such file or directory)\n"
+    )
+    written = run_cli("run", *args, "--output", "report.txt", env={"GITHUB_STEP_SUMMARY": str(missing)})
+    assert written.returncode == 1 and "cannot append the job summary" in written.stderr
+    assert "::warning" not in (project / "report.txt").read_text()
 
 
 # --- markdown -------------------------------------------------------------------------------------
@@ -580,7 +612,7 @@ def test_markdown_version_names_and_size_cap():
 
 
 def test_every_format_is_registered():
-    assert {"text", "json", "junit", "markdown", "github"} <= set(REPORTER_NAMES)
+    assert formats("run") == ("text", "json", "junit", "markdown", "github", "html")
 
 
 @pytest.mark.parametrize("target", ["missing-dir", "under-a-file", "dev-full"])

@@ -70,7 +70,7 @@ def test_ref_to_nowhere_is_errored_never_passed(tmp_path):
     results = run(tmp_path, store, STATE_SUITE)
     assert [r.outcome for r in results] == [Outcome.ERRORED] * 2
     assert all(r.actual_valid is None for r in results)
-    assert RunSummary(results).exit_code == 3
+    assert RunSummary(results).exit_code() == 3
 
 
 def test_suite_schema_that_points_nowhere_is_errored(tmp_path):

@@ -17,6 +17,9 @@ try:
 except PackageNotFoundError:  # running from a source tree that was never installed
     __version__ = "0.0.0+unknown"
 
+#: the tool's name in every report
+TOOL_NAME = "a2a-schema-suite"
+
 if TYPE_CHECKING:
     from a2a_schema_suite.api import (
         GoldenCase,

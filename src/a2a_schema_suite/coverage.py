@@ -208,7 +208,7 @@ class CoverageReport:
     @property
     def exit_code(self) -> ExitCode:
         """The run's own code first (errored 3, failed 1, nothing ran 4), then ``--fail-under`` (1)."""
-        code = self.summary.exit_code
+        code = self.summary.exit_code()
         if code is not ExitCode.OK:
             return code
         return ExitCode.FAILED if self.below_threshold else ExitCode.OK
@@ -866,7 +866,7 @@ class SuiteGain:
 
     @property
     def exit_code(self) -> ExitCode:
-        return self.own.summary.exit_code
+        return self.own.summary.exit_code()
 
     def to_dict(self) -> dict[str, Any]:
         versions = []
@@ -1028,7 +1028,7 @@ def render(report: CoverageReport, fmt: str) -> str:
     if fmt == "json":
         return render_json(report)
     if fmt == "html":
-        from a2a_schema_suite.reporters.html import render_coverage
+        from a2a_schema_suite.reporters.coverage.html import render as render_coverage
 
         return render_coverage(report)
     return render_text(report)

@@ -132,7 +132,16 @@ def render_json(report: MutationReport, listing: Listing = Listing()) -> str:
 
 
 def render_html(report: MutationReport, listing: Listing = Listing()) -> str:
-    from a2a_schema_suite.reporters.html import Markup, badge, esc, highlight_json, join, page, section, table
+    from a2a_schema_suite.reporters.htmlkit import (
+        Markup,
+        badge,
+        esc,
+        highlight_json,
+        join,
+        page,
+        section,
+        table,
+    )
 
     total = report.tally()
     hint_kind = {LIKELY_GAP: "bad", REVIEW: "warning", LIKELY_FINE: "ok"}

@@ -12,7 +12,7 @@ import enum
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from jsonschema.exceptions import ValidationError, relevance
 from jsonschema.protocols import Validator
@@ -240,7 +240,10 @@ class CaseResult:
 
 @dataclass
 class RunSummary:
-    """Counts over a run, and the exit code they imply."""
+    """Counts over a run, and the exit code they imply: the report of ``run``, ``validate`` and
+    ``check`` (a :class:`~a2a_schema_suite.report.Report` of kind ``run``)."""
+
+    kind: ClassVar[str] = "run"
 
     results: list[CaseResult] = field(default_factory=list)
     #: which schema root and cases gave these results (shown first in the text report)
@@ -248,6 +251,25 @@ class RunSummary:
     #: a result's suite name -> the file's path on disk, for names that are not a path from the
     #: current directory (a suite under an absolute directory elsewhere): GitHub's ``file=``
     files: dict[str, Path] = field(default_factory=dict)
+    #: what the run read (suites, documents, directories, the schema root): never overwritten
+    read: tuple[Path, ...] = ()
+
+    def inputs(self) -> list[Path]:
+        """What ``--output`` must not overwrite: what the run read, and every result's source."""
+        return [*self.read, *(Path(r.source) for r in self.results if r.source)]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON report; its shape is pinned by ``schemas/_meta/report.json``. Each result is
+        :meth:`CaseResult.to_dict` plus, where known, ``line`` (where the test's entry starts in
+        its suite file) and ``source`` (the file its errors' lines refer to)."""
+        from a2a_schema_suite import TOOL_NAME, __version__
+
+        data: dict[str, Any] = {"tool": {"name": TOOL_NAME, "version": __version__}}
+        if self.roots is not None:
+            data["roots"] = self.roots.to_dict()
+        data["summary"] = self.counts()
+        data["results"] = [_located(r) for r in self.results]
+        return data
 
     def count(self, outcome: Outcome) -> int:
         return sum(1 for r in self.results if r.outcome is outcome)
@@ -256,7 +278,6 @@ class RunSummary:
     def total(self) -> int:
         return len(self.results)
 
-    @property
     def exit_code(self) -> ExitCode:
         if self.count(Outcome.ERRORED):
             return ExitCode.ERRORED
@@ -286,6 +307,15 @@ class RunSummary:
         if warnings := self.count(Outcome.WARNING):
             line += f", {warnings} warning" + ("s" if warnings != 1 else "")
         return line
+
+
+def _located(result: CaseResult) -> dict[str, Any]:
+    data = result.to_dict()
+    if result.line is not None:
+        data["line"] = result.line
+    if result.source is not None:
+        data["source"] = result.source
+    return data
 
 
 def split_policy(

@@ -61,7 +61,7 @@ def verdict(
 
 
 def _lines(result: Any) -> str:
-    from a2a_schema_suite.reporters.text import detail_lines
+    from a2a_schema_suite.reporters.run.text import detail_lines
 
     return "\n".join(detail_lines(result))
 

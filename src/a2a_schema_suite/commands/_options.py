@@ -2,133 +2,18 @@
 
 from __future__ import annotations
 
-import errno
-import os
-import stat
-import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
-from a2a_schema_suite.reporters import REPORTER_NAMES
+from a2a_schema_suite.report import emit, write_report
+from a2a_schema_suite.reporters import formats
+
+__all__ = ["emit", "write_report"]  # the one emit: commands import it from here or from report
 
 PROFILES = ("strict", "interop")  # registry.PROFILES, without importing the registry for --help
 ENGINES = ("jsonschema", "jsonschema-rs")  # engines.ENGINES, likewise
 POLICIES = ("off", "warn", "error")  # rules.POLICIES, likewise
-
-
-@dataclass(frozen=True)
-class OutputOptions:
-    fmt: str
-    output: Path | None
-
-
-def _overwrites_input(output: Path, inputs: list[Path], summary) -> bool:
-    """Would writing ``output`` clobber something this run read (a suite, sample or document)?"""
-    try:
-        target = output.resolve()
-        read = [p.resolve() for p in inputs]
-        read += [Path(r.source).resolve() for r in summary.results if r.source]
-        if any(target == p for p in read):
-            return True
-        if output.exists() and any(p.exists() and output.samefile(p) for p in read):
-            return True  # a hard link to an input
-        # a .json/.jsonl file under an input directory is a suite or a stream sample
-        return target.suffix in (".json", ".jsonl") and any(
-            p.is_dir() and target.is_relative_to(p) for p in read
-        )
-    except OSError:  # cannot even look: writing will fail and say why
-        return False
-
-
-def write_report(path: Path, text: str) -> None:
-    """Write ``text`` to ``path``; raises OSError.
-
-    A regular file (or a new one) is written atomically: into a temporary file next to it, then
-    renamed over it, so a reader never sees half a report and a failed write leaves the old file
-    as it was. A symbolic link to a file is refused (writing through it would overwrite whatever
-    it points at). Anything else that exists (``/dev/stdout``, a pipe, a device) is written in
-    place: it cannot be renamed over.
-    """
-    try:
-        target = os.stat(path)  # follows links
-    except FileNotFoundError:
-        target = None
-    if path.is_symlink() and (target is None or stat.S_ISREG(target.st_mode)):
-        raise OSError(
-            errno.EEXIST, "it is a symbolic link; refusing to write through it (give the real path)"
-        )
-    if target is not None and not stat.S_ISREG(target.st_mode):
-        with open(path, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
-        return
-    directory = path.parent if str(path.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = stat.S_IMODE(target.st_mode) if target is not None else 0o666 & ~umask
-        os.chmod(temporary, mode)  # mkstemp's 0600 -> what the file had, or what open() makes
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def _render(summary, fmt: str) -> tuple[str | None, str | None]:
-    """The report in ``fmt`` (never coloured: it may go to a file), or why it could not be made."""
-    from a2a_schema_suite.reporters import render
-    from a2a_schema_suite.reporters.text import use_colour
-
-    try:
-        with use_colour(False):
-            return render(summary, fmt), None
-    except Exception as exc:  # a reporter bug must not lose the results
-        return None, f"{type(exc).__name__}: {exc}"
-
-
-def emit(summary, out: OutputOptions, inputs: list[Path]) -> int:
-    """Write the report and return the exit code; results are never lost to a reporting error.
-
-    With ``--output`` the report goes to the file and a text summary to stdout. If the file cannot
-    be written (or is one of the inputs), or the report cannot be made, the text report still
-    reaches stdout and the exit code is ``ERRORED``.
-    """
-    from a2a_schema_suite.reporters import render
-    from a2a_schema_suite.results import ExitCode
-
-    code = int(summary.exit_code)
-    if out.output is None:
-        if out.fmt == "text":  # coloured on a terminal
-            click.echo(render(summary, "text"), nl=False, color=True)  # render decided
-            return code
-        report, problem = _render(summary, out.fmt)
-        if report is not None:
-            click.echo(report, nl=False)
-            return code
-        click.echo(f"error: cannot make the {out.fmt} report: {problem}", err=True)
-        click.echo(render(summary, "text"), nl=False, color=True)  # render decided
-        return int(ExitCode.ERRORED)
-    if _overwrites_input(out.output, inputs, summary):
-        click.echo(f"error: --output {out.output} is one of the inputs; refusing to overwrite it", err=True)
-        click.echo(render(summary, "text"), nl=False, color=True)  # render decided
-        return int(ExitCode.ERRORED)
-    report, problem = _render(summary, out.fmt)
-    try:
-        if report is None:
-            raise OSError(f"cannot make the {out.fmt} report: {problem}")
-        write_report(out.output, report)
-    except OSError as exc:
-        click.echo(f"error: cannot write report to {out.output}: {exc.strerror or exc}", err=True)
-        click.echo(render(summary, "text"), nl=False, color=True)  # render decided
-        return int(ExitCode.ERRORED)
-    click.echo(render(summary, "text"), nl=False, color=True)  # render decided
-    return code
 
 
 def choose_roots(
@@ -178,18 +63,24 @@ def load_store(schemas: Path | None, engine: str = "jsonschema"):
         raise click.UsageError(str(exc)) from None
 
 
-format_option = click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(sorted(REPORTER_NAMES)),
-    default="text",
-    show_default=True,
-    help="Report format.",
-)
+def formats_option(kind: str, help: str = "Report format.", choices: tuple[str, ...] | None = None):
+    """``--format`` with the formats of ``kind``'s report (:func:`a2a_schema_suite.reporters.formats`),
+    or of ``choices`` (a subset of them)."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(choices or sorted(formats(kind))),
+        default="text",
+        show_default=True,
+        help=help,
+    )
+
+
+format_option = formats_option("run")
 output_option = click.option(
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the report to FILE (a text summary still goes to stdout).",
+    help="Write the report to FILE (a text summary still goes to stdout; '-': stdout).",
 )
 schemas_option = click.option(
     "--schemas",

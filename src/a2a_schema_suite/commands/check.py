@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 from a2a_schema_suite.commands._options import (
-    OutputOptions,
     budget,
     case_inputs,
     cases_option,
@@ -89,9 +88,9 @@ def command(
         results, interrupted = collect(
             result for result in check(root, inputs, options, budget=limits, whole_root=whole_root)
         )
-    summary = RunSummary(results, roots, files=suite_files(inputs))
     schema_files = sorted(root.rglob("*.json"))
-    code = emit(summary, OutputOptions(fmt, output), [*inputs, *schema_files, root])
+    summary = RunSummary(results, roots, files=suite_files(inputs), read=(*inputs, *schema_files, root))
+    code = emit(summary, fmt, output)
     sys.exit(interrupted or code)
 
 

@@ -10,7 +10,6 @@ import click
 from a2a_schema_suite import sanitize
 from a2a_schema_suite.commands._complete import versions as complete_versions
 from a2a_schema_suite.commands._options import (
-    _overwrites_input,
     case_inputs,
     cases_option,
     choose_roots,
@@ -20,8 +19,8 @@ from a2a_schema_suite.commands._options import (
     percentage,
     profile_option,
     schemas_option,
-    write_report,
 )
+from a2a_schema_suite.report import overwrites_input, write_report
 
 FORMATS = ("text", "json", "html")
 
@@ -128,7 +127,7 @@ def command(
         sys.exit(code)
     # Like `run --output`: the report goes to the file, a short summary to stdout; the results
     # are never lost to an unwritable file, and nothing the run read is overwritten.
-    if _overwrites_input(output, [*inputs, store.root], report.summary):
+    if overwrites_input(output, [*inputs, store.root, *report.summary.inputs()]):
         click.echo(f"error: --output {output} is one of the inputs; refusing to overwrite it", err=True)
         click.echo(render_text(report), nl=False)
         sys.exit(int(ExitCode.ERRORED))
@@ -197,7 +196,7 @@ def _suite_gain(
     if output is None:
         click.echo(document, nl=False)
         sys.exit(code)
-    if _overwrites_input(output, [*inputs, suite_file, store.root], gain.own.summary):
+    if overwrites_input(output, [*inputs, suite_file, store.root, *gain.own.summary.inputs()]):
         click.echo(f"error: --output {output} is one of the inputs; refusing to overwrite it", err=True)
         click.echo(text, nl=False)
         sys.exit(int(ExitCode.ERRORED))

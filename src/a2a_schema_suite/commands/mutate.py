@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import click
 
 from a2a_schema_suite import sanitize
 from a2a_schema_suite.commands._options import (
-    _overwrites_input,
     case_inputs,
     cases_option,
     choose_roots,
@@ -21,8 +19,8 @@ from a2a_schema_suite.commands._options import (
     percentage,
     profile_option,
     schemas_option,
-    write_report,
 )
+from a2a_schema_suite.report import overwrites_input, write_report
 
 FORMATS = ("text", "json", "html")
 HINTS = ("likely-gap", "review", "likely-fine")  # mutate_report.HINTS, without importing it
@@ -209,7 +207,7 @@ def command(
         sys.exit(code)
     # As `run --output`: the report goes to the file and a summary to stdout; nothing the audit
     # read is overwritten, and an unwritable file never loses the results.
-    if _overwrites_input(output, [*inputs, store.root], SimpleNamespace(results=[])):
+    if overwrites_input(output, [*inputs, store.root]):
         click.echo(f"error: --output {output} is one of the inputs; refusing to overwrite it", err=True)
         click.echo(render_text(report, listing), nl=False)
         sys.exit(int(ExitCode.ERRORED))

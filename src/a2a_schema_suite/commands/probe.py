@@ -13,7 +13,6 @@ import click
 
 from a2a_schema_suite import sanitize
 from a2a_schema_suite.commands._options import (
-    OutputOptions,
     choose_roots,
     console_options,
     emit,
@@ -317,7 +316,8 @@ def command(
     if (fmt == "text" or output is not None) and console.verbosity() >= 0:  # -q: no checklist
         for result in summary.results[:-1]:
             click.echo(f"  {result.outcome.value:<8} {sanitize.visible(result.description)}", err=to_stderr)
-    code = emit(summary, OutputOptions(fmt, output), [store.root])  # never onto a schema
+    summary.read = (store.root,)  # never onto a schema
+    code = emit(summary, fmt, output)
     for note in notes if console.verbosity() >= 0 else ():
         click.echo(sanitize.visible(note), err=to_stderr)
     level = report.level

@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 from a2a_schema_suite.commands._options import (
-    OutputOptions,
     budget,
     case_inputs,
     cases_option,
@@ -90,12 +89,12 @@ def command(
                 on_result=lambda _: progress.advance(),
             )
         )
-    summary = RunSummary(results, roots, files=suite_files(inputs))
+    summary = RunSummary(results, roots, files=suite_files(inputs), read=(*inputs, store.root))
     if select is not None and not summary.results:
         # exit 4 (nothing collected) and the reason, instead of a bare "0 passed"
         click.echo(
             f"error: no test matched -k {select} (case-insensitive substring of 'suite > description')",
             err=True,
         )
-    code = emit(summary, OutputOptions(fmt, output), [*inputs, store.root])
+    code = emit(summary, fmt, output)
     sys.exit(interrupted or code)

@@ -9,7 +9,6 @@ import click
 
 from a2a_schema_suite.commands._complete import schema_refs
 from a2a_schema_suite.commands._options import (
-    OutputOptions,
     budget,
     choose_roots,
     collect,
@@ -100,13 +99,13 @@ def command(
     # what was detected is in the report (a line of the text report, the JSON result's note) and,
     # when stdout carries another format, on stderr for the person reading the log
     if auto and fmt != "text" and output is None:
-        from a2a_schema_suite.reporters.text import detected
+        from a2a_schema_suite.reporters.run.text import detected
         from a2a_schema_suite.sanitize import visible
 
         for result in results:
             if result.note and result.actual_valid is not None:
                 click.echo(visible(detected(result)), err=True)
-    code = emit(RunSummary(results, roots), OutputOptions(fmt, output), [*files, store.root])
+    code = emit(RunSummary(results, roots, read=(*files, store.root)), fmt, output)
     sys.exit(interrupted or code)
 
 

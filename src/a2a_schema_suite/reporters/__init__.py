@@ -1,34 +1,53 @@
-"""Reporters turn a :class:`~a2a_schema_suite.results.RunSummary` into text; picked by name.
+"""Renderers: a :class:`~a2a_schema_suite.report.Report` as text in one of its formats.
 
-A reporter is a module with ``render(summary) -> str``. Modules are imported only when used, so
-listing the format names (for ``--format``) costs nothing.
+A renderer is a module ``reporters/<kind>/<format>.py`` with ``render(report) -> str`` and no side
+effects (it writes nothing and reads no environment beyond what the report carries; a text
+renderer reads the console's verbosity and colour). A kind's ``text`` module may also have
+``brief(report) -> str``: what stdout gets when the report goes to ``--output`` (default: the
+whole text report). Modules are imported only when used, so listing the formats (for
+``--format``) costs nothing. :func:`a2a_schema_suite.report.emit` writes a rendered report.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
-    from a2a_schema_suite.results import RunSummary
+    from a2a_schema_suite.report import Report
 
-Reporter = Callable[["RunSummary"], str]
+Renderer = Callable[["Report"], str]
 
-#: format name -> module with ``render(summary) -> str``
-REPORTER_NAMES: dict[str, str] = {
-    "text": "a2a_schema_suite.reporters.text",
-    "json": "a2a_schema_suite.reporters.json_report",
-    "junit": "a2a_schema_suite.reporters.junit",
-    "markdown": "a2a_schema_suite.reporters.markdown",
-    "github": "a2a_schema_suite.reporters.github",
-    "html": "a2a_schema_suite.reporters.html",
+_RUN = ("text", "json", "junit", "markdown", "github", "html")
+
+#: kind -> its formats, in the order ``--help`` lists them (each is ``reporters/<kind>/<format>.py``)
+FORMATS: dict[str, tuple[str, ...]] = {
+    "run": _RUN,
 }
 
 
-def get_reporter(fmt: str) -> Reporter:
-    return importlib.import_module(REPORTER_NAMES[fmt]).render
+def formats(kind: str) -> tuple[str, ...]:
+    """The formats a kind of report can be written in (``--format`` choices)."""
+    return FORMATS[kind]
 
 
-def render(summary: RunSummary, fmt: str) -> str:
-    return get_reporter(fmt)(summary)
+def renderer(kind: str, fmt: str) -> Renderer:
+    """The ``render`` function of ``reporters/<kind>/<fmt>.py``."""
+    if fmt not in FORMATS.get(kind, ()):
+        raise ValueError(
+            f"a {kind} report has no {fmt!r} format (it has: {', '.join(FORMATS.get(kind, ()))})"
+        )
+    module = importlib.import_module(f"{__name__}.{kind}.{fmt}")
+    return cast(Renderer, module.render)
+
+
+def render(report: Report, fmt: str) -> str:
+    """``report`` in ``fmt``."""
+    return renderer(report.kind, fmt)(report)
+
+
+def brief(report: Report) -> str:
+    """The text report for stdout when the report itself went to ``--output``."""
+    module = importlib.import_module(f"{__name__}.{report.kind}.text")
+    return cast(str, getattr(module, "brief", module.render)(report))

@@ -14,7 +14,7 @@ import re
 from urllib.parse import urlsplit
 
 from a2a_schema_suite import sanitize
-from a2a_schema_suite.reporters.text import detail_lines, utf8_safe, verdict_phrase
+from a2a_schema_suite.reporters.run.text import detail_lines, utf8_safe, verdict_phrase
 from a2a_schema_suite.results import CaseResult, ExitCode, Outcome, RunSummary
 
 TOOL_NAME = "a2a-schema-suite"
@@ -57,7 +57,7 @@ def _plural(count: int, noun: str) -> str:
 
 
 def _verdict_line(summary: RunSummary) -> str:
-    code = summary.exit_code
+    code = summary.exit_code()
     icon = {ExitCode.OK: "✅", ExitCode.NO_TESTS: "⚠️", ExitCode.ERRORED: "💥"}.get(code, "❌")
     word = {ExitCode.OK: "passed", ExitCode.NO_TESTS: "nothing ran", ExitCode.ERRORED: "errored"}.get(
         code, "failed"

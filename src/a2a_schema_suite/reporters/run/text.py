@@ -206,7 +206,7 @@ def render(summary: RunSummary, *, colour: bool | None = None) -> str:
     if level < 0 and groups:
         lines.append("")
     closing = summary.closing_line()
-    code = summary.exit_code
+    code = summary.exit_code()
     style = {ExitCode.OK: "ok", ExitCode.NO_TESTS: Outcome.WARNING}.get(code, "bad")
     lines.append(paint(closing, style))
     return utf8_safe("\n".join(lines) + "\n")

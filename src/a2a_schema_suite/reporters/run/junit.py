@@ -17,7 +17,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from a2a_schema_suite import sanitize
-from a2a_schema_suite.reporters.text import detail_lines, verdict_phrase
+from a2a_schema_suite.reporters.run.text import detail_lines, verdict_phrase
 from a2a_schema_suite.results import CaseResult, Outcome, RunSummary
 
 TOOL_NAME = "a2a-schema-suite"

@@ -7,8 +7,9 @@ or for a stream at the JSONL file and the line of its first located error. ``fil
 given pointed (absolute, or outside the current directory); a file outside the workspace keeps its
 name.
 
-After the annotations: the text report in a collapsed group, and the closing counts line. When
-``GITHUB_STEP_SUMMARY`` is set, the Markdown report is appended to that file (the job summary).
+After the annotations: the text report in a collapsed group, and the closing counts line. (When
+``GITHUB_STEP_SUMMARY`` is set, :func:`a2a_schema_suite.report.emit` appends the Markdown report to
+that file, the job summary: a renderer writes nothing.)
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import secrets
 from pathlib import Path
 
 from a2a_schema_suite import sanitize
-from a2a_schema_suite.reporters import markdown, text
+from a2a_schema_suite.reporters.run import text
 from a2a_schema_suite.results import CaseResult, Outcome, RunSummary
 
 _COMMANDS = {Outcome.FAILED: "error", Outcome.ERRORED: "error", Outcome.WARNING: "warning"}
@@ -79,22 +80,9 @@ def annotation(result: CaseResult, base: Path | None = None, files: dict[str, Pa
     return f"::{_COMMANDS[result.outcome]} {','.join(properties)}::{escape_data(message)}"
 
 
-def _append_step_summary(summary: RunSummary, path: str) -> str | None:
-    """Append the Markdown report to the job summary; an error message if that fails."""
-    try:
-        with open(path, "a", encoding="utf-8") as handle:
-            handle.write(markdown.render(summary) + "\n")
-    except OSError as exc:
-        return f"cannot append to GITHUB_STEP_SUMMARY ({path}): {exc.strerror or exc}"
-    return None
-
-
 def render(summary: RunSummary) -> str:
     summary = sanitize.summary(summary)  # untrusted text can never be a workflow command
     lines = [annotation(r, files=summary.files) for r in summary.results if r.outcome in _COMMANDS]
-    step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
-    if step_summary and (problem := _append_step_summary(summary, step_summary)):
-        lines.append(f"::warning title=a2a-schema-suite::{escape_data(problem)}")
     with text.use_colour(False):
         report = text.render(summary)
     # The full text report, folded; stop-commands (with a token the report cannot contain) keep

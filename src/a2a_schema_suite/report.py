@@ -1,0 +1,182 @@
+"""The one report protocol, and the one way a command writes a report (:func:`emit`).
+
+Every command's result (a run, a coverage measure, a mutation audit, the inventory of ``list``, a
+probe) is a :class:`Report`: it knows its exit code, its JSON form (valid against
+``schemas/_meta/<kind>.json``, checked by a test) and the files it read, which ``--output`` must
+never overwrite. Its renderers live in :mod:`a2a_schema_suite.reporters` (``reporters/<kind>/
+<format>.py``, each ``render(report) -> str`` with no side effects); :func:`emit` renders any report
+in any of its formats and writes it. A command is: parse the options, call the library for the
+report, ``sys.exit(emit(report, fmt, output))``.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import ClassVar, Protocol, runtime_checkable
+
+#: ``--output -``: the report goes to stdout, as without ``--output``
+STDOUT = Path("-")
+
+
+@runtime_checkable
+class Report(Protocol):
+    """What every report of every command is."""
+
+    #: "run" | "coverage" | "mutation" | "inventory" | "probe" | "sdk" | "drift" | "diff" ...
+    kind: ClassVar[str]
+
+    def exit_code(self) -> int:
+        """The documented exit code of the command for this report."""
+        ...
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON form; valid against ``schemas/_meta/<kind>.json`` (a test checks it)."""
+        ...
+
+    def inputs(self) -> Sequence[Path]:
+        """The files and directories this report was made from: ``--output`` never overwrites them."""
+        ...
+
+
+def overwrites_input(output: Path, inputs: Sequence[Path]) -> bool:
+    """Would writing ``output`` clobber something the report was made from (a suite, a sample, a
+    document, a schema)? A ``.json``/``.jsonl`` file under an input directory counts: it is a
+    suite or a stream sample."""
+    try:
+        target = output.resolve()
+        read = [p.resolve() for p in inputs]
+        if any(target == p for p in read):
+            return True
+        if output.exists() and any(p.exists() and output.samefile(p) for p in read):
+            return True  # a hard link to an input
+        return target.suffix in (".json", ".jsonl") and any(
+            p.is_dir() and target.is_relative_to(p) for p in read
+        )
+    except OSError:  # cannot even look: writing will fail and say why
+        return False
+
+
+def write_report(path: Path, text: str) -> None:
+    """Write ``text`` to ``path``; raises OSError.
+
+    A regular file (or a new one) is written atomically: into a temporary file next to it, then
+    renamed over it, so a reader never sees half a report and a failed write leaves the old file
+    as it was. A symbolic link to a file is refused (writing through it would overwrite whatever
+    it points at). Anything else that exists (``/dev/stdout``, a pipe, a device) is written in
+    place: it cannot be renamed over.
+    """
+    try:
+        target: os.stat_result | None = os.stat(path)  # follows links
+    except FileNotFoundError:
+        target = None
+    if path.is_symlink() and (target is None or stat.S_ISREG(target.st_mode)):
+        raise OSError(
+            errno.EEXIST, "it is a symbolic link; refusing to write through it (give the real path)"
+        )
+    if target is not None and not stat.S_ISREG(target.st_mode):
+        with open(path, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+        return
+    directory = path.parent if str(path.parent) else Path(".")
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = stat.S_IMODE(target.st_mode) if target is not None else 0o666 & ~umask
+        os.chmod(temporary, mode)  # mkstemp's 0600 -> what the file had, or what open() makes
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _render(report: Report, fmt: str) -> tuple[str | None, str | None]:
+    """The report in ``fmt`` (never coloured: it may go to a file), or why it could not be made."""
+    from a2a_schema_suite.reporters import render
+    from a2a_schema_suite.reporters.run.text import use_colour
+
+    try:
+        with use_colour(False):
+            return render(report, fmt), None
+    except Exception as exc:  # a reporter bug must not lose the results
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+def _step_summary(report: Report) -> None:
+    """``--format github`` in a workflow: append the Markdown report to the job summary
+    (``$GITHUB_STEP_SUMMARY``); a file that cannot be written is a warning on stderr."""
+    import click
+
+    from a2a_schema_suite import sanitize
+    from a2a_schema_suite.reporters import formats
+
+    path = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not path or "markdown" not in formats(report.kind):
+        return
+    markdown, problem = _render(report, "markdown")
+    try:
+        if markdown is None:
+            raise OSError(f"cannot make the markdown report: {problem}")
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(markdown + "\n")
+    except OSError as exc:
+        reason = sanitize.visible(f"{path}: {exc.strerror or exc}")
+        click.echo(f"warning: cannot append the job summary to GITHUB_STEP_SUMMARY ({reason})", err=True)
+
+
+def emit(report: Report, fmt: str, output: Path | None = None) -> int:
+    """Write ``report`` in ``fmt`` to ``output`` (``None`` or ``-``: stdout) and return the exit code.
+
+    Results are never lost to a reporting error: with ``--output`` the report goes to the file and
+    the brief text report to stdout; if the file cannot be written (or is one of the report's
+    inputs), or the report cannot be made, the whole text report reaches stdout, the reason goes to
+    stderr and the exit code is ``ERRORED`` (3).
+    """
+    import click
+
+    from a2a_schema_suite.reporters import brief, render
+    from a2a_schema_suite.results import ExitCode
+
+    code = int(report.exit_code())
+    errored = int(ExitCode.ERRORED)
+    if output == STDOUT:
+        output = None
+    if output is None:
+        if fmt == "text":  # coloured on a terminal: the renderer decided
+            click.echo(render(report, "text"), nl=False, color=True)
+            return code
+        document, problem = _render(report, fmt)
+        if document is None:
+            click.echo(f"error: cannot make the {fmt} report: {problem}", err=True)
+            click.echo(render(report, "text"), nl=False, color=True)
+            return errored
+        click.echo(document, nl=False)
+        if fmt == "github":
+            _step_summary(report)
+        return code
+    if overwrites_input(output, report.inputs()):
+        click.echo(f"error: --output {output} is one of the inputs; refusing to overwrite it", err=True)
+        click.echo(render(report, "text"), nl=False, color=True)
+        return errored
+    document, problem = _render(report, fmt)
+    try:
+        if document is None:
+            raise OSError(f"cannot make the {fmt} report: {problem}")
+        write_report(output, document)
+    except OSError as exc:
+        click.echo(f"error: cannot write report to {output}: {exc.strerror or exc}", err=True)
+        click.echo(render(report, "text"), nl=False, color=True)
+        return errored
+    if fmt == "github":
+        _step_summary(report)
+    click.echo(brief(report), nl=False, color=True)
+    return code
