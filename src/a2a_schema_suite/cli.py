@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "mutate": "a2a_schema_suite.commands.mutate",
     "probe": "a2a_schema_suite.commands.probe",
     "bundle": "a2a_schema_suite.commands.bundle",
+    "merge": "a2a_schema_suite.commands.merge",
 }
 
 #: one-line summaries shown by ``--help`` without importing the command modules (in the
@@ -37,6 +38,7 @@ SUMMARIES: dict[str, str] = {
     "mutate": "Mutation audit: small changes to valid data that the schemas still accept, with a score.",
     "probe": "Check a live A2A agent (card, send, stream, errors, fuzz) and state its conformance level.",
     "bundle": "Write one self-contained schema document per version for ajv, hyperjump, check-jsonschema...",
+    "merge": "Join the JSON reports of the shards of one run (--shard K/N) into that run's report.",
 }
 
 ERRORED = 3  # results.ExitCode.ERRORED, kept here so the group imports nothing heavy

@@ -21,6 +21,7 @@ from a2a_schema_suite import rules
 
 if TYPE_CHECKING:
     from a2a_schema_suite.roots import Roots
+    from a2a_schema_suite.shard import Shard
 
 
 class ExitCode(enum.IntEnum):
@@ -168,6 +169,24 @@ class ErrorDetail:
         for child in self.context:
             yield from child.walk()
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], pointer_of: Callable[[str], str]) -> ErrorDetail:
+        """The inverse of :meth:`to_dict` (a JSON report read back); ``pointer_of`` derives the
+        pointer, which the JSON form does not carry, from the path."""
+        return cls(
+            path=data["path"],
+            pointer=pointer_of(data["path"]),
+            schema_path=data["schema_path"],
+            keyword=data["keyword"],
+            message=data["message"],
+            context=tuple(cls.from_dict(c, pointer_of) for c in data.get("context", ())),
+            line=data.get("line"),
+            rule=data.get("rule"),
+            severity=data.get("severity"),
+            reference=data.get("reference"),
+            hint=data.get("hint"),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "path": self.path,
@@ -224,6 +243,23 @@ class CaseResult:
     def test_id(self) -> str:
         return f"{self.suite} > {self.description}"
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], pointer_of: Callable[[str], str]) -> CaseResult:
+        """The inverse of the JSON report's result (no document, no timing: JSON has neither)."""
+        return cls(
+            suite=data["suite"],
+            schema=data["schema"],
+            description=data["description"],
+            expected_valid=data["expected_valid"],
+            actual_valid=data["actual_valid"],
+            outcome=Outcome(data["outcome"]),
+            errors=tuple(ErrorDetail.from_dict(e, pointer_of) for e in data["errors"]),
+            reason=data["reason"],
+            source=data.get("source"),
+            line=data.get("line"),
+            note=data.get("note"),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "suite": self.suite,
@@ -253,6 +289,8 @@ class RunSummary:
     files: dict[str, Path] = field(default_factory=dict)
     #: what the run read (suites, documents, directories, the schema root): never overwritten
     read: tuple[Path, ...] = ()
+    #: ``--shard K/N``: which part of the run this is (:mod:`a2a_schema_suite.shard`)
+    shard: Shard | None = None
 
     def inputs(self) -> list[Path]:
         """What ``--output`` must not overwrite: what the run read, and every result's source."""
@@ -267,6 +305,8 @@ class RunSummary:
         data: dict[str, Any] = {"tool": {"name": TOOL_NAME, "version": __version__}}
         if self.roots is not None:
             data["roots"] = self.roots.to_dict()
+        if self.shard is not None:
+            data["shard"] = self.shard.to_dict()
         data["summary"] = self.counts()
         data["results"] = [_located(r) for r in self.results]
         return data

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 #: a version directory of a schema root: ``v1_0``, ``v0_3``
 _VERSION_DIR = re.compile(r"v\d+_\d+")
@@ -71,6 +72,17 @@ class Roots:
         if self.cases_origin is not None:
             line += f"; cases: {self.cases if self.cases is not None else 'as given'} ({self.cases_origin})"
         return line
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Roots:
+        """The inverse of :meth:`to_dict` (a JSON report read back)."""
+        cases = data["cases"]
+        return cls(
+            Path(data["schemas"]),
+            data["schemasOrigin"],
+            None if cases is None else Path(cases),
+            data["casesOrigin"],
+        )
 
     def to_dict(self) -> dict[str, str | None]:
         return {

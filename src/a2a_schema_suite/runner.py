@@ -19,7 +19,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urldefrag
 
 from jsonschema.protocols import Validator
@@ -52,6 +52,9 @@ from a2a_schema_suite.suite import (
     load_suites,
     orphan_streams,
 )
+
+if TYPE_CHECKING:
+    from a2a_schema_suite.shard import Shard
 
 #: Findings kept per JSONL stream; the rest are counted in one closing ``truncated`` entry, so a
 #: huge recording full of errors is reported in bounded memory (the verdict is unaffected).
@@ -874,14 +877,19 @@ def run_paths_budgeted(
     jobs: int,
     budget: sandbox.Budget,
     on_result: Callable[[CaseResult], None] | None = None,
+    shard: Shard | None = None,
 ) -> Iterator[CaseResult]:
     """:func:`run_paths` with every case under ``budget`` (same results, same order).
 
     If interrupted (Ctrl-C, SIGTERM), the exception carries the results so far as ``partial``.
     ``on_result`` sees each case's result as soon as a worker has it (a progress line); the
-    results are yielded once every suite has run (orphan streams come first).
+    results are yielded once every suite has run (orphan streams come first). ``shard``: only
+    its part of the suite files; the JSONL files no suite references are found by shard 1.
     """
-    units = [(path, name, options, root) for path, name, root in discover_roots(inputs)]
+    found = discover_roots(inputs)
+    if shard is not None:
+        found = shard.pick(found)
+    units = [(path, name, options, root) for path, name, root in found]
     outcomes: list[tuple[list[CaseResult], Any]] = []
     try:
         for outcome in _budgeted(
@@ -891,8 +899,11 @@ def run_paths_budgeted(
     except KeyboardInterrupt as exc:
         exc.partial = [r for results, _ in outcomes for r in results]  # type: ignore[attr-defined]
         raise
-    loaded = [item for _, item in outcomes if item is not None]
-    orphans = orphan_streams(inputs, loaded)
+    loaded: Iterable[Suite | SuiteProblem] = [item for _, item in outcomes if item is not None]
+    if shard is not None and shard.index != 1:
+        orphans: list[Path] = []
+    else:  # shard 1 reads every suite file for what it references (it runs only its own)
+        orphans = orphan_streams(inputs, loaded if shard is None else load_suites(inputs))
     orphan_results = (_orphan_result(o) for o in (orphans if options.select is None else ()))
     suites = (r for results, _ in outcomes for r in results)
     yield from _until_first_failure(itertools.chain(orphan_results, suites), options.fail_fast)

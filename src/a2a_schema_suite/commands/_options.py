@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -110,6 +111,26 @@ jobs_option = click.option(
     show_default=True,
     metavar="N",
     help="Worker processes; the results and their order are the same as with 1.",
+)
+
+
+def _shard(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    from a2a_schema_suite.shard import Shard, ShardError
+
+    if value is None:
+        return None
+    try:
+        return Shard.parse(value)
+    except ShardError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+shard_option = click.option(
+    "--shard",
+    metavar="K/N",
+    callback=_shard,
+    help="Only part K of N of the work (every N-th suite file or document, from the K-th), for one "
+    "CI job of N; 'a2a-schema-suite merge' joins the N JSON reports into the report of one run.",
 )
 policy_option = click.option(
     "--policy",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -24,9 +25,13 @@ from a2a_schema_suite.commands._options import (
     policy_option,
     profile_option,
     schemas_option,
+    shard_option,
     suite_files,
     time_budget_option,
 )
+
+if TYPE_CHECKING:
+    from a2a_schema_suite.shard import Shard
 
 
 @click.command("run")
@@ -44,6 +49,7 @@ from a2a_schema_suite.commands._options import (
 )
 @click.option("--fail-fast", is_flag=True, help="Stop at the first test that does not pass.")
 @jobs_option
+@shard_option
 @engine_option
 @time_budget_option
 @memory_ceiling_option
@@ -58,6 +64,7 @@ def command(
     select: str | None,
     fail_fast: bool,
     jobs: int,
+    shard: Shard | None,
     engine: str,
     time_budget: float,
     memory_ceiling: int,
@@ -78,6 +85,10 @@ def command(
     inputs = case_inputs(roots, paths)
     store = load_store(roots.schemas, engine)
     options = RunOptions(profile=profile, policy=policy, select=select, fail_fast=fail_fast)
+    if shard is not None:
+        from a2a_schema_suite.suite import discover_roots
+
+        shard = shard.with_units([name for _, name, _ in discover_roots(inputs)])
     with Progress("run", "results") as progress:
         results, interrupted = collect(
             run_paths_budgeted(
@@ -87,9 +98,10 @@ def command(
                 jobs,
                 budget(time_budget, memory_ceiling),
                 on_result=lambda _: progress.advance(),
+                shard=shard,
             )
         )
-    summary = RunSummary(results, roots, files=suite_files(inputs), read=(*inputs, store.root))
+    summary = RunSummary(results, roots, files=suite_files(inputs), read=(*inputs, store.root), shard=shard)
     if select is not None and not summary.results:
         # exit 4 (nothing collected) and the reason, instead of a bare "0 passed"
         click.echo(

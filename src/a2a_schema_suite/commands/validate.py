@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -23,8 +26,12 @@ from a2a_schema_suite.commands._options import (
     policy_option,
     profile_option,
     schemas_option,
+    shard_option,
     time_budget_option,
 )
+
+if TYPE_CHECKING:
+    from a2a_schema_suite.shard import Shard
 
 
 @click.command("validate")
@@ -45,6 +52,7 @@ from a2a_schema_suite.commands._options import (
 @profile_option
 @policy_option
 @jobs_option
+@shard_option
 @engine_option
 @time_budget_option
 @memory_ceiling_option
@@ -57,6 +65,7 @@ def command(
     profile: str | None,
     policy: str | None,
     jobs: int,
+    shard: Shard | None,
     engine: str,
     time_budget: float,
     memory_ceiling: int,
@@ -77,6 +86,10 @@ def command(
     from a2a_schema_suite.results import RunSummary
     from a2a_schema_suite.runner import AUTO, validate_documents_budgeted
 
+    files = tuple(documents(files))
+    if shard is not None:
+        shard = shard.with_units([f.as_posix() for f in files])
+        files = tuple(shard.pick(files))
     roots = choose_roots(schemas, uses_cases=False)
     store = load_store(roots.schemas, engine)
     auto = schema_ref in (None, AUTO)
@@ -105,8 +118,24 @@ def command(
         for result in results:
             if result.note and result.actual_valid is not None:
                 click.echo(visible(detected(result)), err=True)
-    code = emit(RunSummary(results, roots, read=(*files, store.root)), fmt, output)
+    code = emit(RunSummary(results, roots, read=(*files, store.root), shard=shard), fmt, output)
     sys.exit(interrupted or code)
+
+
+def documents(paths: tuple[Path, ...]) -> Iterator[Path]:
+    """The FILES as given, a directory replaced by the ``.json`` and ``.jsonl`` files below it
+    (sorted; hidden ones skipped). A directory with none stays: it is errored ("is a directory")."""
+    for path in paths:
+        found = False
+        if path.is_dir():
+            for folder, subfolders, names in os.walk(path):
+                subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
+                for name in sorted(names):
+                    if name.endswith((".json", ".jsonl")) and not name.startswith("."):
+                        found = True
+                        yield Path(folder, name)
+        if not found:
+            yield path
 
 
 def _check_ref(store, ref: str) -> None:
