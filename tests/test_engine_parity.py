@@ -311,12 +311,19 @@ def test_a_false_subschema_is_located_differently(keyword_stores):
 )
 def test_the_cli_reports_alike_with_either_engine(command):
     outputs = {}
-    for engine in engines.ENGINES:
+    for engine in engines.CHOICES:
         result = CliRunner().invoke(
             main, [*command, "--schemas", str(SCHEMAS), "--engine", engine], catch_exceptions=False
         )
-        outputs[engine] = (result.exit_code, result.output)
-    assert outputs["jsonschema"] == outputs["jsonschema-rs"]
+        header = [line for line in result.output.splitlines() if line.startswith("engine: ")]
+        assert (
+            header == [f"engine: {engine}"]
+            if engine != "auto"
+            else header[0].startswith("engine: jsonschema-rs (auto")
+        )
+        report = [line for line in result.output.splitlines() if not line.startswith("engine: ")]
+        outputs[engine] = (result.exit_code, report)
+    assert outputs["jsonschema"] == outputs["jsonschema-rs"] == outputs["auto"]
     assert outputs["jsonschema"][0] in (0, 1)
 
 

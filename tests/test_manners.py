@@ -74,9 +74,11 @@ def test_quiet_and_verbose_run(tmp_path):
     verbose = cli("run", str(suite), "-v")
     assert normal.returncode == quiet.returncode == verbose.returncode == 1
     assert "not for the expected reason" in normal.stdout
-    # -q: which files (the first line of every text report), one line per problem, the counts
-    roots, *lines = quiet.stdout.splitlines()
+    # -q: which files and which engine (the header of every run report), one line per problem,
+    # the counts
+    roots, engine, *lines = quiet.stdout.splitlines()
     assert roots.startswith("schemas: ") and roots == normal.stdout.splitlines()[0]
+    assert engine.startswith("engine: ") and engine == normal.stdout.splitlines()[1]
     assert len(lines) == 3 and lines[0].startswith("FAILED ") and lines[1] == ""
     assert lines[2] == normal.stdout.splitlines()[-1]
     # -v: passed tests listed too; the group option works as well
@@ -107,7 +109,7 @@ def test_quiet_and_verbose_other_commands(tmp_path):
 
     validate = cli("validate", "--schema", "v1_0/task.json", str(TASK_SUITE), "-q")
     assert validate.returncode == 1
-    assert validate.stdout.splitlines()[1] == f"FAILED {TASK_SUITE}: expected valid, got invalid"
+    assert validate.stdout.splitlines()[2] == f"FAILED {TASK_SUITE}: expected valid, got invalid"
 
     check = cli("check", "--schemas", str(SCHEMAS), str(TASK_SUITE), "-q")
     assert check.returncode == 0
@@ -393,7 +395,7 @@ def test_options_do_not_leak_between_calls_in_one_process():
     verbose = runner.invoke(main, ["run", str(TASK_SUITE), "-v", "--color", "always"]).output
     plain = runner.invoke(main, ["run", str(TASK_SUITE)]).output
     assert "PASSED" in verbose and "\x1b[" in verbose
-    assert plain.count("\n") == 2 and plain.endswith(" passed, 0 failed, 0 errored\n")
+    assert plain.count("\n") == 3 and plain.endswith(" passed, 0 failed, 0 errored\n")
     assert "\x1b[" not in plain
 
 

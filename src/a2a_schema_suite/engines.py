@@ -35,6 +35,13 @@ from a2a_schema_suite.regexlint import ecma_pattern
 
 ENGINES = ("jsonschema", "jsonschema-rs")
 DEFAULT_ENGINE = "jsonschema"
+#: ``--engine auto`` (the CLI's default): jsonschema-rs decides the verdicts where that is proven
+#: to change nothing, python-jsonschema words every error (see :class:`AutoValidator`).
+AUTO = "auto"
+#: What ``--engine`` accepts.
+CHOICES = (AUTO, *ENGINES)
+#: The store's engine when ``auto`` chose jsonschema-rs for the verdicts.
+AUTO_RS = "auto:jsonschema-rs"
 #: ``ValidationError.evaluation_path`` (0.39) and ``ValidationErrorKind.name`` (0.40.1) are needed.
 RS_MIN_VERSION = (0, 40, 1)
 INSTALL_HINT = "install a2a-schema-suite[fast] (jsonschema-rs>=0.40.1)"
@@ -45,8 +52,57 @@ class EngineUnavailable(Exception):
     """The requested engine cannot be used here (unknown, or its package is missing)."""
 
 
+def rust_available() -> bool:
+    """Whether jsonschema-rs (a supported version) can be used."""
+    try:
+        _rust()
+    except EngineUnavailable:
+        return False
+    return True
+
+
+def auto_blocker(schemas: Iterable[Any]) -> str | None:
+    """Why ``auto`` must not let jsonschema-rs decide the verdicts for these schemas, or None.
+
+    Under ``auto`` every error is python-jsonschema's, so only a *verdict* difference matters.
+    The one the engines have (README, "Parity") comes from ``format`` (``date-time``: leap
+    seconds, year 0000): schemas without ``format`` get the same verdicts from both
+    (tests/test_engine_parity.py, over every bundled case and the fuzzed documents)."""
+    from a2a_schema_suite import schemawalk
+
+    for contents in schemas:
+        for node in schemawalk.subschemas(contents):
+            if isinstance(node.schema, dict) and "format" in node.schema:
+                return f"the schemas use format ({node.pointer}/format), which the engines do not read alike"
+    return None
+
+
+class AutoValidator:
+    """jsonschema-rs says whether a document is valid; python-jsonschema finds and words the
+    errors of one that is not. The verdicts are jsonschema-rs's (the parity test proves them the
+    same), every error detail is python-jsonschema's: reports are those of ``--engine
+    jsonschema``, made faster by every valid document."""
+
+    def __init__(self, rust: RustValidator, python: Validator) -> None:
+        self.rust = rust
+        self.python = python
+
+    def is_valid(self, instance: Any) -> bool:
+        return self.rust.is_valid(instance)
+
+    def iter_errors(self, instance: Any) -> Iterator[ValidationError]:
+        if self.rust.is_valid(instance):
+            return iter(())
+        return self.python.iter_errors(instance)
+
+    def __getattr__(self, name: str) -> Any:  # schema, evolve, descend...: the python validator's
+        return getattr(self.python, name)
+
+
 def check_engine(name: str) -> None:
     """Raise :class:`EngineUnavailable` (with an install hint) unless ``name`` can be used."""
+    if name == AUTO:
+        return
     if name not in ENGINES:
         raise EngineUnavailable(f"unknown engine {name!r} (expected one of {', '.join(ENGINES)})")
     if name == "jsonschema-rs":

@@ -22,7 +22,7 @@ import re
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urldefrag, urljoin
 
 import jsonschema
@@ -212,6 +212,8 @@ class SchemaStore:
     by_uri: dict[str, SchemaFile] = field(default_factory=dict)
     load_errors: dict[str, list[LoadError]] = field(default_factory=dict)  # by version
     engine: str = engines.DEFAULT_ENGINE  #: which engine :meth:`validator` builds with
+    #: ``--engine auto``: what it chose and why ("jsonschema-rs verdicts, ..."); None if given
+    auto_reason: str | None = None
     _registries: dict[tuple[str, str], Registry] = field(default_factory=dict)
     _validators: dict[tuple[str, str, str], Validator] = field(default_factory=dict)
     _rs_registries: dict[tuple[str, str], Any] = field(default_factory=dict)
@@ -232,7 +234,9 @@ class SchemaStore:
         Raises :class:`~a2a_schema_suite.engines.EngineUnavailable` if ``engine`` cannot be used.
         """
         engines.check_engine(engine)
-        store = cls(root=(root or bundled_schemas()), engine=engine)
+        auto = engine == engines.AUTO
+        # auto loads (and meta-checks) as the Python engine does, then chooses below
+        store = cls(root=(root or bundled_schemas()), engine=engines.DEFAULT_ENGINE if auto else engine)
         if not store.root.is_dir():
             raise SchemaError(f"{store.root}: schema root is not a directory")
         for version_dir in sorted(p for p in store.root.iterdir() if p.is_dir()):
@@ -240,7 +244,27 @@ class SchemaStore:
                 continue
             for path in sorted(version_dir.rglob("*.json")):
                 store._add(version_dir.name, path)
+        if auto:
+            store._choose_engine()
         return store
+
+    def _choose_engine(self) -> None:
+        """``--engine auto``: jsonschema-rs decides the verdicts where it is installed and these
+        schemas use nothing the engines read differently; python-jsonschema otherwise."""
+        if not engines.rust_available():
+            self.auto_reason = f"auto: jsonschema-rs is not installed ({engines.INSTALL_HINT})"
+            return
+        blocker = engines.auto_blocker(f.contents for f in self.files.values())
+        if blocker is not None:
+            self.auto_reason = f"auto: {blocker}"
+            return
+        self.engine = engines.AUTO_RS
+        self.auto_reason = "auto: verdicts by jsonschema-rs, every message by jsonschema"
+
+    def engine_label(self) -> str:
+        """Which engine gives the verdicts, as the report header says it."""
+        name = "jsonschema-rs" if self.engine == engines.AUTO_RS else self.engine
+        return name if self.auto_reason is None else f"{name} ({self.auto_reason})"
 
     @property
     def versions(self) -> list[str]:
@@ -407,6 +431,16 @@ class SchemaStore:
                 )
             if self.engine == "jsonschema-rs":
                 self._validators[key] = self._rust_validator(version, uri, profile)
+            elif self.engine == engines.AUTO_RS:
+                python = engines.python_validator_class()(
+                    {"$ref": uri}, registry=registry, format_checker=engines.format_checker()
+                )
+                try:
+                    rust = self._rust_validator(version, uri, profile)
+                except SchemaError:  # what jsonschema-rs cannot build, python-jsonschema decides
+                    self._validators[key] = python
+                else:
+                    self._validators[key] = cast(Validator, engines.AutoValidator(rust, python))
             else:
                 self._validators[key] = engines.python_validator_class()(
                     {"$ref": uri}, registry=registry, format_checker=engines.format_checker()

@@ -291,6 +291,8 @@ class RunSummary:
     read: tuple[Path, ...] = ()
     #: ``--shard K/N``: which part of the run this is (:mod:`a2a_schema_suite.shard`)
     shard: Shard | None = None
+    #: which engine gave the verdicts, and why ``--engine auto`` chose it (run and validate)
+    engine: str | None = None
 
     def inputs(self) -> list[Path]:
         """What ``--output`` must not overwrite: what the run read, and every result's source."""
@@ -305,6 +307,8 @@ class RunSummary:
         data: dict[str, Any] = {"tool": {"name": TOOL_NAME, "version": __version__}}
         if self.roots is not None:
             data["roots"] = self.roots.to_dict()
+        if self.engine is not None:
+            data["engine"] = self.engine
         if self.shard is not None:
             data["shard"] = self.shard.to_dict()
         data["summary"] = self.counts()

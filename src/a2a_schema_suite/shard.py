@@ -80,6 +80,7 @@ def summary_from_dict(data: dict[str, Any]) -> RunSummary:
     return RunSummary(
         [CaseResult.from_dict(r, pointer_of=_pointer_of) for r in data["results"]],
         Roots.from_dict(roots) if roots is not None else None,
+        engine=data.get("engine"),
     )
 
 
@@ -117,11 +118,12 @@ def merge(paths: Sequence[Path]) -> RunSummary:
         plain = next(path for path, data in reports if "shard" not in data)
         raise ShardError(f"{plain}: not the report of a shard (no 'shard' member), unlike the others")
     if not sharded:
-        merged = [r for _, data in reports for r in data["results"]]
-        roots = [data.get("roots") for _, data in reports]
-        return summary_from_dict(
-            {"results": merged, **({"roots": roots[0]} if all(r == roots[0] for r in roots) else {})}
-        )
+        merged: dict[str, Any] = {"results": [r for _, data in reports for r in data["results"]]}
+        for member in ("roots", "engine"):  # kept where every report says the same
+            values = [data.get(member) for _, data in reports]
+            if values[0] is not None and all(v == values[0] for v in values):
+                merged[member] = values[0]
+        return summary_from_dict(merged)
     return _merge_shards(sharded)
 
 
@@ -137,6 +139,8 @@ def _merge_shards(reports: list[tuple[Path, dict[str, Any]]]) -> RunSummary:
             )
         if data.get("roots") != first.get("roots"):
             raise ShardError(f"{path}: its schemas or cases are not those of {first_path}")
+        if data.get("engine") != first.get("engine"):
+            raise ShardError(f"{path}: its engine is not that of {first_path}")
         if shard["index"] in by_index:
             raise ShardError(f"{path}: shard {shard['index']}/{count} is also {by_index[shard['index']][0]}")
         by_index[shard["index"]] = (path, data)
@@ -150,4 +154,5 @@ def _merge_shards(reports: list[tuple[Path, dict[str, Any]]]) -> RunSummary:
         for result in by_index[index][1]["results"]:
             (of_unit[result["suite"]] if result["suite"] in position else before).append(result)
     results = before + [r for name in units for r in of_unit[name]]
-    return summary_from_dict({"results": results, **({"roots": first["roots"]} if "roots" in first else {})})
+    merged = {"results": results, **{m: first[m] for m in ("roots", "engine") if m in first}}
+    return summary_from_dict(merged)

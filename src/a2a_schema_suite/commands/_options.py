@@ -13,7 +13,7 @@ from a2a_schema_suite.reporters import formats
 __all__ = ["emit", "write_report"]  # the one emit: commands import it from here or from report
 
 PROFILES = ("strict", "interop")  # registry.PROFILES, without importing the registry for --help
-ENGINES = ("jsonschema", "jsonschema-rs")  # engines.ENGINES, likewise
+ENGINES = ("auto", "jsonschema", "jsonschema-rs")  # engines.CHOICES, likewise
 POLICIES = ("off", "warn", "error")  # rules.POLICIES, likewise
 
 
@@ -98,10 +98,11 @@ cases_option = click.option(
 engine_option = click.option(
     "--engine",
     type=click.Choice(ENGINES),
-    default="jsonschema",
+    default="auto",
     show_default=True,
-    help="Validator: jsonschema (Python) or jsonschema-rs (Rust, the [fast] extra); every bundled "
-    "case gets the same verdict under both.",
+    help="Validator: auto (jsonschema-rs decides the verdicts where it is installed and proven to "
+    "agree, jsonschema words every message), jsonschema (Python) or jsonschema-rs (Rust, the "
+    "[fast] extra). The report's header says which ran.",
 )
 jobs_option = click.option(
     "--jobs",

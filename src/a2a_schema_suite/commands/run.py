@@ -101,7 +101,14 @@ def command(
                 shard=shard,
             )
         )
-    summary = RunSummary(results, roots, files=suite_files(inputs), read=(*inputs, store.root), shard=shard)
+    summary = RunSummary(
+        results,
+        roots,
+        files=suite_files(inputs),
+        read=(*inputs, store.root),
+        shard=shard,
+        engine=store.engine_label(),
+    )
     if select is not None and not summary.results:
         # exit 4 (nothing collected) and the reason, instead of a bare "0 passed"
         click.echo(

@@ -118,7 +118,11 @@ def command(
         for result in results:
             if result.note and result.actual_valid is not None:
                 click.echo(visible(detected(result)), err=True)
-    code = emit(RunSummary(results, roots, read=(*files, store.root), shard=shard), fmt, output)
+    code = emit(
+        RunSummary(results, roots, read=(*files, store.root), shard=shard, engine=store.engine_label()),
+        fmt,
+        output,
+    )
     sys.exit(interrupted or code)
 
 
