@@ -80,7 +80,7 @@ SIZES = {
     },
     # every code path once, in seconds: for the tests
     "smoke": {
-        "suites": CASES / "contract",
+        "suites": CASES / "v1_0" / "fixtures",
         "repeat": 1,
         "loops": 1,
         "cards": 12,
@@ -921,7 +921,7 @@ def main(argv: list[str] | None = None) -> int:
         checked_child([*CLI, "--help"], {0})
         for engine in engines:
             checked_child(
-                [*CLI, "run", str(CASES / "contract"), "--schemas", str(SCHEMAS), "--engine", engine], {0}
+                [*CLI, "run", str(CASES / "v1_0" / "fixtures"), "--schemas", str(SCHEMAS), "--engine", engine], {0}
             )
         for label, step in steps:
             print(f"bench: {label} ...", file=sys.stderr, flush=True)

@@ -7,14 +7,14 @@ It starts the small SDK agent from ``scripts/sdk_agent.py`` (uvicorn, 127.0.0.1,
 background thread), sends one streaming request per binding with httpx, parses the
 ``text/event-stream`` response itself, and writes one JSON object per SSE event, one per line:
 
-``<out-dir>/v1_0/sdk_recorded_jsonrpc.jsonl``
+``<out-dir>/v1_0/streams/sdk_recorded_jsonrpc.jsonl``
     1.0 JSON-RPC ``SendStreamingMessage`` (header ``A2A-Version: 1.0``). Each line is the full JSON-RPC
     response envelope ``{"result": <StreamResponse>, "id": 1, "jsonrpc": "2.0"}``.
-``<out-dir>/v0_3/sdk_recorded_jsonrpc.jsonl``
+``<out-dir>/v0_3/streams/sdk_recorded_jsonrpc.jsonl``
     0.3 JSON-RPC ``message/stream`` (no ``A2A-Version`` header), sent to the card's 0.3 JSONRPC
     interface. Each line is a JSON-RPC envelope whose ``result`` is a 0.3 Task / status-update /
     artifact-update (told apart by ``kind``).
-``<out-dir>/v1_0/sdk_recorded_rest.jsonl``
+``<out-dir>/v1_0/streams/sdk_recorded_rest.jsonl``
     1.0 HTTP+JSON ``POST /message:stream`` (header ``A2A-Version: 1.0``). Each line is a bare
     StreamResponse (``{"task": …}``, ``{"statusUpdate": …}``, ``{"artifactUpdate": …}``).
 
@@ -35,7 +35,7 @@ Re-recording
 ::
 
     .venv/bin/pip install -e '.[test]'          # a2a-sdk[http-server] + uvicorn
-    .venv/bin/python scripts/record_sdk_stream.py [--out-dir cases/streams]
+    .venv/bin/python scripts/record_sdk_stream.py [--out-dir cases]
 
 Nothing leaves 127.0.0.1 (httpx runs with ``trust_env=False``, so proxy variables are ignored).
 Exit status: 0 on success, 1 when the SDK's behaviour did not match the checks above, 2 when the
@@ -390,20 +390,20 @@ def record(out_dir: Path, rest: bool = True) -> dict[Path, list[dict]]:
             url = find_interface(card, "JSONRPC", "1.0")
             envs = stream_events(client, url, req, {"A2A-Version": "1.0"}, label)
             check_1_0(label, unwrap_jsonrpc(label, envs, req["id"]))
-            recordings[out_dir / "v1_0" / "sdk_recorded_jsonrpc.jsonl"] = envs
+            recordings[out_dir / "v1_0" / "streams" / "sdk_recorded_jsonrpc.jsonl"] = envs
 
             label = "0.3 JSON-RPC message/stream"
             req = request_0_3_jsonrpc()
             envs = stream_events(client, find_interface(card, "JSONRPC", "0.3"), req, {}, label)
             check_0_3(label, unwrap_jsonrpc(label, envs, req["id"]))
-            recordings[out_dir / "v0_3" / "sdk_recorded_jsonrpc.jsonl"] = envs
+            recordings[out_dir / "v0_3" / "streams" / "sdk_recorded_jsonrpc.jsonl"] = envs
 
             if rest:
                 label = "1.0 REST POST /message:stream"
                 url = find_interface(card, "HTTP+JSON", "1.0").rstrip("/") + "/message:stream"
                 events = stream_events(client, url, request_1_0_rest(), {"A2A-Version": "1.0"}, label)
                 check_1_0(label, events)
-                recordings[out_dir / "v1_0" / "sdk_recorded_rest.jsonl"] = events
+                recordings[out_dir / "v1_0" / "streams" / "sdk_recorded_rest.jsonl"] = events
     finally:
         server.stop()
     return recordings
@@ -416,8 +416,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--out-dir",
         type=Path,
-        default=REPO_ROOT / "cases" / "streams",
-        help="directory that receives v1_0/ and v0_3/ (default: %(default)s)",
+        default=REPO_ROOT / "cases",
+        help="cases directory that receives v1_0/streams/ and v0_3/streams/ (default: %(default)s)",
     )
     parser.add_argument("--no-rest", action="store_true", help="skip the HTTP+JSON recording")
     args = parser.parse_args(argv)

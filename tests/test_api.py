@@ -209,7 +209,7 @@ def test_validate_stream_gives_the_cli_result(policy):
 
 
 def test_validate_stream_takes_events_and_json_texts():
-    path = CASES / "streams" / "v1_0" / "terminal_regression.jsonl"
+    path = CASES / "v1_0" / "streams" / "terminal_regression.jsonl"
     lines = [line for line in path.read_text().splitlines() if line.strip()]
     from_path = suite.validate_stream(path)
     from_values = suite.validate_stream([json.loads(line) for line in lines])

@@ -157,6 +157,18 @@ def test_guide_examples_run_in_order(workspace):
     assert (workspace / "schemas" / "v1_1" / "task.json").read_text().count("/schemas/v1_1/") >= 1
     assert "labels" in (workspace / "schemas" / "v1_1" / "task.json").read_text()
 
+    # Adding the version touched one cases tree (issue 15): every other file is byte for byte the
+    # repository's, and nothing was added outside cases/v1_1/.
+    def files(root: Path) -> dict[str, bytes]:
+        return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+    after = files(workspace / "cases")
+    assert {name: data for name, data in after.items() if not name.startswith("v1_1/")} == files(CASES)
+    assert {name.split("/")[1] for name in after if name.startswith("v1_1/") and name.count("/") > 1} == {
+        "migration",
+        "streams",
+    }
+
 
 def test_policy_rules_apply_to_a_new_1_x_version():
     """A copied v1_1 agent card keeps the 1.0 card policy (found while writing the walk-through)."""

@@ -103,25 +103,30 @@ def test_json_report_carries_the_note_and_stdout_stays_json(tmp_path):
 @pytest.mark.parametrize(
     ("sample", "schema", "code", "words"),
     [
-        ("v1_0/terminal_regression.jsonl", "v1_0/stream_response.json", 1, "lifecycle-terminal"),
-        ("v1_0/happy_path_chunked_jsonrpc.jsonl", "v1_0/stream_response.json", 0, "(JSON-RPC envelopes)"),
+        ("v1_0/streams/terminal_regression.jsonl", "v1_0/stream_response.json", 1, "lifecycle-terminal"),
         (
-            "v0_3/happy_path_bare.jsonl",
+            "v1_0/streams/happy_path_chunked_jsonrpc.jsonl",
+            "v1_0/stream_response.json",
+            0,
+            "(JSON-RPC envelopes)",
+        ),
+        (
+            "v0_3/streams/happy_path_bare.jsonl",
             "v0_3/stream_response.json#/$defs/StreamEvent",
             0,
             "A2A 0.3 stream of events",
         ),
         (
-            "v0_3/happy_path_jsonrpc.jsonl",
+            "v0_3/streams/happy_path_jsonrpc.jsonl",
             "v0_3/stream_response.json#/$defs/StreamEvent",
             0,
             "A2A 0.3 stream of events (JSON-RPC envelopes)",
         ),
-        ("v1_0/snapshots_good.jsonl", "v1_0/task.json", 0, "A2A 1.0 stream of task snapshots"),
+        ("v1_0/streams/snapshots_good.jsonl", "v1_0/task.json", 0, "A2A 1.0 stream of task snapshots"),
     ],
 )
 def test_streams_are_detected(sample, schema, code, words):
-    done = cli("validate", str(CASES / "streams" / sample))
+    done = cli("validate", str(CASES / sample))
     assert done.returncode == code, done.stdout
     assert words in done.stdout and f"-> {schema}" in done.stdout
 
@@ -132,13 +137,13 @@ def test_streams_are_detected(sample, schema, code, words):
 def test_v0_3_stream_response_validates_each_line_as_what_it_is(sample):
     """v0_3/stream_response.json is the JSON-RPC envelope; given a stream, bare events and
     envelopes both validate (before: every valid line failed)."""
-    done = cli("validate", "--schema", "v0_3/stream_response.json", str(CASES / "streams" / "v0_3" / sample))
+    done = cli("validate", "--schema", "v0_3/stream_response.json", str(CASES / "v0_3" / "streams" / sample))
     assert done.returncode == 0, done.stdout
     bad = cli(
         "validate",
         "--schema",
         "v0_3/stream_response.json",
-        str(CASES / "streams" / "v0_3" / "terminal_regression.jsonl"),
+        str(CASES / "v0_3" / "streams" / "terminal_regression.jsonl"),
     )
     assert bad.returncode == 1 and "lifecycle-terminal" in bad.stdout
 
@@ -200,7 +205,7 @@ def test_detection_is_the_same_with_jobs(tmp_path):
     files = [
         write(tmp_path, "card.json", CARD_03),
         write(tmp_path, "odd.json", {"foo": 1}),
-        str(CASES / "streams" / "v0_3" / "happy_path_bare.jsonl"),
+        str(CASES / "v0_3" / "streams" / "happy_path_bare.jsonl"),
     ]
     one = cli("validate", *files)
     two = cli("validate", "--jobs", "2", *files)
@@ -228,7 +233,7 @@ def test_a_pipe_is_read_once_for_detection_and_validation(tmp_path):
 
     fifo = tmp_path / "recorded.jsonl"
     os.mkfifo(fifo)
-    stream = (CASES / "streams" / "v1_0" / "happy_path_chunked.jsonl").read_bytes()
+    stream = (CASES / "v1_0" / "streams" / "happy_path_chunked.jsonl").read_bytes()
 
     def feed() -> None:
         with open(fifo, "wb") as pipe:

@@ -300,12 +300,12 @@ def test_a_false_subschema_is_located_differently(keyword_stores):
 @pytest.mark.parametrize(
     "command",
     [
-        ["run", str(CASES / "contract"), str(CASES / "hybrid")],
+        ["run", str(CASES / "v1_0" / "fixtures"), str(CASES / "v1_0" / "hybrid")],
         [
             "validate",
             "--schema",
             "v1_0/stream_response.json",
-            *map(str, sorted((CASES / "streams" / "v1_0").glob("*.jsonl"))),
+            *map(str, sorted((CASES / "v1_0" / "streams").glob("*.jsonl"))),
         ],
     ],
 )

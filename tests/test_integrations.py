@@ -123,14 +123,14 @@ def user_repo(root: Path, hook_repo: tuple[Path, str]) -> Path:
     (root / "tasks").mkdir()
     (root / "tasks" / "done.json").write_text(json.dumps(valid_data("v1_0/task.json")), encoding="utf-8")
     (root / "recordings").mkdir()
-    shutil.copy(CASES / "streams" / "v1_0" / "happy_path_chunked.jsonl", root / "recordings" / "ok.jsonl")
+    shutil.copy(CASES / "v1_0" / "streams" / "happy_path_chunked.jsonl", root / "recordings" / "ok.jsonl")
     (root / "cases").mkdir()
     shutil.copy(CASES / "v1_0" / "task_status.json", root / "cases" / "task_status.json")
     (root / "legacy").mkdir()  # a 0.3 agent and its recording
     (root / "legacy" / "agent-card.json").write_text(
         json.dumps(valid_data("v0_3/agent_card.json")), encoding="utf-8"
     )
-    shutil.copy(CASES / "streams" / "v0_3" / "happy_path_jsonrpc.jsonl", root / "legacy" / "stream.jsonl")
+    shutil.copy(CASES / "v0_3" / "streams" / "happy_path_jsonrpc.jsonl", root / "legacy" / "stream.jsonl")
     git("add", "-A", cwd=root)
     return root
 
@@ -177,11 +177,11 @@ def test_pre_commit_hooks_pass_and_fail(tmp_path, hook_repo, pre_commit_home):
     task = json.loads((root / "tasks" / "done.json").read_text(encoding="utf-8"))
     task["status"]["state"] = "completed"  # the 0.3 spelling
     (root / "tasks" / "done.json").write_text(json.dumps(task), encoding="utf-8")
-    shutil.copy(CASES / "streams" / "v1_0" / "terminal_regression.jsonl", root / "recordings" / "ok.jsonl")
+    shutil.copy(CASES / "v1_0" / "streams" / "terminal_regression.jsonl", root / "recordings" / "ok.jsonl")
     legacy = json.loads((root / "legacy" / "agent-card.json").read_text(encoding="utf-8"))
     legacy["capabilities"] = "streaming"
     (root / "legacy" / "agent-card.json").write_text(json.dumps(legacy), encoding="utf-8")
-    shutil.copy(CASES / "streams" / "v0_3" / "final_not_last.jsonl", root / "legacy" / "stream.jsonl")
+    shutil.copy(CASES / "v0_3" / "streams" / "final_not_last.jsonl", root / "legacy" / "stream.jsonl")
     suite = json.loads((root / "cases" / "task_status.json").read_text(encoding="utf-8"))
     flipped = next(t for t in suite["tests"] if not t["valid"])
     flipped["valid"] = True  # an invalid test now claims valid: the run says it was rejected
@@ -248,7 +248,7 @@ def test_readme_pre_commit_config_runs(tmp_path, hook_repo, pre_commit_home):
     (root / ".pre-commit-config.yaml").write_text(config, encoding="utf-8")
     (root / "agent-card.json").write_text(json.dumps(valid_data("v1_0/agent_card.json")), encoding="utf-8")
     (root / "recordings").mkdir()
-    shutil.copy(CASES / "streams" / "v1_0" / "happy_path_chunked.jsonl", root / "recordings" / "a.jsonl")
+    shutil.copy(CASES / "v1_0" / "streams" / "happy_path_chunked.jsonl", root / "recordings" / "a.jsonl")
     git("add", "-A", cwd=root)
     result = pre_commit(root, pre_commit_home)
     assert result.returncode == 0, result.stdout + result.stderr

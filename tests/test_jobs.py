@@ -52,8 +52,8 @@ def broken_suites(tmp_path_factory) -> Path:
     whose schema does not exist, an unreferenced JSONL file, a stream with findings."""
     root = tmp_path_factory.mktemp("suites") / "extra"
     (root / "streams").mkdir(parents=True)
-    shutil.copy(CASES / "streams" / "v1_0" / "terminal_regression.jsonl", root / "streams")
-    shutil.copy(CASES / "streams" / "v1_0" / "happy_path_chunked.jsonl", root / "streams" / "orphan.jsonl")
+    shutil.copy(CASES / "v1_0" / "streams" / "terminal_regression.jsonl", root / "streams")
+    shutil.copy(CASES / "v1_0" / "streams" / "happy_path_chunked.jsonl", root / "streams" / "orphan.jsonl")
     (root / "a_broken.json").write_text('{"schema": "v1_0/task.json", "tests": [,]}', encoding="utf-8")
     (root / "b_missing_schema.json").write_text(
         json.dumps(
@@ -116,7 +116,9 @@ def test_run_jobs_2_matches_jobs_1_byte_for_byte(tmp_path, broken_suites):
 
 
 def test_run_jobs_2_with_the_python_engine(tmp_path):
-    outputs = both(tmp_path, "run", str(CASES / "v0_3"), str(CASES / "streams"), "--schemas", str(SCHEMAS))
+    outputs = both(
+        tmp_path, "run", str(CASES / "v0_3"), str(CASES / "v1_0" / "streams"), "--schemas", str(SCHEMAS)
+    )
     assert outputs[1] == outputs[2]
     assert outputs[1][0] == 0
 
@@ -133,8 +135,9 @@ def test_run_selection_and_fail_fast_are_the_same_with_jobs(tmp_path, broken_sui
     outputs = both(
         tmp_path,
         "run",
-        str(CASES / "streams"),
-        str(CASES / "contract"),
+        str(CASES / "v1_0" / "streams"),
+        str(CASES / "v0_3" / "streams"),
+        str(CASES / "v1_0" / "fixtures"),
         str(broken_suites),
         "--schemas",
         str(SCHEMAS),
@@ -161,7 +164,7 @@ def documents(tmp_path_factory) -> list[Path]:
         files.append(path)
     (folder / "broken.json").write_text('{"name": "x", "name": "y"}', encoding="utf-8")
     (folder / "a_directory.json").mkdir()
-    streams = CASES / "streams" / "v1_0"
+    streams = CASES / "v1_0" / "streams"
     files[10:10] = [
         folder / "broken.json",
         folder / "missing.json",

@@ -230,7 +230,7 @@ def test_github_file_is_relative_to_the_workspace_for_any_path(tmp_path):
     shutil.copy(failing_suite(tmp_path), workspace / "spec" / "cases" / "task_bad.json")
     # a stream that is claimed valid: its annotation points into the JSONL file
     shutil.copy(
-        CASES / "streams" / "v1_0" / "terminal_regression.jsonl",
+        CASES / "v1_0" / "streams" / "terminal_regression.jsonl",
         workspace / "spec" / "cases" / "streams" / "regression.jsonl",
     )
     (workspace / "spec" / "cases" / "streams.json").write_text(

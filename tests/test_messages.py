@@ -232,7 +232,7 @@ def test_interop_stream_leftovers_carry_their_line():
 
 
 def test_run_leaves_leftovers_out_of_interop_suites():
-    done = cli("run", str(CASES / "hybrid" / "agent_card_interop.json"))
+    done = cli("run", str(CASES / "v1_0" / "hybrid" / "agent_card_interop.json"))
     assert done.returncode == 0 and "warning" not in done.stdout
 
 

@@ -26,7 +26,7 @@ import pytest
 from a2a_schema_suite import registry, suite
 from a2a_schema_suite.jsonio import load_path
 from a2a_schema_suite.registry import SchemaStore
-from a2a_schema_suite.suite import Suite, SuiteProblem, discover, load_suite
+from a2a_schema_suite.suite import Suite, SuiteProblem, discover, load_suite, load_suite_file
 from conftest import CASES, SCHEMAS
 
 HAVE_RS = registry.meta_accelerator() is not None
@@ -304,7 +304,7 @@ def _problems(item: Suite | SuiteProblem) -> Any:
 
 
 def _load_all(pairs: list[tuple[Path, str]]) -> list[Any]:
-    return [_problems(load_suite(path, name)) for path, name in pairs]
+    return [_problems(item) for path, name in pairs for item in load_suite_file(path, name)]
 
 
 def test_bundled_suites_load_the_same_with_and_without_jsonschema_rs():
@@ -326,7 +326,7 @@ def test_broken_suites_give_the_same_problems_with_and_without_jsonschema_rs(tmp
             target.write_text(json.dumps(variant, indent=1))
             written.append((target, target.name))
     # the stream samples these suites name, so "file does not exist" is not all one sees
-    for sample in (CASES / "streams").glob("*.jsonl"):
+    for sample in CASES.glob("*/streams/*.jsonl"):
         (tmp_path / "streams").mkdir(exist_ok=True)
         (tmp_path / "streams" / sample.name).write_bytes(sample.read_bytes())
     fast, slow = both_paths(_load_all, written)
@@ -388,6 +388,9 @@ def test_suite_meta_schema_matcher_copies_are_identical():
     streams = meta["properties"]["streams"]["items"]
     assert tests["properties"]["expectedErrors"] == streams["properties"]["expectedErrors"]
     assert tests["if"] == streams["if"] and tests["then"] == streams["then"]
+    versions = tests["properties"]["versions"]["additionalProperties"]  # of a cross-version test
+    assert versions["properties"]["expectedErrors"] == tests["properties"]["expectedErrors"]
+    assert versions["if"] == tests["if"] and versions["then"] == tests["then"]
     assert not [node for _, node in subschemas(meta) if "$ref" in node]  # inline: the point of it
 
 

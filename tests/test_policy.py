@@ -18,7 +18,7 @@ from a2a_schema_suite.results import ErrorDetail, Outcome, RunSummary, split_pol
 from a2a_schema_suite.rules import POLICIES, RULES
 from conftest import CASES
 
-STREAM = CASES / "streams" / "v1_0" / "completed_without_artifact.jsonl"
+STREAM = CASES / "v1_0" / "streams" / "completed_without_artifact.jsonl"
 
 
 def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -147,9 +147,9 @@ def test_bundled_suites_that_pin_policy_findings_say_error():
             pinned.add(path.relative_to(CASES).as_posix())
             assert data.get("policy") == "error", path
     assert pinned == {
-        "contract/valid_v1_contract_card.json",
-        "streams/v1_0.json",
-        "streams/v1_0_task_snapshots.json",
+        "v1_0/fixtures/valid_v1_contract_card.json",
+        "v1_0/streams/stream_response.json",
+        "v1_0/streams/task_snapshots.json",
         "v1_0/agent_card_policy_error.json",
     }
 

@@ -522,7 +522,7 @@ def test_recorded_streams_become_cases_that_run_passes(sdk, broken, store, tmp_p
     """Lay out the SDK's and the broken agent's recordings as the printed stubs say, then run them:
     the SDK's stream is a valid case, the broken one an invalid case pinned to its rules."""
     stubs = {}
-    cases = tmp_path / "cases" / "streams"
+    cases = tmp_path / "cases" / "v1_0" / "streams"
     for name, url in (("sdk", sdk.base_url), ("broken", broken.url("broken"))):
         report = probe(ProbeOptions(url, stream=True), store)
         record = tmp_path / f"{name}.jsonl"
@@ -531,18 +531,15 @@ def test_recorded_streams_become_cases_that_run_passes(sdk, broken, store, tmp_p
         for file_name, stub in suite_stubs(report.recording, record, store, "strict", name):
             (tmp_path / file_name).parent.mkdir(parents=True, exist_ok=True)
             (tmp_path / file_name).write_text(json.dumps(stub), encoding="utf-8")
-        (cases / "v1_0").mkdir(parents=True, exist_ok=True)
-        record.rename(cases / "v1_0" / record.name)
+        cases.mkdir(parents=True, exist_ok=True)
+        record.rename(cases / record.name)
     result = CliRunner().invoke(main, ["run", str(tmp_path / "cases")])
     assert result.exit_code == 0, result.output
     # the 4 recorded cases, and 3 of the opposite verdict derived from them (check --strict wants
     # a valid and an invalid case per suite): the SDK's first event and card each with a member
     # dropped, and the broken stream's first event on its own; the broken card has no valid part
     assert result.output.strip().endswith("7 passed, 0 failed, 0 errored")
-    stub_files = [
-        tmp_path / "cases" / "streams" / n
-        for n in ("probe_sdk.json", "probe_sdk_card.json", "probe_broken.json")
-    ]
+    stub_files = [cases / n for n in ("probe_sdk.json", "probe_sdk_card.json", "probe_broken.json")]
     checked = subprocess.run(
         [
             sys.executable,
@@ -565,7 +562,7 @@ def test_recorded_streams_become_cases_that_run_passes(sdk, broken, store, tmp_p
     assert stream_suite["schema"] == "v1_0/stream_response.json"
     assert stream_suite["streams"][0] == {
         "description": "jsonrpc 1.0 SendStreamingMessage stream recorded from sdk",
-        "file": "v1_0/sdk.jsonl",
+        "file": "sdk.jsonl",
         "valid": True,
     }
     assert (card_suite["schema"], card_suite["profile"]) == ("v1_0/agent_card.json", "interop")
@@ -608,7 +605,8 @@ def test_record_writes_files_prints_stubs_and_never_replaces_a_file(broken, tmp_
     assert len(record.read_text().splitlines()) == 5
     assert (tmp_path / "good.card.json").is_file()
     assert (
-        "move good.jsonl to cases/streams/v1_0/ and save as cases/streams/probe_good.json:" in result.stdout
+        "move good.jsonl to cases/v1_0/streams/ and save as cases/v1_0/streams/probe_good.json:"
+        in result.stdout
     )
     # the printed stubs, saved as they say (the recording moved next to them), pass check --strict
     decoder = json.JSONDecoder()
@@ -619,10 +617,9 @@ def test_record_writes_files_prints_stubs_and_never_replaces_a_file(broken, tmp_
         assert {e["valid"] for e in (*stub.get("tests", ()), *stub.get("streams", ()))} == {True, False}
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(json.dumps(stub), encoding="utf-8")
-    (cases / "streams" / "v1_0").mkdir(parents=True)
-    moved = cases / "streams" / "v1_0" / record.name
+    moved = cases / "v1_0" / "streams" / record.name
     moved.write_bytes(record.read_bytes())
-    stubs = sorted(str(p) for p in (cases / "streams").glob("*.json"))
+    stubs = sorted(str(p) for p in (cases / "v1_0" / "streams").glob("*.json"))
     assert len(stubs) == 2
     checked = subprocess.run(
         [sys.executable, "-m", "a2a_schema_suite", "check", "--strict", "--schemas", str(SCHEMAS), *stubs],

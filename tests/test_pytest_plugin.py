@@ -224,7 +224,7 @@ def test_assert_valid_gives_the_cli_verdict_and_text(tmp_path):
 
 
 def test_assert_invalid_with_pinned_reasons_and_streams():
-    stream = CASES / "streams" / "v1_0" / "terminal_regression.jsonl"
+    stream = CASES / "v1_0" / "streams" / "terminal_regression.jsonl"
     assert_a2a_invalid(
         stream, "v1_0/stream_response.json", expected_errors=[{"line": 7, "rule": "lifecycle-terminal"}]
     )

@@ -128,7 +128,7 @@ def project(tmp_path, monkeypatch) -> Path:
     write("cases/broken.json", BROKEN)
     (root / "cases" / "streams").mkdir()
     shutil.copy(
-        CASES / "streams" / "v1_0" / "terminal_regression.jsonl",
+        CASES / "v1_0" / "streams" / "terminal_regression.jsonl",
         root / "cases" / "streams" / "regression.jsonl",
     )
     monkeypatch.chdir(root)

@@ -417,8 +417,8 @@ def test_unknown_members_only_means_names_the_version_never_declares():
 
 def test_a_stream_that_cannot_be_read_is_one_probe_with_the_reason(tmp_path):
     cases = tmp_path / "cases"
-    shutil.copytree(CASES / "streams", cases / "streams")
-    (cases / "streams" / "v1_0" / "happy_path_chunked.jsonl").write_bytes(
+    shutil.copytree(CASES / "v1_0" / "streams", cases / "v1_0" / "streams")
+    (cases / "v1_0" / "streams" / "happy_path_chunked.jsonl").write_bytes(
         "{}\n".encode("utf-16")
     )  # not UTF-8 text at all
     probes = collect_probes(cases, SCHEMAS)

@@ -24,9 +24,12 @@ def test_recorded_sdk_streams_pass_schema_and_stream_rules(tmp_path):
     )
     assert done.returncode == 0, done.stdout + done.stderr
     checks = [
-        ("v1_0/stream_response.json", tmp_path / "v1_0" / "sdk_recorded_jsonrpc.jsonl"),
-        ("v1_0/stream_response.json", tmp_path / "v1_0" / "sdk_recorded_rest.jsonl"),
-        ("v0_3/stream_response.json#/$defs/StreamEvent", tmp_path / "v0_3" / "sdk_recorded_jsonrpc.jsonl"),
+        ("v1_0/stream_response.json", tmp_path / "v1_0" / "streams" / "sdk_recorded_jsonrpc.jsonl"),
+        ("v1_0/stream_response.json", tmp_path / "v1_0" / "streams" / "sdk_recorded_rest.jsonl"),
+        (
+            "v0_3/stream_response.json#/$defs/StreamEvent",
+            tmp_path / "v0_3" / "streams" / "sdk_recorded_jsonrpc.jsonl",
+        ),
     ]
     for schema, path in checks:
         assert path.is_file()

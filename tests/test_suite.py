@@ -1,7 +1,18 @@
 from __future__ import annotations
 
+import json
+
 from a2a_schema_suite.results import ErrorDetail
-from a2a_schema_suite.suite import Matcher, Suite, SuiteProblem, discover, load_suite
+from a2a_schema_suite.suite import (
+    Matcher,
+    Suite,
+    SuiteProblem,
+    discover,
+    expand_versions,
+    load_suite,
+    load_suite_file,
+    suite_file_name,
+)
 
 
 def load(write_json, value):
@@ -71,3 +82,132 @@ def test_discover_names_files_relative_to_the_directory_parent(tmp_path):
     (tmp_path / "cases" / "a.json").write_text("{}")
     names = [name for _, name in discover([tmp_path / "cases"])]
     assert names == ["cases/a.json", "cases/v1/b.json"]
+
+
+# --- cross-version suites: a payload written once, a verdict per version --------------------------
+
+CROSS = {
+    "description": "0.3 tasks checked as 0.3 and as 1.0",
+    "schemas": {"v0_3": "v0_3/task.json", "v1_0": "v1_0/task.json"},
+    "tests": [
+        {
+            "description": "0.3 canceled task",
+            "comment": "shared",
+            "data": {"kind": "task", "id": "t", "contextId": "c", "status": {"state": "canceled"}},
+            "versions": {
+                "v0_3": {"valid": True},
+                "v1_0": {"valid": False, "comment": "1.0 only", "expectedErrors": [{"keyword": "enum"}]},
+            },
+        },
+        {
+            "description": "0.3 task with a 1.0 state",
+            "data": {"kind": "task", "id": "t", "contextId": "c", "status": {"state": "TASK_STATE_CANCELED"}},
+            "versions": {"v0_3": {"valid": False, "expectedErrors": [{"keyword": "enum"}]}},
+        },
+        {
+            "description": "migrated",
+            "data": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_CANCELED"}},
+            "versions": {"v1_0": {"valid": True}},
+        },
+    ],
+}
+
+
+def test_a_cross_version_suite_expands_into_one_suite_per_version(write_json):
+    path = write_json("m.json", json.dumps(CROSS, indent=2), raw=True)
+    items = load_suite_file(path, "cases/v1_0/migration/m.json")
+    assert [(s.name, s.schema) for s in items] == [  # type: ignore[union-attr]
+        ("cases/v1_0/migration/m.json [v0_3]", "v0_3/task.json"),
+        ("cases/v1_0/migration/m.json [v1_0]", "v1_0/task.json"),
+    ]
+    v0_3, v1_0 = items
+    assert isinstance(v0_3, Suite) and isinstance(v1_0, Suite)
+    assert [(t.description, t.valid) for t in v0_3.tests] == [
+        ("0.3 canceled task", True),
+        ("0.3 task with a 1.0 state", False),
+    ]
+    assert [(t.description, t.valid, t.expected_errors) for t in v1_0.tests] == [
+        ("0.3 canceled task", False, (Matcher(keyword="enum"),)),
+        ("migrated", True, ()),
+    ]
+    assert v0_3.tests[0].data == v1_0.tests[0].data and v0_3.tests[0].line == v1_0.tests[0].line
+    assert v1_0.tests[1].line is not None and v1_0.tests[1].line > v1_0.tests[0].line
+    # the per-version halves as written, for the API: the version's comment, else the test's
+    halves = expand_versions(CROSS)
+    assert [h[0] for h in halves] == ["v0_3", "v1_0"]
+    assert (
+        halves[0][1]["tests"][0]["comment"] == "shared" and halves[1][1]["tests"][0]["comment"] == "1.0 only"
+    )
+    assert suite_file_name("cases/v1_0/migration/m.json [v0_3]") == "cases/v1_0/migration/m.json"
+    assert suite_file_name("cases/v1_0/task.json") == "cases/v1_0/task.json"
+    # load_suite is for one-suite files: a cross-version file is a located problem there, not half of it
+    assert "load it with load_suite_file" in problem_text(load_suite(path, "m.json"))
+
+
+def test_cross_version_suite_mistakes_are_located_suite_errors(write_json):
+    def problem(value) -> str:
+        (item,) = load_suite_file(write_json("bad.json", value), "bad.json")
+        return problem_text(item)
+
+    first = CROSS["tests"][0]
+    assert (
+        "version 'v2_0' of test '0.3 canceled task' is not one of the suite's schemas (v0_3, v1_0)"
+        in problem(
+            {**CROSS, "tests": [{**first, "versions": {**first["versions"], "v2_0": {"valid": True}}}]}
+        )
+    )
+    assert "no test gives a verdict under v1_0 (schemas names it)" in problem(
+        {**CROSS, "tests": [{**first, "versions": {"v0_3": {"valid": True}}}]}
+    )
+    assert "a test of a cross-version suite gives valid under each version in versions" in problem(
+        {**CROSS, "tests": [{**first, "valid": True}]}
+    )
+    assert "a cross-version suite names its schemas in schemas, not schema" in problem(
+        {**CROSS, "schema": "v1_0/task.json"}
+    )
+    assert "versions is only allowed in a cross-version suite (one with schemas)" in problem(
+        {**GOOD, "tests": [{**GOOD["tests"][0], "versions": {"v1_0": {"valid": True}}}]}
+    )
+    assert "'versions' is a required property" in problem(
+        {**CROSS, "tests": [{"description": "x", "data": 1}]}
+    )
+    assert "expectedErrors is only allowed on a valid: false test" in problem(
+        {
+            **CROSS,
+            "tests": [
+                {
+                    **first,
+                    "versions": {
+                        **first["versions"],
+                        "v0_3": {"valid": True, "expectedErrors": [{"keyword": "x"}]},
+                    },
+                }
+            ],
+        }
+    )
+    assert "'1_0' does not match" in problem({**CROSS, "schemas": {"1_0": "v1_0/task.json", "v0_3": "x"}})
+
+
+def test_a_broken_cross_version_suite_through_the_cli(tmp_path):
+    """A user's mistake in a cross-version suite is a located, errored suite (exit 3), no traceback."""
+    import subprocess
+    import sys
+
+    suite = {
+        **CROSS,
+        "tests": [{**CROSS["tests"][0], "versions": {"v0_3": {"valid": True}, "v9_9": {"valid": True}}}],
+    }
+    (tmp_path / "m.json").write_text(json.dumps(suite, indent=2), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", "run", "m.json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    assert (
+        "m.json:8:5: not a valid suite: version " in done.stdout
+        and "version 'v9_9' of test '0.3 canceled task' is not one of" in done.stdout
+    )

@@ -46,7 +46,8 @@ class GoldenCase:
 
     version: str  #: "v1_0" or "v0_3"
     schema: str  #: the schema it is checked against: "v1_0/task.json" or "...#/$defs/TaskStatus"
-    suite: str  #: the suite file, e.g. "cases/v1_0/task.json"
+    #: the suite file, e.g. "cases/v1_0/task.json"; "<file> [v0_3]" for one version of a cross-version suite
+    suite: str
     description: str
     valid: bool
     data: Any  #: the JSON document (a fresh copy per call of :func:`iter_cases`)
@@ -120,34 +121,38 @@ def _entries(cases_dir: Path) -> tuple[_Entry, ...]:
 @functools.lru_cache(maxsize=8)
 def _load_entries(cases_dir: Path, _state: tuple[tuple[str, int, int], ...]) -> tuple[_Entry, ...]:
     from a2a_schema_suite.jsonio import load_path
-    from a2a_schema_suite.suite import SuiteProblem, discover_roots, load_suite
+    from a2a_schema_suite.suite import Suite, SuiteProblem, discover_roots, expand_versions, load_suite_file
 
     entries: list[_Entry] = []
     for path, name, root in discover_roots([cases_dir]):
-        suite = load_suite(path, name, root)
-        if isinstance(suite, SuiteProblem):
-            raise ValueError("cannot load suite: " + "; ".join(str(e) for e in suite.errors))
-        raw = load_path(path, name)  # the matchers and comments as written
-        schema = _relative(suite.schema)
-        version = schema.split("/", 1)[0]
-        profile = suite.profile or DEFAULT_PROFILE
-        for kind, key in (("test", "tests"), ("stream", "streams")):
-            for item in raw.get(key, ()):
-                entries.append(
-                    _Entry(
-                        kind,
-                        version,
-                        schema,
-                        name,
-                        item["description"],
-                        item["valid"],
-                        item.get("data"),
-                        path.parent / item["file"] if kind == "stream" else None,
-                        tuple(item.get("expectedErrors", ())),
-                        profile,
-                        item.get("comment"),
+        items = load_suite_file(path, name, root)
+        suites = [item for item in items if isinstance(item, Suite)]
+        for problem in items:
+            if isinstance(problem, SuiteProblem):
+                raise ValueError("cannot load suite: " + "; ".join(str(e) for e in problem.errors))
+        # the matchers and comments as written, one version at a time for a cross-version suite
+        halves = [half for _, half, _ in expand_versions(load_path(path, name))]
+        for suite, raw in zip(suites, halves, strict=True):
+            schema = _relative(suite.schema)
+            version = schema.split("/", 1)[0]
+            profile = suite.profile or DEFAULT_PROFILE
+            for kind, key in (("test", "tests"), ("stream", "streams")):
+                for item in raw.get(key, ()):
+                    entries.append(
+                        _Entry(
+                            kind,
+                            version,
+                            schema,
+                            suite.name,
+                            item["description"],
+                            item["valid"],
+                            item.get("data"),
+                            path.parent / item["file"] if kind == "stream" else None,
+                            tuple(item.get("expectedErrors", ())),
+                            profile,
+                            item.get("comment"),
+                        )
                     )
-                )
     return tuple(entries)
 
 

@@ -32,7 +32,7 @@ from a2a_schema_suite import regexlint
 from a2a_schema_suite.jsonio import LoadFailure, decode_utf8, load_path, read_bytes
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
 from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome
-from a2a_schema_suite.suite import Suite, SuiteLocations, SuiteProblem, discover_roots, load_suite
+from a2a_schema_suite.suite import Suite, SuiteLocations, SuiteProblem, discover_roots, load_suite_file
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -1062,7 +1062,8 @@ def check(
     tree, findings = load_tree(schema_root)
     store = SchemaStore.load(schema_root)  # its meta-schema verdicts are reused below
     findings += lint_schemas(tree, options, valid_schemas=set(store.files))
-    items = [load_suite(path, name, root) for path, name, root in discover_roots(paths)]
+    files = discover_roots(paths)
+    items = [item for path, name, root in files for item in load_suite_file(path, name, root)]
     suites = [s for s in items if isinstance(s, Suite)]
     problems = [p for p in items if isinstance(p, SuiteProblem)]
     for problem in problems:
@@ -1095,7 +1096,7 @@ def check(
     findings += orphan_findings(orphans)
     counts = {
         "schema files": len(tree.docs),
-        "suite files": len(items),
+        "suite files": len(files),
         "JSONL files": sum(1 for p in paths if p.is_dir() for _ in p.rglob("*.jsonl")),
     }
     results = findings + _clean_passes(findings, counts, skipped={"dead-def"} if scoped else set())

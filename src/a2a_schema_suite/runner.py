@@ -14,7 +14,7 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -48,7 +48,7 @@ from a2a_schema_suite.suite import (
     Suite,
     SuiteProblem,
     discover_roots,
-    load_suite,
+    load_suite_file,
     load_suites,
     orphan_streams,
 )
@@ -420,7 +420,7 @@ def run_paths(
         yield from run_suites(suites, store, options, orphan_streams(inputs, suites))
         return
     outcomes = list(_in_workers(_run_suite_file, units, store, jobs, _suite_file_lost))
-    loaded = [item for item, _ in outcomes]
+    loaded = [item for items, _ in outcomes for item in items]
     orphans = orphan_streams(inputs, loaded)
     orphan_results = (_orphan_result(o) for o in (orphans if options.select is None else ()))
     suites = (r for _, results in outcomes for r in results)
@@ -697,13 +697,16 @@ def _store() -> SchemaStore:
 
 def _run_suite_file(
     path: Path, name: str, options: RunOptions, root: Path | None = None
-) -> tuple[Suite | SuiteProblem, list[CaseResult]]:
-    """Worker: load and run one suite file; return it without its tests (for orphan detection)."""
-    item = load_suite(path, name, root)
-    results = list(suite_results(item, _store(), options))
-    if isinstance(item, Suite):
-        item = dataclasses.replace(item, tests=())
-    return item, results
+) -> tuple[tuple[Suite | SuiteProblem, ...], list[CaseResult]]:
+    """Worker: load and run one suite file; return its suites without their tests (for orphan
+    detection)."""
+    items = load_suite_file(path, name, root)
+    results = [r for item in items for r in suite_results(item, _store(), options)]
+    return tuple(_without_tests(item) for item in items), results
+
+
+def _without_tests(item: Suite | SuiteProblem) -> Suite | SuiteProblem:
+    return dataclasses.replace(item, tests=()) if isinstance(item, Suite) else item
 
 
 def _validate_chunk(
@@ -728,10 +731,10 @@ def _chunks(files: list[Path], jobs: int) -> list[list[Path]]:
 
 def _suite_file_lost(
     unit: tuple[Path, str, RunOptions, Path], why: str
-) -> tuple[SuiteProblem, list[CaseResult]]:
+) -> tuple[tuple[SuiteProblem], list[CaseResult]]:
     path, name, _, _ = unit
     problem = SuiteProblem(name, path, ())
-    return problem, [_errored(name, "", "<suite file>", None, f"worker process failed: {why}")]
+    return (problem,), [_errored(name, "", "<suite file>", None, f"worker process failed: {why}")]
 
 
 def _documents_lost(unit: tuple[list[Path], str | None, str, str], why: str) -> list[CaseResult]:
@@ -812,12 +815,19 @@ def _case_errored(case: sandbox.CaseInfo, reason: str) -> CaseResult:
 
 def _suite_file_task(
     path: Path, name: str, options: RunOptions, root: Path | None = None, *, start: int = 0
-) -> Iterator[CaseResult]:
-    """Worker: load one suite file and run it from its ``start``-th case; returns the suite
-    without its tests (for orphan detection)."""
-    item = load_suite(path, name, root)
-    yield from suite_results(item, _store(), options, start)
-    return dataclasses.replace(item, tests=()) if isinstance(item, Suite) else item
+) -> Generator[CaseResult, None, tuple[Suite | SuiteProblem, ...]]:
+    """Worker: load one suite file and run it from its ``start``-th case (counted over all its
+    suites); returns its suites without their tests (for orphan detection)."""
+    items = load_suite_file(path, name, root)
+    for item in items:
+        selected = 1  # a suite problem is one errored result
+        if isinstance(item, Suite):
+            cases: list[CaseTest | StreamCase] = [*item.tests, *item.streams]
+            selected = len([t for t in cases if selects(options.select, f"{item.name} > {t.description}")])
+        if start < selected:
+            yield from suite_results(item, _store(), options, start)
+        start = max(0, start - selected)
+    return tuple(_without_tests(item) for item in items)
 
 
 def _suite_task(item: Suite | SuiteProblem, options: RunOptions, *, start: int = 0) -> Iterator[CaseResult]:
@@ -899,7 +909,9 @@ def run_paths_budgeted(
     except KeyboardInterrupt as exc:
         exc.partial = [r for results, _ in outcomes for r in results]  # type: ignore[attr-defined]
         raise
-    loaded: Iterable[Suite | SuiteProblem] = [item for _, item in outcomes if item is not None]
+    loaded: Iterable[Suite | SuiteProblem] = [
+        item for _, items in outcomes if items is not None for item in items
+    ]
     if shard is not None and shard.index != 1:
         orphans: list[Path] = []
     else:  # shard 1 reads every suite file for what it references (it runs only its own)

@@ -141,8 +141,20 @@ def suite_meta_errors(data: Any) -> list[jsonschema.ValidationError]:
     return errors
 
 
+#: Why a member the meta-schema forbids (``{"not": {}}``) in one kind of suite is wrong there.
+_FORBIDDEN = {
+    "schema": "a cross-version suite names its schemas in schemas, not schema",
+    "streams": "a cross-version suite has tests only, no streams",
+    "valid": "a test of a cross-version suite gives valid under each version in versions",
+    "expectedErrors": "a test of a cross-version suite gives expectedErrors under each version in versions",
+    "versions": "versions is only allowed in a cross-version suite (one with schemas)",
+}
+
+
 def _meta_message(error: jsonschema.ValidationError) -> str:
-    if error.validator == "not":  # the only `not` in the meta-schema
+    if error.validator == "not":  # a forbidden member, or expectedErrors on a valid: true test
+        if error.path and error.path[-1] in _FORBIDDEN:
+            return _FORBIDDEN[str(error.path[-1])]
         return "expectedErrors is only allowed on a valid: false test"
     return error.message
 
@@ -326,14 +338,92 @@ def stream_path_problem(path: Path, file: str, root: Path) -> str | None:
     return None
 
 
-def load_suite(path: Path, name: str, root: Path | None = None) -> Suite | SuiteProblem:
-    """Load and check one suite file; its stream files must be inside ``root`` (default:
-    :func:`tree_root`)."""
+def version_suite_name(name: str, version: str) -> str:
+    """The display name of one version's suite of a cross-version file: ``<file> [v0_3]``."""
+    return f"{name} [{version}]"
+
+
+_VERSION_SUFFIX = re.compile(r"(.+) \[(v\d+(?:_\d+)*)\]")
+
+
+def suite_file_name(name: str) -> str:
+    """The file a suite's display name is about: ``<file>`` of ``<file> [v0_3]``, else ``name``."""
+    found = _VERSION_SUFFIX.fullmatch(name)
+    return found.group(1) if found else name
+
+
+def expand_versions(data: dict[str, Any]) -> list[tuple[str | None, dict[str, Any], list[int]]]:
+    """A suite file's value as single-version suites: ``(version, suite, index of each test)``.
+
+    A plain suite is itself (version None). A cross-version suite (``schemas``, a ``versions``
+    member per test) becomes one suite per version of ``schemas``, in that order, holding the tests
+    that give a verdict under that version, in file order, each written as on a plain suite
+    (``description``, ``valid``, ``data``, ``expectedErrors``, ``comment``: the version's own
+    comment, else the test's). ``data`` is valid against the meta-schema.
+    """
+    if "schemas" not in data:
+        return [(None, data, list(range(len(data.get("tests", ())))))]
+    halves: list[tuple[str | None, dict[str, Any], list[int]]] = []
+    for version, schema in data["schemas"].items():
+        suite = {k: v for k, v in data.items() if k not in ("schemas", "tests")}
+        suite["schema"] = schema
+        tests, indexes = [], []
+        for i, test in enumerate(data["tests"]):
+            verdict = test["versions"].get(version)
+            if verdict is None:
+                continue
+            plain = {"description": test["description"], "valid": verdict["valid"], "data": test["data"]}
+            if "expectedErrors" in verdict:
+                plain["expectedErrors"] = verdict["expectedErrors"]
+            comment = verdict.get("comment", test.get("comment"))
+            if comment is not None:
+                plain["comment"] = comment
+            tests.append(plain)
+            indexes.append(i)
+        suite["tests"] = tests
+        halves.append((version, suite, indexes))
+    return halves
+
+
+def _version_problems(data: dict[str, Any], name: str, where: SuiteLocations) -> list[LoadError]:
+    """What the meta-schema cannot say about a cross-version suite: each test's versions are
+    versions of ``schemas``, and each version of ``schemas`` checks some test."""
+    if "schemas" not in data:
+        return []
+    known = list(data["schemas"])
+    problems = [
+        LoadError(
+            name,
+            *where.of(("tests", i)),
+            f"not a valid suite: version {version!r} of test {test['description']!r} is not one of the "
+            f"suite's schemas ({', '.join(known)})",
+        )
+        for i, test in enumerate(data["tests"])
+        for version in test["versions"]
+        if version not in data["schemas"]
+    ]
+    used = {version for test in data["tests"] for version in test["versions"]}
+    problems += [
+        LoadError(
+            name,
+            *where.of(("schemas",)),
+            f"not a valid suite: no test gives a verdict under {version} (schemas names it)",
+        )
+        for version in known
+        if version not in used
+    ]
+    return problems
+
+
+def load_suite_file(path: Path, name: str, root: Path | None = None) -> tuple[Suite | SuiteProblem, ...]:
+    """Load and check one suite file: one suite, or one per version of a cross-version suite
+    (named :func:`version_suite_name`); its stream files must be inside ``root`` (default:
+    :func:`tree_root`). A file with problems is one :class:`SuiteProblem`."""
     root = tree_root(path) if root is None else root
     try:
         data, where = _read_suite(path, name)
     except LoadFailure as exc:
-        return SuiteProblem(name, path, (exc.error,))
+        return (SuiteProblem(name, path, (exc.error,)),)
     problems = [
         LoadError(
             name,
@@ -344,7 +434,7 @@ def load_suite(path: Path, name: str, root: Path | None = None) -> Suite | Suite
     ]
     if problems:
         problems.sort(key=lambda e: (e.line, e.column))
-        return SuiteProblem(name, path, tuple(problems))
+        return (SuiteProblem(name, path, tuple(problems)),)
     seen: set[str] = set()
     entries = [(key, i, entry) for key in ("tests", "streams") for i, entry in enumerate(data.get(key, ()))]
     for key, i, entry in entries:
@@ -352,13 +442,21 @@ def load_suite(path: Path, name: str, root: Path | None = None) -> Suite | Suite
             reason = f"duplicate description {entry['description']!r}"
             problems.append(LoadError(name, *where.of((key, i)), reason))
         seen.add(entry["description"])
+    problems += _version_problems(data, name, where)
     for i, entry in enumerate(data.get("streams", ())):
         reason = stream_path_problem(path, entry["file"], root)
         if reason is not None:
             problems.append(LoadError(name, *where.of(("streams", i)), reason))
     if problems:
         problems.sort(key=lambda e: (e.line, e.column))
-        return SuiteProblem(name, path, tuple(problems))
+        return (SuiteProblem(name, path, tuple(problems)),)
+    return tuple(
+        _suite(path, name if version is None else version_suite_name(name, version), half, indexes, where)
+        for version, half, indexes in expand_versions(data)
+    )
+
+
+def _suite(path: Path, name: str, data: dict[str, Any], indexes: list[int], where: SuiteLocations) -> Suite:
     tests = tuple(
         CaseTest(
             description=t["description"],
@@ -367,7 +465,7 @@ def load_suite(path: Path, name: str, root: Path | None = None) -> Suite | Suite
             expected_errors=tuple(Matcher.from_dict(m) for m in t.get("expectedErrors", ())),
             line=where.line("tests", i),
         )
-        for i, t in enumerate(data.get("tests", ()))
+        for i, t in zip(indexes, data.get("tests", ()), strict=True)
     )
     streams = tuple(
         StreamCase(
@@ -391,9 +489,19 @@ def load_suite(path: Path, name: str, root: Path | None = None) -> Suite | Suite
     )
 
 
+def load_suite(path: Path, name: str, root: Path | None = None) -> Suite | SuiteProblem:
+    """:func:`load_suite_file` of a file that holds one suite (not a cross-version suite, which
+    is a :class:`SuiteProblem` here)."""
+    items = load_suite_file(path, name, root)
+    if len(items) == 1:
+        return items[0]
+    reason = f"a cross-version suite ({len(items)} versions): load it with load_suite_file"
+    return SuiteProblem(name, path, (LoadError(name, 1, 1, reason),))
+
+
 def load_suites(paths: Iterable[Path]) -> Iterator[Suite | SuiteProblem]:
     for path, name, root in discover_roots(paths):
-        yield load_suite(path, name, root)
+        yield from load_suite_file(path, name, root)
 
 
 def orphan_streams(paths: Iterable[Path], suites: Iterable[Suite | SuiteProblem]) -> list[Path]:

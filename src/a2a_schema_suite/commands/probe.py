@@ -328,7 +328,7 @@ def command(
         if index == 0 and report.recording is not None and record_path is not None:
             intro = (
                 f"To add the recording as a case, move {record_path.name} to "
-                f"cases/streams/{report.recording.version_dir}/ and save as {name}:"
+                f"cases/{report.recording.version_dir}/streams/ and save as {name}:"
             )
         else:
             intro = f"To add the recorded card as a case, save as {name}:"

@@ -157,9 +157,10 @@ def _under_policy(errors: Any, policy: str) -> list[Any]:
     return list(split_policy(errors, policy)[0])
 
 
-def _stub_name(path: Path, suffix: str = "") -> str:
+def _stub_name(path: Path, version: str, suffix: str = "") -> str:
+    """``cases/<version>/streams/probe_<stem><suffix>.json``: next to the recording, in its version's tree."""
     stem = path.name[: -len(".jsonl")]
-    return f"cases/streams/{stem if stem.startswith('probe') else 'probe_' + stem}{suffix}.json"
+    return f"cases/{version}/streams/{stem if stem.startswith('probe') else 'probe_' + stem}{suffix}.json"
 
 
 def suite_stubs(
@@ -174,7 +175,7 @@ def suite_stubs(
     )
     entry: dict[str, Any] = {
         "description": f"{recording.label} stream recorded from {source}",
-        "file": f"{version}/{path.name}",
+        "file": path.name,
         "valid": not stream_errors,
     }
     if stream_errors:
@@ -191,7 +192,7 @@ def suite_stubs(
     )
     if extra:
         stream_suite["tests"] = extra
-    stubs = [(_stub_name(path), stream_suite)]
+    stubs = [(_stub_name(path, version), stream_suite)]
 
     if recording.card_schema:
         card = load_path(card_path_for(path))
@@ -218,5 +219,5 @@ def suite_stubs(
                 [test], [card], card_validator, recording.card_schema, policy, f"agent card from {source}"
             ),
         ]
-        stubs.append((_stub_name(path, "_card"), card_suite))
+        stubs.append((_stub_name(path, version, "_card"), card_suite))
     return stubs

@@ -21,6 +21,7 @@ from pathlib import Path
 from a2a_schema_suite import sanitize
 from a2a_schema_suite.reporters.run import text
 from a2a_schema_suite.results import CaseResult, Outcome, RunSummary
+from a2a_schema_suite.suite import suite_file_name
 
 _COMMANDS = {Outcome.FAILED: "error", Outcome.ERRORED: "error", Outcome.WARNING: "warning"}
 
@@ -58,8 +59,8 @@ def location(result: CaseResult) -> tuple[str, int | None]:
     located = [e.line for e in result.errors if e.line is not None]
     if result.source is not None and located:
         return result.source, located[0]  # a stream: its JSONL file, at the first finding
-    if result.line is not None:
-        return result.suite, result.line  # the test's entry in its suite file
+    if result.line is not None:  # the test's entry in its suite file
+        return suite_file_name(result.suite), result.line
     # a suite or document that could not be loaded: a load error about that file has the line
     own = [
         e.line

@@ -19,6 +19,7 @@ import xml.etree.ElementTree as ET
 from a2a_schema_suite import sanitize
 from a2a_schema_suite.reporters.run.text import detail_lines, verdict_phrase
 from a2a_schema_suite.results import CaseResult, Outcome, RunSummary
+from a2a_schema_suite.suite import suite_file_name
 
 TOOL_NAME = "a2a-schema-suite"
 
@@ -32,9 +33,13 @@ def xml_text(value: object) -> str:
 
 
 def _classname(suite: str) -> str:
-    # Jenkins groups by the dotted class name: cases/v1_0/task.json -> cases.v1_0.task
-    stem = suite[: -len(".json")] if suite.endswith(".json") else suite
-    return ".".join(part for part in stem.replace("\\", "/").split("/") if part not in ("", ".", ".."))
+    # Jenkins groups by the dotted class name: cases/v1_0/task.json -> cases.v1_0.task; one
+    # version of a cross-version suite: cases/v1_0/migration/task_v0_3.json [v1_0] -> ....task_v0_3.v1_0
+    file = suite_file_name(suite)
+    stem = file[: -len(".json")] if file.endswith(".json") else file
+    version = suite[len(file) :].strip(" []")
+    parts = [*stem.replace("\\", "/").split("/"), version]
+    return ".".join(part for part in parts if part not in ("", ".", ".."))
 
 
 def _counts(results: list[CaseResult]) -> dict[str, str]:
@@ -63,7 +68,7 @@ def _testcase(parent: ET.Element, result: CaseResult) -> None:
     attributes = {
         "classname": xml_text(_classname(result.suite)),
         "name": xml_text(result.description),
-        "file": xml_text(result.suite),
+        "file": xml_text(suite_file_name(result.suite)),
         "time": _seconds(result.duration),
     }
     if result.line is not None:
