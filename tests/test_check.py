@@ -448,6 +448,200 @@ def test_duplicate_case_across_suites_same_schema_and_profile(tree):
     assert findings(tree.check(), "duplicate-case") == []
 
 
+# --- case-layout ---------------------------------------------------------------------------------
+
+#: v8/thing.json: the v9 thing without `size` (closed), so {"name": "lamp", "size": 2} is valid v9
+#: and invalid v8: a payload whose verdict differs between the two versions.
+V8_THING = {
+    "$schema": DIALECT,
+    "$id": BASE + "v8/thing.json",
+    "type": "object",
+    "properties": {"name": {"type": "string", "minLength": 1}},
+    "required": ["name"],
+    "additionalProperties": False,
+}
+SIZED = {"name": "lamp", "size": 2}
+UNKNOWN_SIZE = [{"path": "$", "keyword": "additionalProperties", "message": "'size'"}]
+
+#: the payload written once: valid v9, invalid v8; a near-miss under v9, a control under v8
+CROSS_SUITE = {
+    "description": "v9 things, checked as v9 and as v8",
+    "schemas": {"v9": "v9/thing.json", "v8": "v8/thing.json"},
+    "tests": [
+        {
+            "description": "sized lamp",
+            "data": SIZED,
+            "versions": {"v9": {"valid": True}, "v8": {"valid": False, "expectedErrors": UNKNOWN_SIZE}},
+        },
+        {
+            "description": "negative size",
+            "data": {"name": "lamp", "size": -1},
+            "versions": {
+                "v9": {"valid": False, "expectedErrors": [{"path": "$.size", "keyword": "minimum"}]}
+            },
+        },
+        {"description": "lamp without size", "data": {"name": "lamp"}, "versions": {"v8": {"valid": True}}},
+    ],
+}
+
+
+@pytest.fixture
+def versioned(tree: Tree) -> Tree:
+    """The tree laid out by version: cases/v9/thing.json, cases/v9/migration/thing_v9.json (v9 and
+    v8), cases/v8/thing.json."""
+    tree.write("schemas/v8/thing.json", V8_THING)
+    (tree.cases / "thing.json").rename(tree.write("cases/v9/thing.json", THING_SUITE))
+    tree.write("cases/v9/migration/thing_v9.json", CROSS_SUITE)
+    v8_tests = [
+        {"description": "plain lamp", "valid": True, "data": {"name": "lamp"}},
+        {
+            "description": "empty name",
+            "valid": False,
+            "data": {"name": ""},
+            "expectedErrors": [{"keyword": "minLength"}],
+        },
+    ]
+    tree.write("cases/v8/thing.json", {"schema": "v8/thing.json", "tests": v8_tests})
+    return tree
+
+
+def test_case_layout_a_tree_laid_out_by_version_is_clean(versioned):
+    results = versioned.check(strict=True)
+    assert problems(results) == []
+    assert "check: case-layout: 3 suite files" in [r.description for r in results]
+    ran = [(r.suite, r.description) for r in results if r.suite != "check"]
+    assert ("cases/v9/migration/thing_v9.json [v8]", "sized lamp") in ran
+    assert ("cases/v9/migration/thing_v9.json [v9]", "sized lamp") in ran
+
+
+def test_case_layout_a_purpose_tree_outside_the_version_trees(versioned):
+    tests = [{**t, "description": "stray " + t["description"]} for t in THING_SUITE["tests"]]
+    versioned.write("cases/streams/thing.json", {**THING_SUITE, "tests": tests})
+    found = only(versioned.check(), "case-layout")
+    assert found.suite == "cases/streams/thing.json" and found.line == 2
+    assert "outside every version tree of cases/" in found.reason and "(cases/v9/)" in found.reason
+
+
+def test_case_layout_a_suite_in_another_versions_tree(versioned):
+    (versioned.cases / "v8" / "thing.json").rename(versioned.cases / "v9" / "old_thing.json")
+    found = only(versioned.check(), "case-layout")
+    assert found.suite == "cases/v9/old_thing.json"
+    assert "a v8 suite in the v9 tree (its schema is v8/thing.json): move it under cases/v8/" in found.reason
+
+
+def test_case_layout_a_cross_version_suite_outside_its_newest_versions_tree(versioned):
+    (versioned.cases / "v8" / "migration").mkdir()
+    (versioned.cases / "v9" / "migration" / "thing_v9.json").rename(
+        versioned.cases / "v8" / "migration" / "t.json"
+    )
+    found = only(versioned.check(), "case-layout")
+    assert found.suite == "cases/v8/migration/t.json"  # one finding for the file, not one per version
+    assert "a cross-version suite of v8, v9 in the v8 tree" in found.reason
+    assert "cases/v9/migration/" in found.reason
+
+
+def test_case_layout_a_payload_copied_into_two_versions_with_other_verdicts(versioned):
+    """What the old migration pairs were: the same test in a suite of each version, nothing keeping
+    the copies equal; written once it is one cross-version test."""
+    (versioned.cases / "v9" / "migration" / "thing_v9.json").unlink()
+    versioned.write(
+        "cases/v9/sized.json",
+        {
+            "schema": "v9/thing.json",
+            "tests": [
+                {"description": "sized lamp", "valid": True, "data": SIZED},
+                {
+                    "description": "sized nothing",
+                    "valid": False,
+                    "data": {"size": 2},
+                    "expectedErrors": [{"keyword": "required"}],
+                },
+            ],
+        },
+    )
+    versioned.write(
+        "cases/v8/sized_as_v8.json",
+        {
+            "schema": "v8/thing.json",
+            "tests": [
+                {"description": "lamp", "valid": True, "data": {"name": "lamp"}},
+                {"description": "sized lamp", "valid": False, "data": SIZED, "expectedErrors": UNKNOWN_SIZE},
+            ],
+        },
+    )
+    found = only(versioned.check(), "case-layout")
+    assert found.description == "check: case-layout: sized lamp"
+    assert (found.suite, found.line) == ("cases/v9/sized.json", 4)
+    assert found.reason.startswith(
+        "the same data and description as in cases/v8/sized_as_v8.json (v8, valid: false), here under v9 "
+        "with the other verdict: write the payload once, as one test of a cross-version suite"
+    )
+    # the same test with the same verdict in both versions is a suite carried over: not a finding
+    versioned.write(
+        "cases/v8/sized_as_v8.json",
+        {
+            "schema": "v8/thing.json",
+            "tests": [
+                {"description": "lamp", "valid": True, "data": {"name": "lamp"}},
+                {
+                    "description": "sized nothing",
+                    "valid": False,
+                    "data": {"size": 2},
+                    "expectedErrors": [{"keyword": "required"}],
+                },
+            ],
+        },
+    )
+    assert findings(versioned.check(), "case-layout") == []
+
+
+def test_case_layout_through_the_cli_on_the_old_layout(tmp_path):
+    """The layout this rule replaced (cases/migration/ with copied pairs) fails check, exit 1,
+    each finding with file and line; the bundled cases pass it."""
+    import shutil
+    import subprocess
+    import sys
+
+    shutil.copytree(SCHEMAS, tmp_path / "schemas")
+    (tmp_path / "cases" / "migration").mkdir(parents=True)
+    cross = json.loads((CASES / "v1_0" / "migration" / "task_v0_3.json").read_text(encoding="utf-8"))
+    for version, schema in cross["schemas"].items():
+        tests = [
+            {"description": t["description"], "data": t["data"], **t["versions"][version]}
+            for t in cross["tests"]
+            if version in t["versions"]
+        ]
+        (tmp_path / "cases" / version).mkdir(exist_ok=True)
+        name = "task_v0_3.json" if version == "v0_3" else "task_as_v1_0.json"
+        (tmp_path / "cases" / "migration" / name).write_text(
+            json.dumps({"schema": schema, "tests": tests}, indent=2), encoding="utf-8"
+        )
+    done = subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", "check", "-q", "cases"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    lines = [line for line in done.stdout.splitlines() if "case-layout" in line]
+    outside = [line for line in lines if "case-layout: cases/migration/" in line]  # about a file
+    copies = [line for line in lines if line not in outside]  # about a test
+    assert len(outside) == 2 and len(copies) == 10, done.stdout
+    assert any(
+        line.startswith("FAILED cases/migration/task_v0_3.json > check: case-layout: ") for line in lines
+    )
+    bundled = subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", "check", "-q", "--strict"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=CASES.parent,
+    )
+    assert bundled.returncode == 0 and "case-layout" not in bundled.stdout, bundled.stdout
+
+
 def test_the_run_itself_wrong_verdict_fails_check(tree):
     tree.write(
         "cases/thing.json",

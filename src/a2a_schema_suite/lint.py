@@ -159,6 +159,13 @@ RULES: dict[str, Rule] = {
             "suite files",
             "no two suites have a test with the same (schema, profile, description)",
         ),
+        Rule(
+            "case-layout",
+            Outcome.FAILED,
+            "suite files",
+            "a suite lives in its schema's version tree (a cross-version suite in its newest version's); "
+            "a payload with another verdict under another version is written once, in a cross-version suite",
+        ),
     )
 }
 
@@ -1005,6 +1012,19 @@ def duplicate_case_findings(
             )
 
 
+def case_layout_findings(suites: list[Suite], paths: list[Path], store: SchemaStore) -> Iterator[CaseResult]:
+    """The case layout (:mod:`a2a_schema_suite.caselayout`)."""
+    from a2a_schema_suite.caselayout import layout_problems
+
+    def version_of(ref: str) -> str | None:
+        with contextlib.suppress(SchemaError):
+            return store.resolve(ref)[0]
+        return None
+
+    for p in layout_problems(suites, paths, version_of):
+        yield _finding("case-layout", p.suite, p.subject, p.message, schema=p.schema, line=p.line)
+
+
 def orphan_findings(orphans: Iterable[Path]) -> Iterator[CaseResult]:
     for path in orphans:
         name = display_path(path)
@@ -1092,6 +1112,7 @@ def check(
     for suite in suites:
         findings += suite_findings(suite, options)
     findings += duplicate_case_findings(suites, store)
+    findings += case_layout_findings(suites, paths, store)
     orphans = orphan_streams(paths, items)
     findings += orphan_findings(orphans)
     counts = {
