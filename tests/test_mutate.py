@@ -549,3 +549,48 @@ def test_bundled_audit_guards_the_strict_1_0_schemas():
     )
     assert not [s for s in report.survivors if s.schema_location in fixed]
     jsonschema.Draft202012Validator(REPORT_SCHEMA).validate(report.to_dict())
+
+
+def test_emit_keeps_the_versions_of_a_cross_version_suite_apart(tmp_path):
+    """One file, two suites (one per version): each gets its own emitted suite with its own schema.
+    They were written into one file under the first version's schema, where the other version's
+    original valid tests fail."""
+    import subprocess
+    import sys
+
+    suite = CASES / "v1_0" / "migration" / "task_push_notification_config_v1_0.json"
+    emit = tmp_path / "emit"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "a2a_schema_suite",
+            "mutate",
+            str(suite),
+            "--limit",
+            "40",
+            "--emit",
+            str(emit),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    written = {p.name: json.loads(p.read_text(encoding="utf-8"))["schema"] for p in emit.rglob("*.json")}
+    assert written == {
+        "task_push_notification_config_v1_0_as_v1_0.mutants.json": "v1_0/push_notification_config.json",
+        "task_push_notification_config_v1_0_as_v0_3.mutants.json": (
+            "v0_3/push_notification_config.json#/$defs/TaskPushNotificationConfig"
+        ),
+    }
+    report = subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", "run", str(emit), "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    originals = [
+        r for r in json.loads(report.stdout)["results"] if not r["description"].startswith("mutant:")
+    ]
+    assert originals and all(r["outcome"] == "passed" for r in originals)

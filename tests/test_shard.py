@@ -32,7 +32,7 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("shard") / "project"
     shutil.copytree(REPO / "schemas", root / "schemas")
     shutil.copytree(REPO / "cases", root / "cases")
-    (root / "cases" / "streams" / "v1_0" / "zz_unreferenced.jsonl").write_text('{"task": {}}\n')
+    (root / "cases" / "v1_0" / "streams" / "zz_unreferenced.jsonl").write_text('{"task": {}}\n')
     (root / "cases" / "v1_0" / "zz_broken.json").write_text('{"schema": "v1_0/task.json", "tests": [}')
     wrong = {
         "schema": "v1_0/task.json",

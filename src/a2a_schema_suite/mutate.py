@@ -45,7 +45,7 @@ from a2a_schema_suite.migration import SPELLINGS, SPELLINGS_0_3_TO_1_0  # noqa: 
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
 from a2a_schema_suite.results import unresolvable_message
 from a2a_schema_suite.runner import selects
-from a2a_schema_suite.suite import Suite, SuiteProblem
+from a2a_schema_suite.suite import Suite, SuiteProblem, suite_file_name
 
 # --------------------------------------------------------------------------------------------
 # JSON pointers and structural edits (the original data is never modified: mutants share the
@@ -1495,7 +1495,8 @@ class EmitError(Exception):
 
 
 def _emit_relpath(survivor: Survivor) -> Path:
-    """Where a suite's mutants go under DIR: ``<suite's directory name>/<name>.mutants.json``.
+    """Where a suite's mutants go under DIR: ``<suite's directory name>/<name>.mutants.json``
+    (``<name>_as_<version>`` for one version of a cross-version suite, a suite of its own).
 
     The directory name is the real one (``cases/v1_0/../x.json`` is in ``cases``), never ``..``:
     nothing is written outside DIR.
@@ -1504,7 +1505,8 @@ def _emit_relpath(survivor: Survivor) -> Path:
     folder = path.resolve().parent.name
     if folder in ("", ".", ".."):
         folder = "."
-    return Path(folder) / (path.stem + ".mutants.json")
+    version = survivor.suite[len(suite_file_name(survivor.suite)) :].strip(" []")
+    return Path(folder) / (path.stem + (f"_as_{version}" if version else "") + ".mutants.json")
 
 
 def emit_suites(survivors: Iterable[Survivor], directory: Path) -> list[Path]:
@@ -1515,12 +1517,13 @@ def emit_suites(survivors: Iterable[Survivor], directory: Path) -> list[Path]:
     overwritten: if any target exists, nothing is written and :class:`EmitError` names it.
     """
     by_file: dict[Path, list[Survivor]] = {}
-    sources: dict[Path, Path] = {}
+    sources: dict[Path, tuple[Path, str]] = {}
     for survivor in survivors:
-        rel, n = _emit_relpath(survivor), 2
-        while rel in sources and sources[rel] != survivor.suite_path:  # two suites, same name
-            rel, n = _emit_relpath(survivor).with_name(f"{survivor.suite_path.stem}-{n}.mutants.json"), n + 1
-        sources[rel] = survivor.suite_path
+        base = rel = _emit_relpath(survivor)
+        n, source = 2, (survivor.suite_path, survivor.suite)
+        while rel in sources and sources[rel] != source:  # two suites, same name
+            rel, n = base.with_name(f"{base.name.removesuffix('.mutants.json')}-{n}.mutants.json"), n + 1
+        sources[rel] = source
         by_file.setdefault(rel, []).append(survivor)
     targets = {rel: directory / rel for rel in by_file}
     outside = [
