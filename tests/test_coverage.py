@@ -319,3 +319,42 @@ def test_bundled_suites():
     for version in data["coverage"]["versions"]:
         assert version["locations"] > 300
         assert version["valid_percent"] > 50 and version["invalid_percent"] > 40
+
+
+def test_coverage_suite_of_a_cross_version_file_names_the_file_and_counts_files(tmp_path):
+    """--suite with a cross-version suite (one file, a suite per version): the gain is the file's,
+    over the other suite *files*."""
+    import shutil
+    import subprocess
+    import sys
+
+    from conftest import CASES
+
+    cases = tmp_path / "cases"
+    shutil.copytree(CASES / "v0_3", cases / "v0_3")
+    target = cases / "v1_0" / "migration" / "task_v0_3.json"
+    target.parent.mkdir(parents=True)
+    shutil.copy(CASES / "v1_0" / "migration" / "task_v0_3.json", target)
+    shutil.copy(CASES / "v1_0" / "task.json", cases / "v1_0" / "task.json")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "a2a_schema_suite",
+            "coverage",
+            "cases",
+            "--suite",
+            str(target.relative_to(tmp_path)),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    others = len(list((cases / "v0_3").rglob("*.json"))) + 1  # every file under cases but the target
+    for version in ("v0_3", "v1_0"):
+        assert (
+            f"cases/v1_0/migration/task_v0_3.json adds to {version} (over {others} other suite files)"
+            in done.stdout
+        )

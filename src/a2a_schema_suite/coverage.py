@@ -52,7 +52,15 @@ from a2a_schema_suite import __version__, sanitize
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
 from a2a_schema_suite.results import ExitCode, Outcome, RunSummary
 from a2a_schema_suite.runner import RunOptions, run_suites, stream_errors
-from a2a_schema_suite.suite import CaseTest, StreamCase, Suite, SuiteProblem, load_suites, orphan_streams
+from a2a_schema_suite.suite import (
+    CaseTest,
+    StreamCase,
+    Suite,
+    SuiteProblem,
+    load_suites,
+    orphan_streams,
+    suite_file_name,
+)
 
 TOOL_NAME = "a2a-schema-suite"
 KINDS = ("property", "definition", "branch", "enum")
@@ -911,8 +919,8 @@ def suite_gain(
     mine = list(load_suites([suite_file]))
     own = measure_suites(mine, store, options=options)
     without = measure_suites(others, store, versions=own.versions, options=options)
-    name = mine[0].name if mine else suite_file.as_posix()
-    return SuiteGain(name, len(others), without, own)
+    name = suite_file_name(mine[0].name) if mine else suite_file.as_posix()  # a cross-version file: the file
+    return SuiteGain(name, len({s.path for s in others}), without, own)
 
 
 def render_gain_text(gain: SuiteGain, *, details: bool | None = None) -> str:
