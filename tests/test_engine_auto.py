@@ -47,7 +47,7 @@ def test_auto_reports_exactly_what_the_python_engine_reports(profile: str) -> No
 
 @needs_rs
 def test_the_text_header_says_which_engine_ran() -> None:
-    lines = cli("validate", "cases/streams/v1_0/terminal_regression.jsonl").stdout.splitlines()
+    lines = cli("validate", "cases/v1_0/streams/terminal_regression.jsonl").stdout.splitlines()
     assert lines[0].startswith("schemas: ")
     assert lines[1] == "engine: jsonschema-rs (auto: verdicts by jsonschema-rs, every message by jsonschema)"
     given = cli("validate", "--engine", "jsonschema-rs", "cases/v1_0/task.json", "--schema", "v1_0/task.json")

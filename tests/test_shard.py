@@ -68,8 +68,12 @@ def test_three_shards_merged_are_one_run(tree: Path) -> None:
 
 
 def test_validate_shards_a_directory_tree_by_file(tree: Path) -> None:
-    recordings = tree / "cases" / "streams"
-    args = ["validate", "--schema", "v1_0/stream_response.json", str(recordings / "v1_0")]
+    recordings = tree.parent / "recordings"  # a tree of recorded traffic, two levels deep
+    for i, sample in enumerate(sorted((tree / "cases" / "v1_0" / "streams").glob("*.jsonl"))):
+        folder = recordings / f"day-{i % 3}" / ("hour-1" if i % 2 else "")
+        folder.mkdir(parents=True, exist_ok=True)
+        shutil.copy(sample, folder / sample.name)
+    args = ["validate", "--schema", "v1_0/stream_response.json", str(recordings)]
     whole = cli(*args, "--format", "json", cwd=tree)
     names = [r["suite"] for r in json.loads(whole.stdout)["results"]]
     assert len(names) > 3 and all(n.endswith(".jsonl") for n in names)

@@ -150,9 +150,15 @@ def _merge_shards(reports: list[tuple[Path, dict[str, Any]]]) -> RunSummary:
     position = {name: i for i, name in enumerate(units)}
     before: list[dict[str, Any]] = []  # not of a unit (JSONL files no suite references): first
     of_unit: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    from a2a_schema_suite.suite import suite_file_name
+
     for index in range(1, count + 1):
         for result in by_index[index][1]["results"]:
-            (of_unit[result["suite"]] if result["suite"] in position else before).append(result)
+            # a cross-version suite file's results are named "<file> [v0_3]"
+            unit = next(
+                (n for n in (result["suite"], suite_file_name(result["suite"])) if n in position), None
+            )
+            (before if unit is None else of_unit[unit]).append(result)
     results = before + [r for name in units for r in of_unit[name]]
     merged = {"results": results, **{m: first[m] for m in ("roots", "engine") if m in first}}
     return summary_from_dict(merged)
