@@ -78,3 +78,30 @@ def test_auto_leaves_schemas_with_format_to_the_python_engine(tmp_path: Path) ->
     assert header.startswith("engine: jsonschema (auto: the schemas use format (/properties/id/format)"), (
         header
     )
+
+
+def test_a_wrapper_union_accepts_through_its_member_and_reports_through_itself(store) -> None:
+    """engines.UnionValidator: a valid 1.0 stream event is checked against its own type only;
+    anything else gets the union's verdict and errors, unchanged."""
+    from a2a_schema_suite.registry import SchemaStore
+
+    python = SchemaStore.load(REPO / "schemas", engine="jsonschema")
+    union = python.validator("v1_0/stream_response.json")
+    assert isinstance(union, engines.UnionValidator)
+    assert set(union.members) == {"task", "message", "statusUpdate", "artifactUpdate"}
+    assert engines.wrapper_union({"type": "object"}) is None
+    assert python.validator("v1_0/task.json").__class__ is not engines.UnionValidator
+    task = {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}
+    documents = [
+        {"task": task},
+        {"task": task, "message": {}},  # two members: the union decides (oneOf)
+        {},
+        {"task": {**task, "kind": "task"}},  # a 0.3 leftover inside the member
+        {"other": 1},
+        {"statusUpdate": "x"},
+        [],
+    ]
+    for document in documents:
+        whole = [e.message for e in union.union.iter_errors(document)]
+        assert [e.message for e in union.iter_errors(document)] == whole
+        assert union.is_valid(document) is (not whole)

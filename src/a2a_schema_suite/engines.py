@@ -99,6 +99,74 @@ class AutoValidator:
         return getattr(self.python, name)
 
 
+#: Members of a schema object that assert nothing (a wrapper union may have them).
+_ANNOTATIONS = frozenset({"$schema", "$id", "$comment", "$defs", "title", "description", "examples"})
+
+
+def wrapper_union(schema: Any) -> dict[str, str] | None:
+    """The member -> ``$ref`` of a *wrapper union*, or None if ``schema`` is not exactly one.
+
+    A wrapper union (a 1.0 ``StreamResponse``: ``{"statusUpdate": {...}}``) is ``type: object``,
+    ``properties`` whose every member is a bare ``$ref`` (annotations aside), a ``oneOf`` of one
+    ``{"required": [member]}`` per member and ``unevaluatedProperties: false``, and nothing else.
+    For an object with exactly one of those members, that member's ``$ref`` alone decides: the
+    type holds, exactly one ``oneOf`` branch holds, the member is evaluated. So a validator of the
+    member's schema may accept such a document without the whole union (:class:`UnionValidator`).
+    """
+    if not isinstance(schema, dict):
+        return None
+    if set(schema) - _ANNOTATIONS != {"type", "properties", "oneOf", "unevaluatedProperties"}:
+        return None
+    properties, one_of = schema["properties"], schema["oneOf"]
+    if schema["type"] != "object" or schema["unevaluatedProperties"] is not False:
+        return None
+    if not isinstance(properties, dict) or not properties or not isinstance(one_of, list):
+        return None
+    refs: dict[str, str] = {}
+    for member, sub in properties.items():
+        if (
+            not isinstance(sub, dict)
+            or set(sub) - _ANNOTATIONS != {"$ref"}
+            or not isinstance(sub["$ref"], str)
+        ):
+            return None
+        refs[member] = sub["$ref"]
+    required = [b.get("required") if isinstance(b, dict) and set(b) == {"required"} else None for b in one_of]
+    if sorted(r[0] if isinstance(r, list) and len(r) == 1 else "" for r in required) != sorted(refs):
+        return None
+    return refs
+
+
+class UnionValidator:
+    """A wrapper union's validator (:func:`wrapper_union`) that accepts a document with one
+    member as soon as that member's own validator does; any other document, and any document it
+    does not accept, goes to the whole union's validator, whose errors are the report's. Same
+    verdicts and same errors as the union's validator; a valid stream event is checked once,
+    against its own type, instead of against the union."""
+
+    def __init__(self, union: Validator, members: dict[str, Validator]) -> None:
+        self.union = union
+        self.members = members
+
+    def _accepted(self, instance: Any) -> bool:
+        if isinstance(instance, dict) and len(instance) == 1:
+            ((member, value),) = instance.items()
+            validator = self.members.get(member)
+            return validator is not None and validator.is_valid(value)
+        return False
+
+    def is_valid(self, instance: Any) -> bool:
+        return self._accepted(instance) or self.union.is_valid(instance)
+
+    def iter_errors(self, instance: Any) -> Iterator[ValidationError]:
+        if self._accepted(instance):
+            return iter(())
+        return self.union.iter_errors(instance)
+
+    def __getattr__(self, name: str) -> Any:  # schema, evolve, descend...: the union's
+        return getattr(self.union, name)
+
+
 def check_engine(name: str) -> None:
     """Raise :class:`EngineUnavailable` (with an install hint) unless ``name`` can be used."""
     if name == AUTO:

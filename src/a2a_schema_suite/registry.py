@@ -313,6 +313,28 @@ class SchemaStore:
             self._registries[key] = Registry().with_resources(resources)
         return self._registries[key]
 
+    def _python_validator(self, uri: str, schema: Any, registry: Registry) -> Validator:
+        """The Python engine's validator of ``uri``; a wrapper union (a 1.0 StreamResponse) checks
+        a one-member document against its member's type first (engines.UnionValidator)."""
+        cls, formats = engines.python_validator_class(), engines.format_checker()
+        union = cls({"$ref": uri}, registry=registry, format_checker=formats)
+        members = engines.wrapper_union(schema)
+        if members is None:
+            return union
+        base = urldefrag(uri)[0]
+        if isinstance(schema, dict) and isinstance(schema.get("$id"), str):
+            base = urljoin(base, schema["$id"])
+        return cast(
+            Validator,
+            engines.UnionValidator(
+                union,
+                {
+                    m: cls({"$ref": urljoin(base, ref)}, registry=registry, format_checker=formats)
+                    for m, ref in members.items()
+                },
+            ),
+        )
+
     def _rust_validator(self, version: str, uri: str, profile: str) -> Validator:
         key = (version, profile)
         if key not in self._rs_registries:
@@ -442,9 +464,7 @@ class SchemaStore:
                 else:
                     self._validators[key] = cast(Validator, engines.AutoValidator(rust, python))
             else:
-                self._validators[key] = engines.python_validator_class()(
-                    {"$ref": uri}, registry=registry, format_checker=engines.format_checker()
-                )
+                self._validators[key] = self._python_validator(uri, schema, registry)
             if profile != "strict":  # its 0.3 leftovers are reported as warnings (explain.py)
                 explain.register_twin(self._validators[key], functools.partial(self.validator, ref, "strict"))
         return self._validators[key]
