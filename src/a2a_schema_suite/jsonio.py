@@ -129,9 +129,10 @@ def _byte_position(data: bytes, index: int) -> tuple[int, int]:
     return line, column
 
 
-# Tokens of a JSON text, used only on the error path to say *where* a rejected construct is. The
-# string alternative is the "unrolled loop" form: linear even on an unterminated 10 MB string.
-_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+', re.DOTALL)
+#: Tokens of a JSON text (strings, punctuation, other literals), used only to say *where* something
+#: is: on the error path, where a rejected construct is; in ``check``, the line of a JSON pointer. The
+#: string alternative is the "unrolled loop" form: linear even on an unterminated 10 MB string.
+TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+', re.DOTALL)
 _FLOAT_TOKEN = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _INT_TOKEN = re.compile(r"-?[0-9]+")
 # Backslash escapes (an escaped backslash is consumed whole, so "\\\\ud800" is no surrogate).
@@ -158,7 +159,7 @@ def _locate_rejection(text: str) -> tuple[int, str] | None:
     # Each frame: None for an array, or (keys seen, expecting a key) for an object.
     stack: list[Any] = []
     digit_limit = _int_digit_limit()
-    for match in _TOKEN.finditer(text):
+    for match in TOKEN.finditer(text):
         token = match.group()
         start = match.start()
         if token in ("{", "["):

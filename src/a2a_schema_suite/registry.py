@@ -188,6 +188,16 @@ def union_branches(files: Iterable[tuple[str, Any]]) -> dict[str, set[str]]:
     return found
 
 
+def schema_paths(root: Path) -> Iterator[tuple[str, Path]]:
+    """``(version, file)`` of every schema file of a root: ``<version>/**/*.json``, sorted, with
+    ``.``/``_`` directories (``_meta``) skipped. What :meth:`SchemaStore.load` and ``check`` read."""
+    for version_dir in sorted(p for p in root.iterdir() if p.is_dir()):
+        if version_dir.name.startswith((".", "_")):
+            continue
+        for path in sorted(version_dir.rglob("*.json")):
+            yield version_dir.name, path
+
+
 @dataclass(frozen=True, slots=True)
 class SchemaFile:
     """One loaded schema file."""
@@ -239,11 +249,8 @@ class SchemaStore:
         store = cls(root=(root or bundled_schemas()), engine=engines.DEFAULT_ENGINE if auto else engine)
         if not store.root.is_dir():
             raise SchemaError(f"{store.root}: schema root is not a directory")
-        for version_dir in sorted(p for p in store.root.iterdir() if p.is_dir()):
-            if version_dir.name.startswith((".", "_")):
-                continue
-            for path in sorted(version_dir.rglob("*.json")):
-                store._add(version_dir.name, path)
+        for version, path in schema_paths(store.root):
+            store._add(version, path)
         if auto:
             store._choose_engine()
         return store

@@ -1,0 +1,121 @@
+"""``check``: lint a schema root and its case suites, then run the suites.
+
+Every check is a pure function from loaded files to findings. A finding is a
+:class:`~a2a_schema_suite.results.CaseResult` (so it goes through the same reporters and exit codes
+as ``run``): ``suite`` is the file's display path, ``description`` reads
+``check: <rule id>: <subject>``, ``reason`` is one line, ``line`` points into the file and
+``errors`` holds one :class:`~a2a_schema_suite.results.ErrorDetail` whose keyword is the rule id.
+
+Unlike :meth:`SchemaStore.load <a2a_schema_suite.registry.SchemaStore.load>`, which refuses a whole
+version at its first broken file, ``check`` reports *every* problem: every file, every keyword,
+every ``$ref``. The rule ids are documented in ``docs/AUTHORING.md``.
+
+One job per module:
+
+- :mod:`.rules`: the rule table (id, outcome, what a clean pass counts, what it checks), the
+  options, and how a finding of a rule is made;
+- :mod:`.tree`: the schema root as ``check`` sees it (every file, loaded or not, with the line of
+  every JSON pointer; the files are the ones :class:`~a2a_schema_suite.registry.SchemaStore` loads)
+  and the ``$id`` rule;
+- :mod:`.keywords`: the Draft 2020-12 keywords and the walk over subschemas;
+- :mod:`.schemas`: the checks of one schema file at a time;
+- :mod:`.refs`: the checks across files (references, cycles, dead ``$defs``);
+- :mod:`.suites`: the checks of the case suites;
+- this module: :func:`check`, all of them in order, then the run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from a2a_schema_suite.lint.refs import dead_def_findings
+from a2a_schema_suite.lint.rules import DEFAULT_OPTIONS, RULES, CheckOptions, Rule, clean_passes
+from a2a_schema_suite.lint.schemas import lint_schemas
+from a2a_schema_suite.lint.suites import (
+    case_layout_findings,
+    duplicate_case_findings,
+    orphan_findings,
+    problem_findings,
+    suite_findings,
+)
+from a2a_schema_suite.lint.tree import load_tree, pointer_lines
+from a2a_schema_suite.registry import SchemaStore
+from a2a_schema_suite.results import CaseResult, Outcome
+from a2a_schema_suite.suite import Suite, SuiteProblem, discover_roots, load_suite_file
+
+__all__ = ["RULES", "CheckOptions", "Rule", "check", "pointer_lines"]
+
+
+def check(
+    schema_root: Path,
+    paths: list[Path],
+    options: CheckOptions = DEFAULT_OPTIONS,
+    run: bool = True,
+    budget: Any = None,
+    whole_root: bool | None = None,
+) -> list[CaseResult]:
+    """Lint ``schema_root`` and the suites under ``paths``, then run the suites.
+
+    Returns the findings, one passed result per clean rule, and the run's own results (which keep
+    their ``run`` descriptions). Suites that cannot be loaded are reported once, by their rule.
+    With a :class:`~a2a_schema_suite.sandbox.Budget`, every case runs under it in a worker; if
+    interrupted, the exception carries the results so far as ``partial``. ``whole_root``: the
+    suites are every suite of the schema root's project (dead-def runs only then); None: when a
+    directory is among ``paths``.
+    """
+    from a2a_schema_suite.runner import RunOptions, run_suites, run_suites_budgeted
+    from a2a_schema_suite.suite import orphan_streams
+
+    tree, findings = load_tree(schema_root)
+    store = SchemaStore.load(schema_root)  # its meta-schema verdicts are reused below
+    findings += lint_schemas(tree, options, valid_schemas=set(store.files))
+    files = discover_roots(paths)
+    items = [item for path, name, root in files for item in load_suite_file(path, name, root)]
+    suites = [s for s in items if isinstance(s, Suite)]
+    problems = [p for p in items if isinstance(p, SuiteProblem)]
+    for problem in problems:
+        findings += problem_findings(problem)
+    # dead-def needs every suite of the root (a $defs entry may be some other suite's schema):
+    # with only some of them, it is skipped and the report says so.
+    if whole_root is None:
+        whole_root = not paths or any(p.is_dir() for p in paths)
+    scoped = not whole_root
+    if scoped:
+        findings.append(
+            CaseResult(
+                "check",
+                "",
+                "check: dead-def",
+                None,
+                None,
+                Outcome.SKIPPED,
+                reason="not checked: the suites given are not every suite of this schema root, and a "
+                "$defs entry may be used by another suite; run check on the whole cases "
+                "directory of the project (check with no PATHS in its tree) for dead $defs",
+            )
+        )
+    else:
+        findings += dead_def_findings(tree, [s.schema for s in suites])
+    for suite in suites:
+        findings += suite_findings(suite, options)
+    findings += duplicate_case_findings(suites, store)
+    findings += case_layout_findings(suites, paths, store)
+    orphans = orphan_streams(paths, items)
+    findings += orphan_findings(orphans)
+    counts = {
+        "schema files": len(tree.docs),
+        "suite files": len(files),
+        "JSONL files": sum(1 for p in paths if p.is_dir() for _ in p.rglob("*.jsonl")),
+    }
+    results = findings + clean_passes(findings, counts, skipped={"dead-def"} if scoped else set())
+    if run and budget is None:
+        results += run_suites(suites, store, RunOptions())
+    elif run:
+        try:
+            for result in run_suites_budgeted(suites, store, RunOptions(), budget):
+                results.append(result)
+        except KeyboardInterrupt as exc:
+            exc.partial = results  # type: ignore[attr-defined]
+            raise
+    return results
