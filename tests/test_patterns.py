@@ -19,17 +19,15 @@ from a2a_schema_suite.regexlint import (
     PORTABILITY,
     SYNTAX,
     MatchTimeout,
-    adversarial_inputs,
     analyse,
-    catastrophic,
     catastrophic_patterns,
-    examples,
     schema_findings,
     schema_patterns,
     timed_search,
 )
 from a2a_schema_suite.registry import SchemaError, SchemaStore
 from conftest import SCHEMAS
+from regex_probes import adversarial_inputs, catastrophic, examples
 
 #: A linear pattern answers on a 50,000-character input in about a millisecond; a quadratic one
 #: takes seconds there, an exponential one forever.
