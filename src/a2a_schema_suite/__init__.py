@@ -12,13 +12,13 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
+#: The tool's name in reports (JSON "tool", JUnit, Markdown, HTML), its distribution and its command.
+TOOL_NAME = "a2a-schema-suite"
+
 try:
-    __version__ = version("a2a-schema-suite")
+    __version__ = version(TOOL_NAME)
 except PackageNotFoundError:  # running from a source tree that was never installed
     __version__ = "0.0.0+unknown"
-
-#: the tool's name in every report
-TOOL_NAME = "a2a-schema-suite"
 
 if TYPE_CHECKING:
     from a2a_schema_suite.api import (

@@ -11,7 +11,7 @@ import signal
 
 import click
 
-from a2a_schema_suite import __version__
+from a2a_schema_suite import TOOL_NAME, __version__
 from a2a_schema_suite.commands._options import console_options
 
 #: command name -> module defining ``command``; the order is the order in ``--help``.
@@ -111,7 +111,7 @@ class _Group(click.Group):
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="a2a-schema-suite")
+@click.version_option(__version__, prog_name=TOOL_NAME)
 @console_options
 def main() -> None:
     """Schema-first conformance suite for the A2A protocol (1.0 and 0.3).

@@ -48,7 +48,7 @@ from referencing import Registry
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
-from a2a_schema_suite import __version__, sanitize
+from a2a_schema_suite import TOOL_NAME, __version__, sanitize
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
 from a2a_schema_suite.results import ExitCode, Outcome, RunSummary
 from a2a_schema_suite.runner import RunOptions, run_suites, stream_errors
@@ -62,7 +62,6 @@ from a2a_schema_suite.suite import (
     suite_file_name,
 )
 
-TOOL_NAME = "a2a-schema-suite"
 KINDS = ("property", "definition", "branch", "enum")
 
 _MAPS = {

@@ -17,9 +17,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from a2a_schema_suite import __version__
-
-TOOL_NAME = "a2a-schema-suite"
+from a2a_schema_suite import TOOL_NAME, __version__
 
 #: containers longer than this are elided in the data view, except the members on a marked path
 MAX_MEMBERS = 200
