@@ -13,7 +13,6 @@ from referencing.jsonschema import DRAFT202012
 
 from a2a_schema_suite.lint._pointer import escape, parts
 from a2a_schema_suite.lint.keywords import refs, walk
-from a2a_schema_suite.lint.rules import rule_finding
 from a2a_schema_suite.lint.tree import SchemaDoc, SchemaTree
 from a2a_schema_suite.results import CaseResult
 
@@ -44,13 +43,9 @@ def ref_cycle_findings(tree: SchemaTree) -> Iterator[CaseResult]:
         except Exception:  # a malformed schema: the meta-schema rule reports it
             continue
         if cycle is not None:
-            yield rule_finding(
+            yield doc.finding(
                 "ref-cycle",
-                doc.display,
-                doc.relpath,
                 f"$ref cycle that never looks into the document ({cycle}): validation would never end",
-                schema=doc.relpath,
-                line=1,
             )
 
 
@@ -68,14 +63,10 @@ def ref_findings(tree: SchemaTree) -> Iterator[CaseResult]:
                 if problem is None:
                     continue
                 where = f"{pointer}/{keyword}"
-                yield rule_finding(
+                yield doc.finding(
                     "unresolved-ref",
-                    doc.display,
-                    f"{doc.relpath}#{where}",
                     f"{keyword} {ref!r} does not resolve: {problem}",
-                    schema=doc.relpath,
-                    line=doc.line(where),
-                    pointer=where,
+                    where,
                 )
 
 
@@ -224,13 +215,9 @@ def dead_def_findings(tree: SchemaTree, suite_refs: Iterable[str] = ()) -> Itera
                 where = f"{pointer}/$defs/{escape(name)}"
                 if any(p == where or p.startswith(where + "/") for p in reached[doc.relpath]):
                     continue
-                yield rule_finding(
+                yield doc.finding(
                     "dead-def",
-                    doc.display,
-                    f"{doc.relpath}#{where}",
                     f"$defs entry {name!r} is not referenced from any schema file's root or "
                     f"any suite's schema (dead definition)",
-                    schema=doc.relpath,
-                    line=doc.line(where),
-                    pointer=where,
+                    where,
                 )

@@ -26,14 +26,11 @@ def dialect_findings(doc: SchemaDoc) -> Iterator[CaseResult]:
         return
     declared = doc.contents.get("$schema")
     if declared is None:
-        yield rule_finding(
+        yield doc.finding(
             "schema-dialect",
-            doc.display,
-            doc.relpath,
             f"the root does not declare $schema; it is read as {DIALECT}",
-            schema=doc.relpath,
-            line=1,
-            outcome=Outcome.FAILED,
+            None,
+            Outcome.FAILED,
         )
     elif not isinstance(declared, str) or declared.rstrip("#") != DIALECT:
         yield rule_finding(
@@ -55,13 +52,9 @@ def metaschema_findings(doc: SchemaDoc) -> Iterator[CaseResult]:
             _META_VALIDATOR.iter_errors(doc.contents), key=lambda e: list(map(str, e.absolute_path))
         )
     except RecursionError:  # a pattern nested too deeply for re.compile (format "regex")
-        yield rule_finding(
+        yield doc.finding(
             "schema-metaschema",
-            doc.display,
-            doc.relpath,
             "not valid Draft 2020-12: nested too deeply to check",
-            schema=doc.relpath,
-            line=1,
         )
         return
     seen: set[tuple[str, str]] = set()
@@ -71,14 +64,10 @@ def metaschema_findings(doc: SchemaDoc) -> Iterator[CaseResult]:
         if (pointer, message) in seen:  # the same error reached through several vocabularies
             continue
         seen.add((pointer, message))
-        yield rule_finding(
+        yield doc.finding(
             "schema-metaschema",
-            doc.display,
-            f"{doc.relpath}#{pointer}",
             message,
-            schema=doc.relpath,
-            line=doc.line(pointer),
-            pointer=pointer,
+            pointer,
         )
 
 
@@ -97,14 +86,10 @@ def keyword_findings(doc: SchemaDoc, allowed: frozenset[str] = frozenset()) -> I
                 if key.startswith("x-")
                 else ""
             )
-            yield rule_finding(
+            yield doc.finding(
                 "unknown-keyword",
-                doc.display,
-                f"{doc.relpath}#{where}",
                 f"unknown keyword {key!r}{hint}",
-                schema=doc.relpath,
-                line=doc.line(where),
-                pointer=where,
+                where,
             )
 
 
@@ -132,15 +117,11 @@ def pattern_findings(doc: SchemaDoc, strict: bool = False) -> Iterator[CaseResul
         where = finding.pointer
         if where.endswith("/patternProperties"):  # the name is the pattern: point at its entry
             where += "/" + escape(finding.pattern)
-        yield rule_finding(
+        yield doc.finding(
             rule,
-            doc.display,
-            f"{doc.relpath}#{where}",
             f"pattern {finding.pattern!r}: {finding.message}",
-            schema=doc.relpath,
-            line=doc.line(where),
-            pointer=where,
-            outcome=None if hard else soft,
+            where,
+            None if hard else soft,
         )
 
 
@@ -167,14 +148,10 @@ def format_findings(doc: SchemaDoc) -> Iterator[CaseResult]:
             else "has no checker in this environment (its package is not installed): the engines "
             "would disagree"
         )
-        yield rule_finding(
+        yield doc.finding(
             "unknown-format",
-            doc.display,
-            f"{doc.relpath}#{where}",
             f"format {value!r} {why}",
-            schema=doc.relpath,
-            line=doc.line(where),
-            pointer=where,
+            where,
         )
 
 

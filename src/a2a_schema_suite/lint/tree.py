@@ -84,6 +84,26 @@ class SchemaDoc:
     def line(self, pointer: str) -> int | None:
         return _line_of(self.lines, pointer)
 
+    def finding(
+        self, rule: str, message: str, where: str | None = None, outcome: Outcome | None = None
+    ) -> CaseResult:
+        """A finding of ``rule`` in this file: at the JSON pointer ``where`` (its line), or, with
+        None, about the whole file (line 1)."""
+        if where is None:
+            return rule_finding(
+                rule, self.display, self.relpath, message, schema=self.relpath, line=1, outcome=outcome
+            )
+        return rule_finding(
+            rule,
+            self.display,
+            f"{self.relpath}#{where}",
+            message,
+            schema=self.relpath,
+            line=self.line(where),
+            pointer=where,
+            outcome=outcome,
+        )
+
 
 @dataclass(slots=True)
 class SchemaTree:
