@@ -224,28 +224,36 @@ def _unique_items_keyword(
             seen.add(key)
 
 
-#: Formats whose grammar has no room for a trailing newline (RFC 3339, RFC 3986/3987, RFC 5321,
-#: RFC 1123, RFC 4122, RFC 6570): the stock checkers accept one because they anchor with ``$``.
-NEWLINE_FREE_FORMATS = frozenset(
+#: The ``format`` names of Draft 2020-12 (§7.3). Any other name is refused: an annotation that
+#: checks nothing would let a typo (``"format": "date_time"``) pass every document silently.
+DRAFT_2020_12_FORMATS = frozenset(
     {
         "date-time",
         "date",
         "time",
         "duration",
-        "uri",
-        "uri-reference",
-        "iri",
-        "iri-reference",
-        "uri-template",
         "email",
         "idn-email",
         "hostname",
         "idn-hostname",
         "ipv4",
         "ipv6",
+        "uri",
+        "uri-reference",
+        "iri",
+        "iri-reference",
         "uuid",
+        "uri-template",
+        "json-pointer",
+        "relative-json-pointer",
+        "regex",
     }
 )
+
+#: Formats whose grammar has no room for a trailing newline (RFC 3339, RFC 3986/3987, RFC 5321,
+#: RFC 1123, RFC 4122, RFC 6570): the stock checkers accept one because they anchor with ``$``.
+#: Every Draft 2020-12 format but the JSON pointers and ``regex`` (a pattern may match newlines).
+NEWLINE_FREE_FORMATS = DRAFT_2020_12_FORMATS - {"json-pointer", "relative-json-pointer", "regex"}
 
 
 def _newline_free(check: Callable[[Any], Any]) -> Callable[[Any], Any]:

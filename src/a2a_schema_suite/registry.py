@@ -519,32 +519,6 @@ def _schema_problem(contents: Any, engine: str = engines.DEFAULT_ENGINE) -> str 
 # ---------------------------------------------------------------------------------------------
 # Hostile schemas: what both engines must refuse alike (SECURITY.md)
 
-#: The ``format`` names of Draft 2020-12 (§7.3). Any other name is refused: an annotation that
-#: checks nothing would let a typo (``"format": "date_time"``) pass every document silently.
-DRAFT_2020_12_FORMATS = frozenset(
-    {
-        "date-time",
-        "date",
-        "time",
-        "duration",
-        "email",
-        "idn-email",
-        "hostname",
-        "idn-hostname",
-        "ipv4",
-        "ipv6",
-        "uri",
-        "uri-reference",
-        "iri",
-        "iri-reference",
-        "uuid",
-        "uri-template",
-        "json-pointer",
-        "relative-json-pointer",
-        "regex",
-    }
-)
-
 
 def keyword_values(schema: Any, keyword: str, pointer: str = "") -> Iterator[tuple[str, Any]]:
     """``(JSON pointer, value)`` of every ``keyword`` in a schema position of ``schema``
@@ -601,7 +575,7 @@ def _format_problem(contents: Any) -> str | None:
     for pointer, value in keyword_values(contents, "format"):
         if not isinstance(value, str):
             continue  # the meta check words it
-        if value not in DRAFT_2020_12_FORMATS:
+        if value not in engines.DRAFT_2020_12_FORMATS:
             return (
                 f"unknown format {value!r} at {pointer}: not a Draft 2020-12 format, so it "
                 "would check nothing (a typo passes every document)"
