@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import signal
+from typing import Any
 
 import click
 
@@ -91,13 +92,13 @@ class _Group(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
-    def main(self, *args, **kwargs):  # type: ignore[override]
+    def main(self, *args: Any, **kwargs: Any) -> Any:
         from a2a_schema_suite import console
 
         console.reset()  # -q/-v/--color of an earlier call in this process (tests) do not carry over
         return super().main(*args, **kwargs)
 
-    def invoke(self, ctx: click.Context):  # type: ignore[override]
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):

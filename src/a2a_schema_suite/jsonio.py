@@ -31,10 +31,10 @@ import re
 import select
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, cast
 
 #: Deepest nesting of arrays and objects accepted in one document or JSONL line. A2A payloads
 #: nest about a dozen levels; 200 leaves room for arbitrary `metadata` and `data` values while
@@ -223,6 +223,7 @@ def _depth_exceeds(value: Any, limit: int) -> bool:
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        children: Iterable[Any]
         if isinstance(item, dict):
             children = item.values()
         elif isinstance(item, list):
@@ -419,7 +420,7 @@ class _IdleLimitedPipe(io.RawIOBase):
         super().close()
 
 
-def _open(path: Path, name: str) -> IO[bytes]:
+def _open(path: Path, name: str) -> io.BufferedReader:
     """Open a file for binary reading, refusing directories and devices, never blocking.
 
     A named pipe is opened without waiting for a writer (one that has none reads as empty), so a
@@ -440,10 +441,11 @@ def _open(path: Path, name: str) -> IO[bytes]:
         raise LoadFailure(LoadError(name, 1, 1, _os_reason(path, exc))) from None
     try:
         if stat.S_ISFIFO(info.st_mode) and hasattr(select, "select"):
-            return io.BufferedReader(_IdleLimitedPipe(fd, name), 64 * 1024)  # type: ignore[return-value]
+            return io.BufferedReader(_IdleLimitedPipe(fd, name), 64 * 1024)
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
-        return open(fd, "rb", buffering=64 * 1024)
+        # a BufferedReader at run time (binary, buffered); typeshed says BinaryIO for an int buffering
+        return cast(io.BufferedReader, open(fd, "rb", buffering=64 * 1024))
     except OSError as exc:
         os.close(fd)
         raise LoadFailure(LoadError(name, 1, 1, _os_reason(path, exc))) from None
@@ -474,7 +476,9 @@ def load_path(path: Path, source: str | None = None) -> Any:
     return loads(read_bytes(path, name), name)
 
 
-def iter_jsonl(path: Path, source: str | None = None) -> Iterator[tuple[int, Any, LoadError | None]]:
+def iter_jsonl(
+    path: Path, source: str | None = None
+) -> Generator[tuple[int, Any, LoadError | None], None, None]:
     """Yield ``(line number, value, None)`` per non-blank line, or ``(line, None, error)``.
 
     A bad line does not end the stream: its located error is yielded and reading goes on. The

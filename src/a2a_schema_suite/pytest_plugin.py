@@ -124,7 +124,10 @@ def _check_options(config: pytest.Config) -> None:
 
     cases_dir = config.getoption("a2a_cases")
     try:
-        every = [*api.iter_cases(cases_dir=cases_dir), *api.iter_streams(cases_dir=cases_dir)]
+        every: list[api.GoldenCase | api.GoldenStream] = [
+            *api.iter_cases(cases_dir=cases_dir),
+            *api.iter_streams(cases_dir=cases_dir),
+        ]
     except ValueError as exc:
         raise pytest.UsageError(f"--a2a-cases: {exc}") from None
     known_versions = sorted({r.version for r in every})

@@ -521,7 +521,9 @@ class _Automaton:
             p = self.position(node[1])
             return False, [p], [p]
         if kind == "seq":
-            nullable, first, last = True, [], []
+            nullable = True
+            first: list[int] = []
+            last: list[int] = []
             for item in node[1]:
                 n2, f2, l2 = self.build(item)
                 self.connect(last, f2)

@@ -116,13 +116,6 @@ _RULES = (
     ),
     Rule(
         "timestamp-offset",
-        "warning",
-        "0.3: a timestamp carries an offset (Z or +hh:mm); ISO 8601 "
-        "and the 0.3 examples allow none, but then it names no instant",
-        "A2A_REFERENCE §10",
-    ),
-    Rule(
-        "timestamp-offset",
         "advice",
         "0.3: a timestamp carries an offset (Z or +hh:mm); ISO 8601 "
         "and the 0.3 examples allow none, but then it names no instant",

@@ -24,7 +24,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from a2a_schema_suite.results import CaseResult, ErrorDetail, RunSummary
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 #: C0, DEL and C1 controls; U+2028/U+2029 (line breaks in some viewers); bidi embeddings,
@@ -83,7 +86,7 @@ def _clean(value: T) -> T:
     return value
 
 
-def error(detail):  # ErrorDetail -> ErrorDetail
+def error(detail: ErrorDetail) -> ErrorDetail:
     """An error with every text field visible (branch errors included)."""
     return dataclasses.replace(
         detail,
@@ -97,11 +100,11 @@ def error(detail):  # ErrorDetail -> ErrorDetail
     )
 
 
-def result(case):  # CaseResult -> CaseResult
+def result(case: CaseResult) -> CaseResult:
     """A result with every text field visible (whatever fields it has: ``suite``,
     ``description``, ``reason``, ``note``, ...) and its errors; the tested document (``data``)
     is kept as is."""
-    changes = {
+    changes: dict[str, Any] = {
         f.name: visible(getattr(case, f.name))
         for f in dataclasses.fields(case)
         if f.name != "data" and type(getattr(case, f.name)) is str
@@ -109,6 +112,6 @@ def result(case):  # CaseResult -> CaseResult
     return dataclasses.replace(case, **changes, errors=tuple(error(e) for e in case.errors))
 
 
-def summary(run):  # RunSummary -> RunSummary
+def summary(run: RunSummary) -> RunSummary:
     """A summary whose results are all :func:`result`-clean (counts and exit code unchanged)."""
     return dataclasses.replace(run, results=[result(r) for r in run.results])

@@ -9,7 +9,7 @@ the stream's task, never by the length of the file.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +21,9 @@ from a2a_schema_suite.results import ErrorDetail, collect_errors
 from a2a_schema_suite.rules import message
 
 TERMINAL = frozenset({"completed", "failed", "canceled", "rejected"})
+
+#: How a check words one finding: ``(rule id, text) -> ErrorDetail`` at the current line.
+_Finding = Callable[[str, str], ErrorDetail]
 _V1_WRAPPERS = {"task": "task", "message": "message", "statusUpdate": "status", "artifactUpdate": "artifact"}
 _V03_KINDS = {"task": "task", "message": "message", "status-update": "status", "artifact-update": "artifact"}
 
@@ -305,7 +308,7 @@ class StreamChecker:
                     "final-flag", f"a terminal status update ({event.state}) must carry final: true"
                 )
 
-    def _check_ids(self, event: Event, finding) -> Iterator[ErrorDetail]:
+    def _check_ids(self, event: Event, finding: _Finding) -> Iterator[ErrorDetail]:
         if event.task_id is not None:
             if self.task_id is None:
                 self.task_id = event.task_id
@@ -323,7 +326,7 @@ class StreamChecker:
                     f"contextId {_show(event.context_id)} differs from the task's {_show(self.context_id)}",
                 )
 
-    def _check_artifact(self, line: int, event: Event, finding) -> Iterator[ErrorDetail]:
+    def _check_artifact(self, line: int, event: Event, finding: _Finding) -> Iterator[ErrorDetail]:
         artifact_id = _key(event.artifact_id)
         self._has_artifact = True
         if artifact_id in self._artifacts and self._artifacts[artifact_id] is not None:

@@ -12,7 +12,7 @@ from a2a_schema_suite.lint.rules import DEFAULT_OPTIONS, CheckOptions, rule_find
 from a2a_schema_suite.lint.tree import display_path
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
 from a2a_schema_suite.results import CaseResult, Outcome
-from a2a_schema_suite.suite import Suite, SuiteLocations, SuiteProblem
+from a2a_schema_suite.suite import CaseTest, StreamCase, Suite, SuiteLocations, SuiteProblem
 
 _PROBLEM_RULES = (
     ("not a valid suite", "suite-metaschema"),
@@ -44,9 +44,14 @@ def _suite_line(suite: Suite) -> int | None:
     return found[0] if found else None
 
 
+def _entries(suite: Suite) -> list[CaseTest | StreamCase]:
+    """A suite's tests, then its streams: the entries every suite rule looks at."""
+    return [*suite.tests, *suite.streams]
+
+
 def suite_findings(suite: Suite, options: CheckOptions = DEFAULT_OPTIONS) -> Iterator[CaseResult]:
     """At least one valid and one invalid case; every invalid case pins its reason."""
-    entries = [*suite.tests, *suite.streams]
+    entries = _entries(suite)
     for valid, rule, what in (
         (True, "no-valid-case", "valid: true"),
         (False, "no-invalid-case", "valid: false"),
@@ -91,7 +96,7 @@ def duplicate_case_findings(
     first: dict[tuple[str, str, str], tuple[Suite, int | None]] = {}
     for suite in suites:
         schema, profile = _case_key(store, suite)
-        for entry in (*suite.tests, *suite.streams):
+        for entry in _entries(suite):
             key = (schema, profile, entry.description)
             if key not in first:
                 first[key] = (suite, entry.line)

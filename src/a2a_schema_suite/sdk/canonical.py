@@ -136,7 +136,7 @@ def normalise(value: Any, version: str, key: str | None = None) -> Any:
         return out
     if isinstance(value, list):
         return [normalise(item, version, None) for item in value]
-    if version == "v1_0" and key in V1_ENUMS and isinstance(value, (str, int)):
+    if version == "v1_0" and key is not None and key in V1_ENUMS and isinstance(value, (str, int)):
         names = V1_ENUMS[key]
         if type(value) is int and value in names:
             value = names[value]
