@@ -542,10 +542,6 @@ def keyword_values(schema: Any, keyword: str, pointer: str = "") -> Iterator[tup
                 stack.append((value, at))
 
 
-def _escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
-
-
 _DATA_KEYWORDS = frozenset({"enum", "const", "examples", "default"})
 
 

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from a2a_schema_suite import TOOL_NAME
 from a2a_schema_suite.report import emit, write_report
 from a2a_schema_suite.reporters import formats
 
 __all__ = ["emit", "write_report"]  # the one emit: commands import it from here or from report
+
+if TYPE_CHECKING:
+    from a2a_schema_suite.registry import SchemaStore
+    from a2a_schema_suite.results import CaseResult
+    from a2a_schema_suite.roots import Roots
+    from a2a_schema_suite.sandbox import Budget
+
+_Command = TypeVar("_Command", bound=Callable[..., Any])
 
 PROFILES = ("strict", "interop")  # registry.PROFILES, without importing the registry for --help
 ENGINES = ("auto", "jsonschema", "jsonschema-rs")  # engines.CHOICES, likewise
@@ -19,7 +29,7 @@ POLICIES = ("off", "warn", "error")  # rules.POLICIES, likewise
 
 def choose_roots(
     schemas: Path | None, cases: Path | None = None, paths: tuple[Path, ...] = (), *, uses_cases: bool = True
-):
+) -> Roots:
     """The schema root and cases for this command (see :mod:`a2a_schema_suite.roots`).
 
     The search for a project tree starts at the current directory, or where the caller of
@@ -34,10 +44,15 @@ def choose_roots(
     return choose(schemas, cases, paths=bool(paths), uses_cases=uses_cases, start=start)
 
 
-def case_inputs(roots, paths: tuple[Path, ...]) -> list[Path]:
+def case_inputs(roots: Roots, paths: tuple[Path, ...]) -> list[Path]:
     """The suite files and directories to read: PATHS, else the chosen cases root; a PATH that
     names nothing is a usage error."""
-    inputs = list(paths) or [roots.cases]
+    if paths:
+        inputs = list(paths)
+    elif roots.cases is not None:
+        inputs = [roots.cases]
+    else:  # not reached: roots.choose names a cases root whenever a command reading suites has no PATHS
+        raise click.UsageError("no suites to read: give PATHS or --cases")
     for path in inputs:
         if not path.exists():
             hint = "PATHS" if paths else "--cases"
@@ -52,7 +67,7 @@ def suite_files(inputs: list[Path]) -> dict[str, Path]:
     return {name: path for path, name in discover(inputs)}
 
 
-def load_store(schemas: Path | None, engine: str = "jsonschema"):
+def load_store(schemas: Path | None, engine: str = "jsonschema") -> SchemaStore:
     """The schema store for a schema root (``None``: bundled); a broken root, or an engine that is
     not installed, is a usage error."""
     from a2a_schema_suite.engines import EngineUnavailable
@@ -151,7 +166,7 @@ profile_option = click.option(
 def _verbose(ctx: click.Context, param: click.Parameter, value: int) -> int:
     from a2a_schema_suite import console
 
-    console.set_verbosity(**{param.name: value})  # type: ignore[arg-type]
+    console.set_verbosity(**{param.name: value})
     return value
 
 
@@ -162,7 +177,7 @@ def _color(ctx: click.Context, param: click.Parameter, value: str | None) -> str
     return value
 
 
-def console_options(function):
+def console_options(function: _Command) -> _Command:
     """``-q``/``-v`` and ``--color`` for a command (and the group): they set :mod:`console` state."""
     function = click.option(
         "--color",
@@ -232,19 +247,19 @@ memory_ceiling_option = click.option(
 )
 
 
-def budget(time_budget: float, memory_ceiling: int):
+def budget(time_budget: float, memory_ceiling: int) -> Budget:
     from a2a_schema_suite.sandbox import Budget
 
     return Budget(seconds=time_budget, memory_mib=memory_ceiling)
 
 
-def collect(results) -> tuple[list, int | None]:
+def collect(results: Iterable[CaseResult]) -> tuple[list[CaseResult], int | None]:
     """Every result, or on Ctrl-C / SIGTERM / SIGHUP the results so far plus one *errored*
     result saying the run was interrupted; and the interruption's exit code (None if none)."""
     from a2a_schema_suite.cli import interrupt_code
     from a2a_schema_suite.results import CaseResult, Outcome
 
-    got: list = []
+    got: list[CaseResult] = []
     try:
         for result in results:
             got.append(result)
@@ -258,7 +273,7 @@ def collect(results) -> tuple[list, int | None]:
         )
         got.append(
             CaseResult(
-                "a2a-schema-suite",
+                TOOL_NAME,
                 "",
                 f"interrupted by {signal_name}",
                 None,

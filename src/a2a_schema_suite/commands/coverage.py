@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -21,6 +22,9 @@ from a2a_schema_suite.commands._options import (
     schemas_option,
 )
 from a2a_schema_suite.report import overwrites_input, write_report
+
+if TYPE_CHECKING:
+    from a2a_schema_suite.registry import SchemaStore
 
 FORMATS = ("text", "json", "html")
 
@@ -156,7 +160,7 @@ def _render(report, fmt: str) -> tuple[str | None, str | None]:
 def _suite_gain(
     inputs: list[Path],
     suite_file: Path,
-    store,
+    store: SchemaStore,
     profile: str | None,
     fail_under: float | None,
     versions: tuple[str, ...],

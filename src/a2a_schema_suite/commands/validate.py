@@ -31,6 +31,7 @@ from a2a_schema_suite.commands._options import (
 )
 
 if TYPE_CHECKING:
+    from a2a_schema_suite.registry import SchemaStore
     from a2a_schema_suite.shard import Shard
 
 
@@ -93,7 +94,7 @@ def command(
     roots = choose_roots(schemas, uses_cases=False)
     store = load_store(roots.schemas, engine)
     auto = schema_ref in (None, AUTO)
-    if not auto:
+    if schema_ref is not None and not auto:
         _check_ref(store, schema_ref)
     with Progress("validate", "documents", total=len(files)) as progress:
         results, interrupted = collect(
@@ -142,7 +143,7 @@ def documents(paths: tuple[Path, ...]) -> Iterator[Path]:
             yield path
 
 
-def _check_ref(store, ref: str) -> None:
+def _check_ref(store: SchemaStore, ref: str) -> None:
     """A --schema that names no schema is a usage error with suggestions (nothing is validated)."""
     from a2a_schema_suite.registry import SchemaError, SchemaNotFound
 

@@ -391,7 +391,7 @@ def _stream_line_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> l
         if finding.rule:
             rule_lines[finding.line].add(finding.rule)
     source = stream.path.as_posix()
-    base = {
+    base: dict[str, Any] = {
         "kind": "stream-line",
         "version": stream.version,
         "schema": stream.schema,
@@ -658,8 +658,8 @@ class AdapterProcess:
 def _hello(process: AdapterProcess, timeout: float) -> AdapterInfo:
     answer = process.request({"op": "hello"}, timeout)
     problems = []
-    sdk = answer.get("sdk")
-    types = answer.get("types")
+    sdk: Any = answer.get("sdk")  # checked below: any JSON value until then
+    types: Any = answer.get("types")
     if type(answer.get("protocol")) is not int or answer["protocol"] != PROTOCOL_VERSION:
         problems.append(f"protocol is {answer.get('protocol')!r}, this harness speaks {PROTOCOL_VERSION}")
     if not (
