@@ -17,7 +17,8 @@ One job per module:
 - :mod:`.tree`: the schema root as ``check`` sees it (every file, loaded or not, with the line of
   every JSON pointer; the files are the ones :class:`~a2a_schema_suite.registry.SchemaStore` loads)
   and the ``$id`` rule;
-- :mod:`.keywords`: the Draft 2020-12 keywords and the walk over subschemas;
+- :mod:`.keywords`: the Draft 2020-12 keywords and the walk over subschemas, both
+  :mod:`a2a_schema_suite.schemawalk`'s;
 - :mod:`.schemas`: the checks of one schema file at a time;
 - :mod:`.refs`: the checks across files (references, cycles, dead ``$defs``);
 - :mod:`.suites`: the checks of the case suites;

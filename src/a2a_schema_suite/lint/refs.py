@@ -11,9 +11,10 @@ from urllib.parse import unquote, urldefrag, urljoin
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
-from a2a_schema_suite.lint._pointer import escape, parts
 from a2a_schema_suite.lint.keywords import refs, walk
 from a2a_schema_suite.lint.tree import SchemaDoc, SchemaTree
+from a2a_schema_suite.pointer import PointerError, escape
+from a2a_schema_suite.pointer import parse as parse_pointer
 from a2a_schema_suite.results import CaseResult
 
 
@@ -100,7 +101,11 @@ def _explain(target_doc: SchemaDoc | None, resolver: Any, target: str) -> str:
         return f"{target_doc.relpath} has no $anchor or $dynamicAnchor {fragment!r}"
     node: Any = target_doc.contents
     walked = ""
-    for part in parts(fragment):
+    try:
+        parts = parse_pointer(fragment)
+    except PointerError as exc:
+        return f"{target_doc.relpath}#{fragment} is not a JSON pointer: {exc}"
+    for part in parts:
         if isinstance(node, dict) and part in node:
             node = node[part]
         elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
@@ -161,7 +166,11 @@ def _base_at(resources: dict[str, tuple[SchemaDoc, str]], doc: SchemaDoc, pointe
 
 
 def _value_at(schema: Any, pointer: str) -> Any:
-    for part in parts(pointer):
+    try:
+        parts = parse_pointer(pointer)
+    except PointerError:
+        return None
+    for part in parts:
         if isinstance(schema, dict) and part in schema:
             schema = schema[part]
         elif isinstance(schema, list) and part.isdigit() and int(part) < len(schema):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from a2a_schema_suite.lint._pointer import parts
+from a2a_schema_suite.pointer import parse as parse_pointer
 from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -167,7 +167,7 @@ def rule_finding(
     pointer: str = "",
     outcome: Outcome | None = None,
 ) -> CaseResult:
-    path = tuple(int(p) if p.isdigit() else p for p in parts(pointer))
+    path = tuple(int(p) if p.isdigit() else p for p in parse_pointer(pointer))
     detail = ErrorDetail.finding(rule, message, line=line, path=path)
     return CaseResult(
         suite,

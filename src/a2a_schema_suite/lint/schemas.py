@@ -8,11 +8,11 @@ from collections.abc import Collection, Iterator
 import jsonschema
 
 from a2a_schema_suite import regexlint
-from a2a_schema_suite.lint._pointer import escape
 from a2a_schema_suite.lint.keywords import KEYWORDS, LEGACY, walk
 from a2a_schema_suite.lint.refs import ref_cycle_findings, ref_findings
 from a2a_schema_suite.lint.rules import DEFAULT_OPTIONS, DIALECT, CheckOptions, rule_finding
 from a2a_schema_suite.lint.tree import SchemaDoc, SchemaTree
+from a2a_schema_suite.pointer import escape, join
 from a2a_schema_suite.results import CaseResult, Outcome
 
 _META_VALIDATOR = jsonschema.Draft202012Validator(
@@ -59,7 +59,7 @@ def metaschema_findings(doc: SchemaDoc) -> Iterator[CaseResult]:
         return
     seen: set[tuple[str, str]] = set()
     for error in errors:
-        pointer = "".join("/" + escape(str(p)) for p in error.absolute_path)
+        pointer = join(error.absolute_path)
         message = f"not valid Draft 2020-12: {error.message} (meta-schema keyword {error.validator})"
         if (pointer, message) in seen:  # the same error reached through several vocabularies
             continue

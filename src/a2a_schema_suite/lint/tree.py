@@ -11,8 +11,8 @@ from typing import Any
 from urllib.parse import urldefrag, urlsplit
 
 from a2a_schema_suite.jsonio import TOKEN, LoadFailure, decode_utf8, load_path, read_bytes
-from a2a_schema_suite.lint._pointer import escape
 from a2a_schema_suite.lint.rules import rule_finding
+from a2a_schema_suite.pointer import escape
 from a2a_schema_suite.registry import schema_paths
 from a2a_schema_suite.results import CaseResult, Outcome
 
