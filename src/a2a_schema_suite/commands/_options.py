@@ -79,7 +79,9 @@ def load_store(schemas: Path | None, engine: str = "jsonschema") -> SchemaStore:
         raise click.UsageError(str(exc)) from None
 
 
-def formats_option(kind: str, help: str = "Report format.", choices: tuple[str, ...] | None = None):
+def formats_option(
+    kind: str, help: str = "Report format.", choices: tuple[str, ...] | None = None
+) -> Callable[[_Command], _Command]:
     """``--format`` with the formats of ``kind``'s report (:func:`a2a_schema_suite.reporters.formats`),
     or of ``choices`` (a subset of them)."""
     return click.option(
