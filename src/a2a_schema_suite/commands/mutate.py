@@ -145,7 +145,7 @@ def command(
     from a2a_schema_suite.mutate import AuditOptions, EmitError, audit, emit_suites
     from a2a_schema_suite.mutate_report import Listing, render_text
     from a2a_schema_suite.results import ExitCode
-    from a2a_schema_suite.suite import discover, load_suites
+    from a2a_schema_suite.suite import discover_roots, load_suite_file
 
     roots = choose_roots(schemas, cases, paths)
     inputs = case_inputs(roots, paths)
@@ -155,9 +155,10 @@ def command(
     if emit_dir is not None and emit_dir.exists() and not emit_dir.is_dir():
         raise click.BadParameter(f"{emit_dir} exists and is not a directory", param_hint="--emit")
     store = load_store(roots.schemas, engine)
-    with Progress("mutate", "suite files", total=len(discover(inputs))) as progress:
+    files = discover_roots(inputs)
+    with Progress("mutate", "suite files", total=len(files)) as progress:
         report = audit(
-            progress.track(load_suites(inputs)),
+            (item for file in progress.track(files) for item in load_suite_file(*file)),
             store,
             AuditOptions(profile=profile, select=select, operators=chosen),
         )
