@@ -160,5 +160,6 @@ def _merge_shards(reports: list[tuple[Path, dict[str, Any]]]) -> RunSummary:
             )
             (before if unit is None else of_unit[unit]).append(result)
     results = before + [r for name in units for r in of_unit[name]]
-    merged = {"results": results, **{m: first[m] for m in ("roots", "engine") if m in first}}
+    merged: dict[str, Any] = {"results": results}
+    merged.update({m: first[m] for m in ("roots", "engine") if m in first})
     return summary_from_dict(merged)
