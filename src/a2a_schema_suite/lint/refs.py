@@ -106,15 +106,13 @@ def _explain(target_doc: SchemaDoc | None, resolver: Any, target: str) -> str:
     except PointerError as exc:
         return f"{target_doc.relpath}#{fragment} is not a JSON pointer: {exc}"
     for part in parts:
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
+        child = _child(node, part)
+        if child is _MISSING:
             names = [str(k) for k in node] if isinstance(node, dict) else []
             near = difflib.get_close_matches(part, names, n=1)
             hint = f"; did you mean {near[0]!r}?" if near else ""
             return f"{target_doc.relpath} has no {part!r} at {walked or '/'}{hint}"
+        node = child
         walked += "/" + escape(part)
     return f"{target_doc.relpath}#{fragment} cannot be resolved"
 
@@ -171,13 +169,22 @@ def _value_at(schema: Any, pointer: str) -> Any:
     except PointerError:
         return None
     for part in parts:
-        if isinstance(schema, dict) and part in schema:
-            schema = schema[part]
-        elif isinstance(schema, list) and part.isdigit() and int(part) < len(schema):
-            schema = schema[int(part)]
-        else:
+        schema = _child(schema, part)
+        if schema is _MISSING:
             return None
     return schema
+
+
+_MISSING = object()
+
+
+def _child(node: Any, part: str) -> Any:
+    """The member or item ``part`` (a pointer token) of ``node``, or ``_MISSING``."""
+    if isinstance(node, dict) and part in node:
+        return node[part]
+    if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+        return node[int(part)]
+    return _MISSING
 
 
 def dead_def_findings(tree: SchemaTree, suite_refs: Iterable[str] = ()) -> Iterator[CaseResult]:
