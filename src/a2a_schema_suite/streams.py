@@ -160,6 +160,7 @@ class StreamChecker:
     _terminal_line: int | None = None
     _terminal_state: str | None = None  #: the terminal state reached first (kept after a resurrection)
     _final_line: int | None = None
+    _after_terminal: str | None = None  #: the first other state an event gave after the terminal one
     _has_artifact: bool = False
     _artifacts: dict[Any, int | None] = field(default_factory=dict)  # id -> line of lastChunk
 
@@ -297,6 +298,12 @@ class StreamChecker:
             for artifact_id in event.artifact_ids:
                 self._artifacts.setdefault(_key(artifact_id), None)
         if event.state is not None:
+            if (
+                self._terminal_line is not None
+                and self._after_terminal is None
+                and event.state != self._terminal_state
+            ):
+                self._after_terminal = event.state
             if self._terminal_line is None and event.state in TERMINAL:
                 self._terminal_line, self._terminal_state = line, event.state
             self._state, self._state_line = event.state, line
@@ -343,6 +350,25 @@ class StreamChecker:
         self._artifacts.setdefault(artifact_id, None)
         if event.last_chunk:
             self._artifacts[artifact_id] = line
+
+    # -- what a live reader (the probe) asks between events ---------------------------------------
+
+    @property
+    def state(self) -> str | None:
+        """The task's last state (normalised: ``completed``, ``input-required``...), if any."""
+        return self._state
+
+    @property
+    def message_only(self) -> bool:
+        """Whether the stream is a single Message (no task)."""
+        return self._message_only_line is not None
+
+    @property
+    def resurrection(self) -> tuple[str, str] | None:
+        """``(terminal state, the next other state)`` when the task changed after a terminal state."""
+        if self._terminal_state is None or self._after_terminal is None:
+            return None
+        return self._terminal_state, self._after_terminal
 
     def finish(self) -> list[ErrorDetail]:
         if not self.events:

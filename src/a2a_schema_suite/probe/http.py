@@ -258,15 +258,18 @@ class ProbeClient:
             time.monotonic() - start,
         )
 
-    def stream(self, url: str, body: bytes, headers: Mapping[str, str] | None = None) -> SseReply:
-        """POST and read a ``text/event-stream`` answer, within the event, size and time limits.
+    def stream(
+        self, url: str, body: bytes | None, headers: Mapping[str, str] | None = None, method: str = "POST"
+    ) -> SseReply:
+        """POST (or ``method``) and read a ``text/event-stream`` answer, within the event, size and
+        time limits.
 
         A limit or a dropped connection ends the stream: the events read so far are kept and the
         reason is in ``problem``. A non-SSE answer is returned with its body.
         """
         start = time.monotonic()
         deadline = start + self.timeout
-        response = self._open("POST", url, body, {"Accept": "text/event-stream", **(headers or {})}, deadline)
+        response = self._open(method, url, body, {"Accept": "text/event-stream", **(headers or {})}, deadline)
         reply_headers = {k.lower(): v for k, v in response.headers.items()}
         content_type = reply_headers.get("content-type", "").split(";", 1)[0].strip().lower()
         try:

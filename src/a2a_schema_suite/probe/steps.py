@@ -51,7 +51,7 @@ from a2a_schema_suite.results import (
     policy_reason,
     split_policy,
 )
-from a2a_schema_suite.streams import TERMINAL, check_stream, normalise_state, to_event
+from a2a_schema_suite.streams import TERMINAL, StreamChecker, normalise_state
 
 DEFAULT_TEXT = "Hello from the a2a-schema-suite probe."
 USER_AGENT = f"a2a-schema-suite/{__version__} (probe; +https://a2a-schema-suite.dev)"
@@ -625,22 +625,46 @@ class Prober:
 
     def _stream(self, binding: Binding, call: Call, description: str) -> None:
         schema = binding.stream_line_schema
+        read = self._read_stream(binding, call, description, OPTIONAL)
+        if read is None:
+            return
+        reply, _findings, lines, _checker = read
+        self.notes.append(f"stream: {len(reply.events)} event(s) in {reply.elapsed:.2f} s")
+        card_schema, card_profile = self._card_case or ("", self.profile)
+        self.recording = Recording(
+            f"{binding.name} {binding.version} {call.label.split(' ', 1)[-1]}",
+            binding.version_dir,
+            schema,
+            lines,
+            self._card,
+            card_schema,
+            card_profile,
+        )
+
+    def _read_stream(
+        self, binding: Binding, call: Call, description: str, area: str
+    ) -> tuple[SseReply, list[ErrorDetail], list[str], StreamChecker] | None:
+        """Open the stream of ``call`` and judge every event as it comes with the stream rules
+        (one :class:`~a2a_schema_suite.streams.StreamChecker` holds the task's state); adds the
+        check and returns the reply, its findings, one JSON text per event and the checker; None
+        when no stream came (the check says why)."""
+        schema = binding.stream_line_schema
         try:
             validator = self.store.validator(schema, self.profile)
         except SchemaError as exc:
             raise _Errored(str(exc)) from None
+        body = None if call.body is None else encode_json(call.body)
+        headers = {**({"Content-Type": "application/json"} if body is not None else {}), **call.headers}
         try:
-            reply = self.client.stream(
-                call.url, encode_json(call.body), {"Content-Type": "application/json", **call.headers}
-            )
+            reply = self.client.stream(call.url, body, headers, method=call.http_method)
         except ProbeHttpError as exc:
-            self._transport(OPTIONAL, description, schema, exc)
-            return
+            self._transport(area, description, schema, exc)
+            return None
         self._check_auth(reply)
         if not reply.is_sse:
             summary = _error_summary(_try_json(reply))
             self._add(
-                OPTIONAL,
+                area,
                 description,
                 schema,
                 (
@@ -652,19 +676,19 @@ class Prober:
                     ),
                 ),
             )
-            return
+            return None
         source = "stream"
+        checker = StreamChecker(binding.version_dir, validator, self.policy != "off")
         findings: list[ErrorDetail] = []
-        triples: list[tuple[int, Any, LoadError | None]] = []
         lines: list[str] = []  #: one JSON text per event, for --record
         shown: list[Any] = []  #: the events as the report shows them
-        states: list[str] = []
-        message_only = False
         for number, event in enumerate(reply.events, start=1):
             try:
                 value = loads(event.data, source, first_line=number)
             except LoadFailure as exc:
-                triples.append((number, None, LoadError(source, number, exc.error.column, exc.error.reason)))
+                findings.extend(
+                    checker.feed_error(LoadError(source, number, exc.error.column, exc.error.reason))
+                )
                 lines.append(event.data.replace("\r", " ").replace("\n", " "))
                 shown.append(event.data)
                 continue
@@ -694,46 +718,29 @@ class Prober:
                         path=("id",),
                     )
                 )
-            triples.append((number, value, None))
-            payload = value.get("result") if binding.jsonrpc and isinstance(value, dict) else value
-            parsed = to_event(payload, binding.version_dir)
-            if parsed is not None:
-                if number == 1 and parsed.kind == "message":
-                    message_only = True
-                if parsed.state is not None:
-                    states.append(parsed.state)
-        findings.extend(check_stream(triples, binding.version_dir, validator, policy=self.policy != "off"))
+            findings.extend(checker.feed(number, value))
+        findings.extend(checker.finish())
         last_line = len(reply.events) or 1
+        state = checker.state
         if reply.problem:
             findings.append(ErrorDetail.finding("stream-end", reply.problem, line=last_line))
         elif (
             reply.events
-            and not message_only
-            and (not states or (states[-1] not in TERMINAL and states[-1] not in INTERRUPTED))
+            and not checker.message_only
+            and (state is None or (state not in TERMINAL and state not in INTERRUPTED))
         ):
-            state = states[-1] if states else "in no state"
             findings.append(
                 ErrorDetail.finding(
                     "stream-end",
-                    f"the stream closed while the task was {state}: it must stay open "
+                    f"the stream closed while the task was {state or 'in no state'}: it must stay open "
                     "until the task is terminal or interrupted",
                     line=last_line,
                 )
             )
         findings.sort(key=lambda e: e.line or 0)
-        hint = _lifecycle_hint(findings, states)
-        self._add(OPTIONAL, description, schema, tuple(findings), hint=hint, source=source, data=shown)
-        self.notes.append(f"stream: {len(reply.events)} event(s) in {reply.elapsed:.2f} s")
-        card_schema, card_profile = self._card_case or ("", self.profile)
-        self.recording = Recording(
-            f"{binding.name} {binding.version} {call.label.split(' ', 1)[-1]}",
-            binding.version_dir,
-            schema,
-            lines,
-            self._card,
-            card_schema,
-            card_profile,
-        )
+        hint = _lifecycle_hint(findings, checker.resurrection)
+        self._add(area, description, schema, tuple(findings), hint=hint, source=source, data=shown)
+        return reply, findings, lines, checker
 
     # -- error handling -------------------------------------------------------------------------
 
@@ -1097,17 +1104,12 @@ def _rest_error_body(document: Any, status: int, reason: str) -> list[ErrorDetai
     return found
 
 
-def _lifecycle_hint(findings: list[ErrorDetail], states: list[str]) -> str | None:
+def _lifecycle_hint(findings: list[ErrorDetail], resurrection: tuple[str, str] | None) -> str | None:
     """The issue's example hint, with the states the stream really went through."""
-    if not findings or findings[0].rule != "lifecycle-terminal":
+    if not findings or findings[0].rule != "lifecycle-terminal" or resurrection is None:
         return None
-    terminal = next((s for s in states if s in TERMINAL), None)
-    after = (
-        next((s for s in states[states.index(terminal) + 1 :] if s != terminal), None) if terminal else None
+    terminal, after = resurrection
+    return (
+        f"a task reached {terminal.upper().replace('-', '_')} and then "
+        f"{after.upper().replace('-', '_')}: guard terminal states before emitting"
     )
-    if terminal and after:
-        return (
-            f"a task reached {terminal.upper().replace('-', '_')} and then "
-            f"{after.upper().replace('-', '_')}: guard terminal states before emitting"
-        )
-    return None
