@@ -184,6 +184,30 @@ def _check_url(url: str) -> str:
     help="Also contact an interface on another origin than URL (credentials go there too).",
 )
 @click.option(
+    "--operations",
+    is_flag=True,
+    help="Also drive every other 1.0 operation the card offers: GetTask historyLength, ListTasks "
+    "paging, CancelTask, SubscribeToTask, push notification configs and deliveries (to a receiver "
+    "the probe starts), GetExtendedAgentCard, A2A-Version negotiation, 0.3 fallback. Needs --send.",
+)
+@click.option(
+    "--long-text",
+    metavar="TEXT",
+    help="With --operations: a message the agent works on for a while (the task to cancel, "
+    "re-attach to and receive pushes of; default: the --send text).",
+)
+@click.option(
+    "--input-required-text",
+    metavar="TEXT",
+    help="With --operations: a message the agent answers with INPUT_REQUIRED; the task is then "
+    "continued with the --send text (multi-turn).",
+)
+@click.option(
+    "--webhook",
+    metavar="HOST:PORT",
+    help="With --operations: where the push receiver listens (default 127.0.0.1, a free port).",
+)
+@click.option(
     "--record",
     "record_path",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -209,6 +233,10 @@ def command(
     fuzz: int,
     fuzz_rate: float,
     allow_cross_origin: bool,
+    operations: bool,
+    long_text: str | None,
+    input_required_text: str | None,
+    webhook: str | None,
     record_path: Path | None,
     schemas: Path | None,
     profile: str | None,
@@ -236,6 +264,19 @@ def command(
 
     _check_url(url)
     headers = _parse_headers(header_values)
+    if operations and send_text is None:
+        raise click.UsageError("--operations drives tasks: add --send TEXT")
+    for name, value in (
+        ("--long-text", long_text),
+        ("--input-required-text", input_required_text),
+        ("--webhook", webhook),
+    ):
+        if value is not None and not operations:
+            raise click.UsageError(f"{name} is used by --operations: add it")
+    if webhook is not None:
+        host, sep, port = webhook.rpartition(":")
+        if not sep or not host or not port.isdigit() or int(port) > 65535:
+            raise click.BadParameter(f"expected HOST:PORT, got {webhook!r}", param_hint="--webhook")
     if record_path is not None:
         if not stream:
             raise click.UsageError("--record writes the captured stream: add --stream")
@@ -264,8 +305,12 @@ def command(
         allow_cross_origin=allow_cross_origin,
         profile=profile or "strict",
         policy=policy or "warn",
+        operations=operations,
+        long_text=long_text,
+        input_required_text=input_required_text,
+        webhook=webhook,
     )
-    redactor = Redactor.for_headers(headers)
+    redactor = Redactor.for_headers(options.secret_headers())
     from a2a_schema_suite.console import Progress
 
     # redacting: before any message is shortened, so a secret cut in two is still redacted

@@ -11,7 +11,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from typing import Any, ClassVar
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 JSONRPC_ERROR_NAMES = {
     -32700: "JSONParseError",
@@ -106,6 +106,36 @@ class Binding:
         """The send endpoint with an arbitrary body (the fuzzer's mutated requests)."""
         raise NotImplementedError
 
+    # -- the other 1.0 operations (``--operations``; 1.0 bindings only) ---------------------------
+
+    def send_message(self, request: dict[str, Any]) -> Call:
+        """SendMessage with a whole SendMessageRequest (configuration, taskId, contextId...)."""
+        raise NotImplementedError
+
+    def get_task_history(self, task_id: str, history_length: int) -> Call:
+        raise NotImplementedError
+
+    def list_tasks(self, params: dict[str, Any]) -> Call:
+        raise NotImplementedError
+
+    def subscribe(self, task_id: str) -> Call:
+        raise NotImplementedError
+
+    def create_push_config(self, task_id: str, config: dict[str, Any]) -> Call:
+        raise NotImplementedError
+
+    def get_push_config(self, task_id: str, config_id: str) -> Call:
+        raise NotImplementedError
+
+    def list_push_configs(self, task_id: str) -> Call:
+        raise NotImplementedError
+
+    def delete_push_config(self, task_id: str, config_id: str) -> Call:
+        raise NotImplementedError
+
+    def extended_card(self) -> Call:
+        raise NotImplementedError
+
     # -- answers ----------------------------------------------------------------------------------
 
     def result_of(self, document: Any) -> Any:
@@ -115,6 +145,26 @@ class Binding:
     def task_of(self, payload: Any) -> dict[str, Any] | None:
         """The Task in a send answer's payload, if it holds one (not a Message)."""
         raise NotImplementedError
+
+
+def _query_value(value: Any) -> str:
+    """A query parameter as ProtoJSON spells it (booleans ``true``/``false``; A2A_REFERENCE §6)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+#: how each error travels over HTTP+JSON: (HTTP statuses, ErrorInfo reason) (A2A_REFERENCE §5.1;
+#: the statuses v1.0.0 named are accepted too)
+REST_ERRORS: dict[int, tuple[frozenset[int], str]] = {
+    -32001: (frozenset({404}), "TASK_NOT_FOUND"),
+    -32002: (frozenset({400, 409}), "TASK_NOT_CANCELABLE"),
+    -32003: (frozenset({400}), "PUSH_NOTIFICATION_NOT_SUPPORTED"),
+    -32004: (frozenset({400}), "UNSUPPORTED_OPERATION"),
+    -32007: (frozenset({400}), "EXTENDED_AGENT_CARD_NOT_CONFIGURED"),
+    -32009: (frozenset({400}), "VERSION_NOT_SUPPORTED"),
+    -32602: (frozenset({400}), "INVALID_PARAMS"),
+}
 
 
 def _rpc(method: str, params: Any, request_id: Any) -> dict[str, Any]:
@@ -182,6 +232,55 @@ class JsonRpc10(Binding):
 
     def send_raw(self, body: bytes, request_id: Any) -> Call:
         return Call("jsonrpc SendMessage", "POST", self.url, body, self.headers, None, request_id)
+
+    def send_message(self, request: dict[str, Any]) -> Call:
+        return self._call("SendMessage", request, "v1_0/jsonrpc_response.json#/$defs/SendMessageResponse")
+
+    def get_task_history(self, task_id: str, history_length: int) -> Call:
+        return self._call(
+            "GetTask",
+            {"id": task_id, "historyLength": history_length},
+            "v1_0/jsonrpc_response.json#/$defs/GetTaskResponse",
+        )
+
+    def list_tasks(self, params: dict[str, Any]) -> Call:
+        return self._call("ListTasks", params, "v1_0/jsonrpc_response.json#/$defs/ListTasksResponse")
+
+    def subscribe(self, task_id: str) -> Call:
+        return self._call("SubscribeToTask", {"id": task_id}, None)
+
+    def create_push_config(self, task_id: str, config: dict[str, Any]) -> Call:
+        return self._call(
+            "CreateTaskPushNotificationConfig",
+            {**config, "taskId": task_id},
+            "v1_0/jsonrpc_response.json#/$defs/CreateTaskPushNotificationConfigResponse",
+        )
+
+    def get_push_config(self, task_id: str, config_id: str) -> Call:
+        return self._call(
+            "GetTaskPushNotificationConfig",
+            {"taskId": task_id, "id": config_id},
+            "v1_0/jsonrpc_response.json#/$defs/GetTaskPushNotificationConfigResponse",
+        )
+
+    def list_push_configs(self, task_id: str) -> Call:
+        return self._call(
+            "ListTaskPushNotificationConfigs",
+            {"taskId": task_id},
+            "v1_0/jsonrpc_response.json#/$defs/ListTaskPushNotificationConfigsResponse",
+        )
+
+    def delete_push_config(self, task_id: str, config_id: str) -> Call:
+        return self._call(
+            "DeleteTaskPushNotificationConfig",
+            {"taskId": task_id, "id": config_id},
+            "v1_0/jsonrpc_response.json#/$defs/DeleteTaskPushNotificationConfigResponse",
+        )
+
+    def extended_card(self) -> Call:
+        return self._call(
+            "GetExtendedAgentCard", {}, "v1_0/jsonrpc_response.json#/$defs/GetExtendedAgentCardResponse"
+        )
 
     def task_of(self, payload: Any) -> dict[str, Any] | None:
         task = payload.get("task") if isinstance(payload, dict) else None
@@ -268,6 +367,77 @@ class Rest10(Binding):
 
     def send_raw(self, body: bytes, request_id: Any) -> Call:
         return Call("rest POST /message:send", "POST", self._path("/message:send"), body, self.headers)
+
+    def _get(self, label: str, path: str, schema: str | None, query: dict[str, Any] | None = None) -> Call:
+        url = self._path(path)
+        if query:
+            url += "?" + urlencode({k: _query_value(v) for k, v in query.items()})
+        return Call(f"rest GET {label}", "GET", url, None, {"A2A-Version": self.version}, schema)
+
+    def send_message(self, request: dict[str, Any]) -> Call:
+        return Call(
+            "rest POST /message:send",
+            "POST",
+            self._path("/message:send"),
+            request,
+            self.headers,
+            "v1_0/send_message_response.json",
+        )
+
+    def get_task_history(self, task_id: str, history_length: int) -> Call:
+        return self._get(
+            "/tasks/{id}?historyLength",
+            f"/tasks/{quote(task_id, safe='')}",
+            "v1_0/task.json",
+            {"historyLength": history_length},
+        )
+
+    def list_tasks(self, params: dict[str, Any]) -> Call:
+        return self._get("/tasks", "/tasks", "v1_0/list_tasks_response.json", params)
+
+    def subscribe(self, task_id: str) -> Call:
+        # proto: GET /tasks/{id}:subscribe; spec text: POST (A2A_REFERENCE §6, D1)
+        return self._get("/tasks/{id}:subscribe", f"/tasks/{quote(task_id, safe='')}:subscribe", None)
+
+    def _configs(self, task_id: str) -> str:
+        return f"/tasks/{quote(task_id, safe='')}/pushNotificationConfigs"
+
+    def create_push_config(self, task_id: str, config: dict[str, Any]) -> Call:
+        return Call(
+            "rest POST /tasks/{id}/pushNotificationConfigs",
+            "POST",
+            self._path(self._configs(task_id)),
+            {**config, "taskId": task_id},
+            self.headers,
+            "v1_0/push_notification_config.json",
+        )
+
+    def get_push_config(self, task_id: str, config_id: str) -> Call:
+        return self._get(
+            "/tasks/{id}/pushNotificationConfigs/{configId}",
+            f"{self._configs(task_id)}/{quote(config_id, safe='')}",
+            "v1_0/push_notification_config.json",
+        )
+
+    def list_push_configs(self, task_id: str) -> Call:
+        return self._get(
+            "/tasks/{id}/pushNotificationConfigs",
+            self._configs(task_id),
+            "v1_0/push_notification_config.json#/$defs/ListTaskPushNotificationConfigsResponse",
+        )
+
+    def delete_push_config(self, task_id: str, config_id: str) -> Call:
+        return Call(
+            "rest DELETE /tasks/{id}/pushNotificationConfigs/{configId}",
+            "DELETE",
+            self._path(f"{self._configs(task_id)}/{quote(config_id, safe='')}"),
+            None,
+            {"A2A-Version": self.version},
+            "v1_0/jsonrpc_response.json#/$defs/Empty",
+        )
+
+    def extended_card(self) -> Call:
+        return self._get("/extendedAgentCard", "/extendedAgentCard", "v1_0/agent_card.json")
 
     def task_of(self, payload: Any) -> dict[str, Any] | None:
         task = payload.get("task") if isinstance(payload, dict) else None

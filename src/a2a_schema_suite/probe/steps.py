@@ -9,6 +9,7 @@ Nothing here prints.
 
 from __future__ import annotations
 
+import secrets
 import time
 import uuid
 from collections.abc import Callable
@@ -20,7 +21,14 @@ from a2a_schema_suite import __version__, explain
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, loads
 from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.probe import card as cards
-from a2a_schema_suite.probe.bindings import MALFORMED_FAMILY, Binding, Call, binding_for, code_name
+from a2a_schema_suite.probe.bindings import (
+    MALFORMED_FAMILY,
+    REST_ERRORS,
+    Binding,
+    Call,
+    binding_for,
+    code_name,
+)
 from a2a_schema_suite.probe.fuzz import build_mutations
 from a2a_schema_suite.probe.hints import reason_for
 from a2a_schema_suite.probe.http import (
@@ -77,6 +85,26 @@ class ProbeOptions:
     allow_cross_origin: bool = False
     profile: str = "strict"
     policy: str = "warn"  #: off | warn | error: what the policy rules do (see rules.py)
+    #: ``--operations``: every other 1.0 operation (see :mod:`~a2a_schema_suite.probe.operations`)
+    operations: bool = False
+    long_text: str | None = None  #: a message the agent works on for a while (cancel, subscribe, push)
+    input_required_text: str | None = None  #: a message the agent answers with INPUT_REQUIRED
+    webhook: str | None = None  #: HOST:PORT of the push receiver (default 127.0.0.1, a free port)
+    #: the token and the Bearer credentials the probe registers with its push configs (made up
+    #: afresh for each probe; redacted like a --header credential)
+    push_token: str = field(default_factory=lambda: secrets.token_urlsafe(16))
+    push_credentials: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+
+    def secret_headers(self) -> tuple[tuple[str, str], ...]:
+        """The --header values (and with --operations the push secrets), as headers a Redactor
+        is built from."""
+        if not self.operations:
+            return self.headers
+        return (
+            *self.headers,
+            ("X-A2A-Notification-Token", self.push_token),
+            ("Authorization", f"Bearer {self.push_credentials}"),
+        )
 
 
 @dataclass
@@ -286,6 +314,10 @@ class Prober:
                 if self.options.stream:
                     self._stream_step(binding, self.options.send or DEFAULT_TEXT)
                 self._error_steps(binding, sent_task)
+                if self.options.operations:
+                    from a2a_schema_suite.probe.operations import Operations
+
+                    Operations(self, binding, sent_task).run()
                 if self.options.fuzz > 0:
                     self._fuzz_steps(binding, self.options.send or DEFAULT_TEXT)
         finally:
@@ -642,7 +674,12 @@ class Prober:
         )
 
     def _read_stream(
-        self, binding: Binding, call: Call, description: str, area: str
+        self,
+        binding: Binding,
+        call: Call,
+        description: str,
+        area: str,
+        extra: Callable[[StreamChecker], list[ErrorDetail]] | None = None,
     ) -> tuple[SseReply, list[ErrorDetail], list[str], StreamChecker] | None:
         """Open the stream of ``call`` and judge every event as it comes with the stream rules
         (one :class:`~a2a_schema_suite.streams.StreamChecker` holds the task's state); adds the
@@ -737,6 +774,8 @@ class Prober:
                     line=last_line,
                 )
             )
+        if extra is not None:
+            findings.extend(extra(checker))
         findings.sort(key=lambda e: e.line or 0)
         hint = _lifecycle_hint(findings, checker.resurrection)
         self._add(area, description, schema, tuple(findings), hint=hint, source=source, data=shown)
@@ -858,11 +897,24 @@ class Prober:
             return _Why(f"the sent task is {state or 'in no state'}, not terminal")
         return task["id"]
 
-    def _rpc_error(self, description: str, call: Call, code: int, hint: str, schema: str) -> None:
+    def _expected_error(
+        self, binding: Binding, description: str, call: Call, code: int, hint: str, area: str = CORE
+    ) -> None:
+        """``call`` must be refused with ``code``: the JSON-RPC code, or over HTTP+JSON the HTTP
+        status and the ErrorInfo reason of that code (A2A_REFERENCE §5.1)."""
+        if binding.jsonrpc:
+            self._rpc_error(description, call, code, hint, binding.error_schema or "", area)
+            return
+        statuses, reason = REST_ERRORS[code]
+        self._rest_error(description, call, set(statuses), reason, hint, area)
+
+    def _rpc_error(
+        self, description: str, call: Call, code: int, hint: str, schema: str, area: str = CORE
+    ) -> None:
         try:
             reply = self._exchange(call)
         except ProbeHttpError as exc:
-            self._transport(CORE, description, schema, exc, hint)
+            self._transport(area, description, schema, exc, hint)
             return
         self._check_auth(reply)
         document, errors = self._document(reply, call.label)
@@ -900,7 +952,7 @@ class Prober:
                 errors.insert(0, ErrorDetail.finding("http-status", f"HTTP {reply.status}"))
         errors.sort(key=lambda e: e.rule != "error-code")
         self._add(
-            CORE,
+            area,
             description,
             schema,
             tuple(errors),
@@ -909,12 +961,18 @@ class Prober:
         )
 
     def _rest_error(
-        self, description: str, call: Call, statuses: set[int], reason: str | None, hint: str
+        self,
+        description: str,
+        call: Call,
+        statuses: set[int],
+        reason: str | None,
+        hint: str,
+        area: str = CORE,
     ) -> None:
         try:
             reply = self._exchange(call)
         except ProbeHttpError as exc:
-            self._transport(CORE, description, "", exc, hint)
+            self._transport(area, description, "", exc, hint)
             return
         self._check_auth(reply)
         errors: list[ErrorDetail] = []
@@ -932,7 +990,7 @@ class Prober:
             if document is not _MISSING:
                 errors.extend(_rest_error_body(document, reply.status, reason))
         self._add(
-            CORE, description, "", tuple(errors), hint=hint, data=None if document is _MISSING else document
+            area, description, "", tuple(errors), hint=hint, data=None if document is _MISSING else document
         )
 
     # -- fuzzing ----------------------------------------------------------------------------------
