@@ -23,6 +23,12 @@ One server, one behaviour per path prefix: the agent at ``<base>/<mode>`` serves
     a correct agent that answers with a Message, never a Task (and streams that one Message);
 ``auth``
     the ``good`` agent behind a bearer token (``AUTH_TOKEN``): HTTP 401 without it;
+``ops``
+    a 1.0 agent of every other operation (``probe --operations``; push notifications claimed,
+    streaming not) with one defect per area: ListTasks hands out a ``nextPageToken`` on its last
+    page that leads back to the first (the paging never ends), CancelTask answers CANCELED but the
+    task goes on WORKING (a cancel that resurrects), and the push deliveries send COMPLETED and
+    then WORKING (a delivery with a wrong state);
 ``weird``
     a correct card, then answers of the wrong JSON shapes everywhere (arrays, null, a task that is
     a string) and a stream of non-events (null, invalid JSON, NaN, a duplicate key, an
@@ -61,6 +67,7 @@ MODES = (
     "weird",
     "auth",
     "message",
+    "ops",
 )
 AUTH_TOKEN = "Bearer let-me-in"
 #: the SSE body of the ``weird`` agent: nothing in it is an A2A event
@@ -104,6 +111,10 @@ def _card_v03(base: str, mode: str, protocol_version: str) -> dict:
     }
 
 
+def normalise(task: dict) -> str:
+    return task["status"]["state"].removeprefix("TASK_STATE_").lower()
+
+
 def _state(state: str, v03: bool) -> str:
     return state if v03 else "TASK_STATE_" + state.upper().replace("-", "_")
 
@@ -114,6 +125,8 @@ class BrokenAgent:
     def __init__(self, base_url: str) -> None:
         self.base = base_url
         self.tasks: dict[str, dict[str, Any]] = {}
+        self.configs: dict[str, dict[str, dict]] = {}  #: push configs by task id, then config id
+        self._pending: list[asyncio.Future] = []  #: push deliveries under way (kept referenced)
         #: every request: arrival time, mode, path, Host, User-Agent, whether Authorization was sent
         self.requests: list[dict[str, Any]] = []
 
@@ -193,8 +206,13 @@ class BrokenAgent:
             card = _card_v03(self.base, mode, "0.3.0")
         else:
             card = _card_v1(
-                self.base, mode, streaming=mode != "nostream", host="localhost" if mode == "xorigin" else None
+                self.base,
+                mode,
+                streaming=mode not in ("nostream", "ops"),
+                host="localhost" if mode == "xorigin" else None,
             )
+            if mode == "ops":
+                card["capabilities"]["pushNotifications"] = True
         if mode == "huge":
             card["description"] = "x" * 300_000
         await self._json(send, card)
@@ -220,6 +238,9 @@ class BrokenAgent:
         rid, method, params = request.get("id"), request["method"], request.get("params") or {}
         if mode == "weird":
             await self._weird(send, rid, method)
+            return
+        if mode == "ops":
+            await self._json(send, await self._ops(rid, method, params, headers))
             return
         names = (
             {"message/send": "send", "message/stream": "stream", "tasks/get": "get", "tasks/cancel": "cancel"}
@@ -285,6 +306,108 @@ class BrokenAgent:
             await self._json(send, {"jsonrpc": "2.0", "id": rid, "result": task})
         else:
             await self._json(send, self._error(rid, -32002, "Task cannot be canceled"))
+
+    async def _ops(self, rid: Any, method: str, params: Any, headers: dict[str, str]) -> dict:
+        """The ``ops`` agent: every 1.0 operation, three of them with a defect."""
+
+        def ok(result: Any) -> dict:
+            return {"jsonrpc": "2.0", "id": rid, "result": result}
+
+        params = params if isinstance(params, dict) else {}
+        if headers.get("a2a-version") != "1.0":
+            return self._error(rid, -32009, "version not supported")
+        task = self.tasks.get(params.get("taskId") or params.get("id") or "")
+        if method == "SendMessage":
+            message = params.get("message") or {}
+            context_id = message.get("contextId") or str(uuid.uuid4())
+            task = self._task(str((message.get("parts") or [{}])[0].get("text", "")), False)
+            task["contextId"] = context_id
+            task.pop("artifacts")
+            task["history"] = [message]
+            configuration = params.get("configuration") or {}
+            if configuration.get("returnImmediately"):
+                task["status"] = {"state": _state("working", False), "timestamp": TIMESTAMP}
+            push = configuration.get("taskPushNotificationConfig")
+            if isinstance(push, dict) and isinstance(push.get("url"), str):
+                self.configs.setdefault(task["id"], {})[task["id"]] = {
+                    **push,
+                    "id": task["id"],
+                    "taskId": task["id"],
+                }
+                self._pending.append(asyncio.ensure_future(self._deliver(task, push)))
+            return ok({"task": task})
+        if method == "ListTasks":
+            listed = [t for t in self.tasks.values() if t["contextId"] == params.get("contextId")]
+            if "status" in params:
+                listed = [t for t in listed if t["status"]["state"] == params["status"]]
+            start = int(params.get("pageToken") or 0)
+            size = int(params.get("pageSize") or 50)
+            page = listed[start : start + size]
+            # defect: the last page's token leads back to the first page
+            token = str(start + size) if start + size < len(listed) else "0"
+            strip = [{k: v for k, v in t.items() if k not in ("artifacts", "history")} for t in page]
+            return ok({"tasks": strip, "nextPageToken": token, "pageSize": size, "totalSize": len(listed)})
+        if method == "GetExtendedAgentCard":
+            return self._error(rid, -32004, "extended card not supported")
+        if method == "SubscribeToTask":
+            return self._error(rid, -32004, "streaming not supported")
+        if method not in (
+            "GetTask",
+            "CancelTask",
+            "CreateTaskPushNotificationConfig",
+            "GetTaskPushNotificationConfig",
+            "ListTaskPushNotificationConfigs",
+            "DeleteTaskPushNotificationConfig",
+        ):
+            return self._error(rid, -32601, "Method not found")
+        if task is None:
+            return self._error(rid, -32001, "Task not found")
+        if method == "GetTask":
+            limit = params.get("historyLength")
+            shown = dict(task)
+            if isinstance(limit, int):
+                shown["history"] = task.get("history", [])[-limit:] if limit > 0 else []
+                if not shown["history"]:
+                    shown.pop("history")
+            return ok(shown)
+        if method == "CancelTask":
+            if normalise(task) in ("completed", "canceled"):
+                return self._error(rid, -32002, "Task cannot be canceled")
+            # defect: the answer says CANCELED, the task itself goes on WORKING
+            return ok({**task, "status": {"state": _state("canceled", False), "timestamp": TIMESTAMP}})
+        configs = self.configs.setdefault(task["id"], {})
+        if method == "CreateTaskPushNotificationConfig":
+            config = {k: v for k, v in params.items() if k != "tenant"}
+            config.setdefault("id", task["id"])
+            configs[config["id"]] = config
+            return ok(config)
+        if method == "GetTaskPushNotificationConfig":
+            config = configs.get(params.get("id"))
+            return ok(config) if config else self._error(rid, -32001, "config not found")
+        if method == "ListTaskPushNotificationConfigs":
+            return ok({"configs": list(configs.values()), "nextPageToken": ""})
+        if method == "DeleteTaskPushNotificationConfig":
+            configs.pop(params.get("id"), None)
+            return ok(None)
+        return self._error(rid, -32601, "Method not found")
+
+    async def _deliver(self, task: dict, push: dict) -> None:
+        """Push WORKING, COMPLETED, then (the defect) WORKING again."""
+        import httpx
+
+        auth = push.get("authentication") or {}
+        headers = {"Authorization": f"{auth.get('scheme', 'Bearer')} {auth.get('credentials', '')}"}
+        async with httpx.AsyncClient(trust_env=False) as client:
+            for state in ("working", "completed", "working"):
+                await asyncio.sleep(0.05)
+                if state == "completed":
+                    task["status"] = {"state": _state("completed", False), "timestamp": TIMESTAMP}
+                update = {
+                    "taskId": task["id"],
+                    "contextId": task["contextId"],
+                    "status": {"state": _state(state, False), "timestamp": TIMESTAMP},
+                }
+                await client.post(push["url"], json={"statusUpdate": update}, headers=headers)
 
     async def _weird(self, send: Any, rid: Any, method: str) -> None:
         if method == "SendMessage":

@@ -36,6 +36,24 @@ RULE_HINTS: dict[str, str] = {
     "(or the client asked for returnImmediately)",
     "task-id": "GetTask must return the task that was asked for",
     "error-code": "map each failure to its A2A error code (A2A_REFERENCE §5.1)",
+    # probe --operations
+    "history-length": "return at most historyLength messages of history (none for 0)",
+    "list-paging": 'give each page at most pageSize tasks and a nextPageToken that leads to the next page; "" '
+    "on the last page",
+    "list-filter": "return only the tasks that match the ListTasks filters (contextId, status)",
+    "list-contents": "list every task the caller can see that matches the filters",
+    "list-artifacts": "leave artifacts out of ListTasks unless includeArtifacts is true",
+    "cancel-state": "answer CancelTask with the task in TASK_STATE_CANCELED",
+    "cancel-resurrects": "a canceled task stays CANCELED: stop the work it was doing and emit nothing more",
+    "subscribe-task": "SubscribeToTask streams the task asked for, from its current state to its end",
+    "push-config": "store push configs as sent and return them from get, list and delete",
+    "push-auth": "send each push delivery with the configured Authorization (scheme and credentials) "
+    "or token",
+    "push-delivery": "POST each push delivery as one strict JSON StreamResponse",
+    "push-task": "deliver a task's events only to the configs registered for that task",
+    "push-terminal": "deliver every status change to the webhook, the terminal one included",
+    "push-state": "deliver the state the task really has",
+    "multi-turn": "answer a follow-up message with taskId on the same task and contextId",
 }
 
 

@@ -1,0 +1,180 @@
+"""``probe --operations``: every other 1.0 operation, against the official SDK agent with push
+notifications, the extended card, a slow and an input-required path (tests/sdk_reference_agent.py)
+over JSON-RPC and HTTP+JSON, against the plain SDK agent (capabilities it does not claim), and
+against the ``ops`` mode of the broken agent, whose three defects are each caught by name."""
+
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from a2a_schema_suite.probe import ProbeOptions, probe, summary_of
+from a2a_schema_suite.probe.redact import Redactor
+from a2a_schema_suite.probe.webhook import WebhookReceiver
+from conftest import REPO
+
+sys.path.insert(0, str(REPO / "scripts"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from broken_agent import BrokenAgentServer
+from sdk_agent import SdkAgentServer
+from sdk_reference_agent import ReferenceAgentServer
+
+OPS = ("--send", "hello", "--operations", "--long-text", "slow work", "--input-required-text", "need input")
+
+
+@pytest.fixture(scope="module")
+def reference():
+    logging.getLogger("a2a").setLevel(logging.CRITICAL)
+    with ReferenceAgentServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def broken():
+    with BrokenAgentServer() as server:
+        yield server
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", "probe", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def results(stdout: str) -> dict[str, dict]:
+    return {r["description"]: r for r in json.loads(stdout)["results"]}
+
+
+def rules(result: dict) -> set[str]:
+    return {e.get("rule") for e in result.get("errors", ())}
+
+
+@pytest.mark.parametrize("binding", ["jsonrpc", "rest"])
+def test_the_sdk_reference_agent_reaches_full_over_every_operation(reference, binding):
+    done = cli(reference.base_url, *OPS, "--stream", "--binding", binding, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    found = results(done.stdout)
+    assert {r["outcome"] for r in found.values()} <= {"passed", "warning"}, [
+        (d, r["outcome"], r.get("reason"))
+        for d, r in found.items()
+        if r["outcome"] not in ("passed", "warning")
+    ]
+    prefix = "jsonrpc" if binding == "jsonrpc" else "rest"
+    names = " | ".join(found)
+    for wanted in (
+        "historyLength=1",
+        "historyLength=0",
+        "operations: ListTasks pageSize=1, pageToken until nextPageToken is empty",
+        "status=TASK_STATE_COMPLETED",
+        "A2A-Version 99.0 -> " + ("-32009" if binding == "jsonrpc" else "HTTP 400 VERSION_NOT_SUPPORTED"),
+        f"operations: {prefix} " + ("CancelTask" if binding == "jsonrpc" else "POST /tasks/{id}:cancel"),
+        "after the cancel: still CANCELED",
+        "operations: SubscribeToTask re-attaches to a running task",
+        "of a terminal task -> " + ("-32004" if binding == "jsonrpc" else "HTTP 400 UNSUPPORTED_OPERATION"),
+        "of the deleted config -> " + ("-32001" if binding == "jsonrpc" else "HTTP 404 TASK_NOT_FOUND"),
+        "operations: push deliveries",
+        "ExtendedAgentCard" if binding == "jsonrpc" else "GET /extendedAgentCard",
+        "operations: multi-turn: INPUT_REQUIRED, then the same task continued",
+        "operations: 0.3 fallback: message/send without A2A-Version",
+        "conformance level: full",
+    ):
+        assert wanted in names, wanted
+    assert "push: 5 delivery(ies) received" in done.stderr
+
+
+def test_capabilities_the_card_does_not_claim_are_answered_with_their_errors(store):
+    logging.getLogger("a2a").setLevel(logging.CRITICAL)
+    with SdkAgentServer() as server:  # streaming only: no push notifications, no extended card
+        report = probe(ProbeOptions(url=server.base_url, send="hello", operations=True), store)
+    outcome = {c.result.description: c.result.outcome.value for c in report.checks}
+    assert (
+        outcome[
+            "operations: jsonrpc CreateTaskPushNotificationConfig without capabilities.pushNotifications -> -32003"
+        ]
+        == "passed"
+    )
+    assert (
+        outcome["operations: jsonrpc GetExtendedAgentCard without capabilities.extendedAgentCard -> -32004"]
+        == "passed"
+    )
+    # its one echo task finishes at once: nothing to cancel, and that is said, not guessed
+    assert outcome["operations: CancelTask of a running task"] == "skipped"
+    assert outcome["operations: multi-turn: INPUT_REQUIRED, then the same task continued"] == "skipped"
+    assert report.level.name == "full"
+
+
+def test_each_defect_of_the_broken_ops_agent_is_caught_by_name(broken):
+    done = cli(broken.url("ops"), "--send", "hello", "--operations", "--timeout", "5", "--format", "json")
+    assert done.returncode == 1, done.stderr
+    found = results(done.stdout)
+    failed = {d: rules(r) for d, r in found.items() if r["outcome"] == "failed"}
+    assert failed == {
+        # wrong page token: the last page leads back to the first
+        "operations: ListTasks pageSize=1, pageToken until nextPageToken is empty": {"list-paging"},
+        # a cancel that resurrects
+        "operations: jsonrpc GetTask after the cancel: still CANCELED": {"cancel-resurrects"},
+        # a push delivery with a wrong state (WORKING after COMPLETED)
+        "operations: push deliveries": {"lifecycle-terminal"},
+    }
+    assert found["conformance level: minimal"]["outcome"] == "warning"
+    assert "the paging never ends" in json.dumps(found)
+    # the push secrets the agent echoes in its config list never leave the probe
+    configs = broken.app.configs
+    pushed = [c for task in configs.values() for c in task.values() if "token" in c]
+    assert pushed, "the agent stored the probe's push config"
+    for config in pushed:
+        assert config["token"] not in done.stdout + done.stderr
+        assert config["authentication"]["credentials"] not in done.stdout + done.stderr
+
+
+def test_push_secrets_are_redacted_in_the_report(broken, store):
+    options = ProbeOptions(
+        url=broken.url("ops"),
+        send="hello",
+        operations=True,
+        timeout=5,
+        push_token="push-token-0123456789",
+        push_credentials="push-credentials-0123456789",
+    )
+    report = probe(options, store)
+    raw = json.dumps([c.result.data for c in report.checks])
+    assert "push-token-0123456789" in raw  # the agent echoed it
+    summary = summary_of(report, Redactor.for_headers(options.secret_headers()))
+    shown = json.dumps([r.data for r in summary.results]) + json.dumps([r.reason for r in summary.results])
+    assert "push-token-0123456789" not in shown
+    assert "push-credentials-0123456789" not in shown
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--operations",), "--operations drives tasks: add --send TEXT"),
+        (("--send", "x", "--long-text", "slow"), "--long-text is used by --operations"),
+        (("--send", "x", "--operations", "--webhook", "nowhere"), "expected HOST:PORT"),
+    ],
+)
+def test_operations_usage_errors(args, message):
+    done = cli("http://127.0.0.1:9", *args)
+    assert done.returncode == 2
+    assert message in done.stderr
+
+
+def test_the_webhook_receiver_is_bounded():
+    import httpx
+
+    with WebhookReceiver(max_deliveries=2, max_bytes=10) as hook:
+        for _ in range(3):
+            httpx.post(hook.url, content=b"0123456789abcdef", trust_env=False)
+        deliveries = hook.wait(lambda d: len(d) >= 2, 2.0)
+    assert len(deliveries) == 2
+    assert hook.dropped == 1
+    assert all(d.truncated and d.body == b"0123456789" for d in deliveries)
