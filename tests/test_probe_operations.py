@@ -96,12 +96,8 @@ def test_capabilities_the_card_does_not_claim_are_answered_with_their_errors(sto
     with SdkAgentServer() as server:  # streaming only: no push notifications, no extended card
         report = probe(ProbeOptions(url=server.base_url, send="hello", operations=True), store)
     outcome = {c.result.description: c.result.outcome.value for c in report.checks}
-    assert (
-        outcome[
-            "operations: jsonrpc CreateTaskPushNotificationConfig without capabilities.pushNotifications -> -32003"
-        ]
-        == "passed"
-    )
+    push = "CreateTaskPushNotificationConfig without capabilities.pushNotifications -> -32003"
+    assert outcome[f"operations: jsonrpc {push}"] == "passed"
     assert (
         outcome["operations: jsonrpc GetExtendedAgentCard without capabilities.extendedAgentCard -> -32004"]
         == "passed"
