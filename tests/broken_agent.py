@@ -29,6 +29,9 @@ One server, one behaviour per path prefix: the agent at ``<base>/<mode>`` serves
     page that leads back to the first (the paging never ends), CancelTask answers CANCELED but the
     task goes on WORKING (a cancel that resurrects), and the push deliveries send COMPLETED and
     then WORKING (a delivery with a wrong state);
+``grpc``
+    a 1.0 card whose one interface is the gRPC agent of tests/broken_grpc_agent.py (its address
+    set in ``grpc_address`` by the test);
 ``weird``
     a correct card, then answers of the wrong JSON shapes everywhere (arrays, null, a task that is
     a string) and a stream of non-events (null, invalid JSON, NaN, a duplicate key, an
@@ -68,6 +71,7 @@ MODES = (
     "auth",
     "message",
     "ops",
+    "grpc",
 )
 AUTH_TOKEN = "Bearer let-me-in"
 #: the SSE body of the ``weird`` agent: nothing in it is an A2A event
@@ -125,6 +129,7 @@ class BrokenAgent:
     def __init__(self, base_url: str) -> None:
         self.base = base_url
         self.tasks: dict[str, dict[str, Any]] = {}
+        self.grpc_address = ""  #: where the ``grpc`` mode's card points
         self.configs: dict[str, dict[str, dict]] = {}  #: push configs by task id, then config id
         self._pending: list[asyncio.Future] = []  #: push deliveries under way (kept referenced)
         #: every request: arrival time, mode, path, Host, User-Agent, whether Authorization was sent
@@ -213,6 +218,11 @@ class BrokenAgent:
             )
             if mode == "ops":
                 card["capabilities"]["pushNotifications"] = True
+            if mode == "grpc":
+                card["capabilities"]["streaming"] = False
+                card["supportedInterfaces"] = [
+                    {"url": self.grpc_address, "protocolBinding": "GRPC", "protocolVersion": "1.0"}
+                ]
         if mode == "huge":
             card["description"] = "x" * 300_000
         await self._json(send, card)

@@ -117,7 +117,7 @@ def _check_url(url: str) -> str:
 )
 @click.option(
     "--binding",
-    type=click.Choice(["jsonrpc", "rest"]),
+    type=click.Choice(["jsonrpc", "rest", "grpc"]),
     default="jsonrpc",
     show_default=True,
     help="Protocol binding to probe (the first matching interface of the card).",

@@ -517,10 +517,124 @@ class JsonRpc03(Binding):
         return payload if isinstance(payload, dict) and payload.get("kind") == "task" else None
 
 
+#: how each error travels over gRPC: (status names, ErrorInfo reason or None) (A2A_REFERENCE §5.1;
+#: UNIMPLEMENTED, what v1.0.0 named for three of them, is accepted too)
+GRPC_ERRORS: dict[int, tuple[frozenset[str], str | None]] = {
+    -32601: (frozenset({"UNIMPLEMENTED", "NOT_FOUND"}), None),
+    -32001: (frozenset({"NOT_FOUND"}), "TASK_NOT_FOUND"),
+    -32002: (frozenset({"FAILED_PRECONDITION"}), "TASK_NOT_CANCELABLE"),
+    -32003: (frozenset({"FAILED_PRECONDITION", "UNIMPLEMENTED"}), "PUSH_NOTIFICATION_NOT_SUPPORTED"),
+    -32004: (frozenset({"FAILED_PRECONDITION", "UNIMPLEMENTED"}), "UNSUPPORTED_OPERATION"),
+    -32007: (frozenset({"FAILED_PRECONDITION"}), "EXTENDED_AGENT_CARD_NOT_CONFIGURED"),
+    -32009: (frozenset({"FAILED_PRECONDITION", "UNIMPLEMENTED"}), "VERSION_NOT_SUPPORTED"),
+    -32602: (frozenset({"INVALID_ARGUMENT"}), "INVALID_PARAMS"),
+}
+
+
+class Grpc10(Binding):
+    """A2A 1.0 over gRPC (service ``lf.a2a.v1.A2AService``): the same ProtoJSON requests, sent by
+    :mod:`~a2a_schema_suite.probe.grpc_transport`; ``url`` is the target ``host:port``. A call's
+    URL is ``grpc://<target>/<service>/<method>``; the answers are judged by the HTTP+JSON schemas
+    (the REST bodies are the same ProtoJSON messages)."""
+
+    name = "grpc"
+    version = "1.0"
+    version_dir = "v1_0"
+    jsonrpc = False
+    stream_line_schema = "v1_0/stream_response.json"
+    request_schema = "v1_0/send_message_request.json"
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"a2a-version": self.version}
+
+    def _call(self, method: str, body: Any, schema: str | None) -> Call:
+        url = f"grpc://{self.url}/lf.a2a.v1.A2AService/{method}"
+        return Call(f"grpc {method}", "GRPC", url, body, self.headers, schema)
+
+    def message(self, text: str) -> dict[str, Any]:
+        return {"messageId": str(uuid.uuid4()), "role": "ROLE_USER", "parts": [{"text": text}]}
+
+    def send_request(self, text: str) -> dict[str, Any]:
+        return {"message": self.message(text)}
+
+    def send(self, text: str) -> Call:
+        return self._call("SendMessage", self.send_request(text), "v1_0/send_message_response.json")
+
+    def stream(self, text: str) -> Call:
+        return self._call("SendStreamingMessage", self.send_request(text), None)
+
+    def get_task(self, task_id: str) -> Call:
+        return self._call("GetTask", {"id": task_id}, "v1_0/task.json")
+
+    def cancel_task(self, task_id: str) -> Call:
+        return self._call("CancelTask", {"id": task_id}, "v1_0/task.json")
+
+    def unknown_method(self) -> Call:
+        return self._call("A2aSchemaSuiteProbeUnknownMethod", b"", None)
+
+    def malformed(self) -> Call:
+        # bytes that are no protobuf message (a truncated length-delimited field)
+        return self._call("SendMessage", b"\x0a\xff\x01", None)
+
+    def send_raw(self, body: bytes, request_id: Any) -> Call:
+        return self._call("SendMessage", body, None)
+
+    def task_of(self, payload: Any) -> dict[str, Any] | None:
+        task = payload.get("task") if isinstance(payload, dict) else None
+        return task if isinstance(task, dict) else None
+
+    def send_message(self, request: dict[str, Any]) -> Call:
+        return self._call("SendMessage", request, "v1_0/send_message_response.json")
+
+    def get_task_history(self, task_id: str, history_length: int) -> Call:
+        return self._call("GetTask", {"id": task_id, "historyLength": history_length}, "v1_0/task.json")
+
+    def list_tasks(self, params: dict[str, Any]) -> Call:
+        return self._call("ListTasks", params, "v1_0/list_tasks_response.json")
+
+    def subscribe(self, task_id: str) -> Call:
+        return self._call("SubscribeToTask", {"id": task_id}, None)
+
+    def create_push_config(self, task_id: str, config: dict[str, Any]) -> Call:
+        return self._call(
+            "CreateTaskPushNotificationConfig",
+            {**config, "taskId": task_id},
+            "v1_0/push_notification_config.json",
+        )
+
+    def get_push_config(self, task_id: str, config_id: str) -> Call:
+        return self._call(
+            "GetTaskPushNotificationConfig",
+            {"taskId": task_id, "id": config_id},
+            "v1_0/push_notification_config.json",
+        )
+
+    def list_push_configs(self, task_id: str) -> Call:
+        return self._call(
+            "ListTaskPushNotificationConfigs",
+            {"taskId": task_id},
+            "v1_0/push_notification_config.json#/$defs/ListTaskPushNotificationConfigsResponse",
+        )
+
+    def delete_push_config(self, task_id: str, config_id: str) -> Call:
+        return self._call(
+            "DeleteTaskPushNotificationConfig",
+            {"taskId": task_id, "id": config_id},
+            "v1_0/jsonrpc_response.json#/$defs/Empty",
+        )
+
+    def extended_card(self) -> Call:
+        return self._call("GetExtendedAgentCard", {}, "v1_0/agent_card.json")
+
+
 def binding_for(name: str, version: str, url: str) -> Binding | None:
     """The binding for ``--binding`` and a protocol version; None when the suite has no schemas
     for it (0.3 HTTP+JSON bodies are the 0.3 proto's ProtoJSON, A2A_REFERENCE §11)."""
-    cls = {("jsonrpc", "1.0"): JsonRpc10, ("rest", "1.0"): Rest10, ("jsonrpc", "0.3"): JsonRpc03}.get(
-        (name, version)
-    )
+    cls = {
+        ("jsonrpc", "1.0"): JsonRpc10,
+        ("rest", "1.0"): Rest10,
+        ("jsonrpc", "0.3"): JsonRpc03,
+        ("grpc", "1.0"): Grpc10,
+    }.get((name, version))
     return cls(url) if cls else None

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 WELL_KNOWN_PATH = "/.well-known/agent-card.json"
-BINDINGS = {"jsonrpc": "JSONRPC", "rest": "HTTP+JSON"}
+BINDINGS = {"jsonrpc": "JSONRPC", "rest": "HTTP+JSON", "grpc": "GRPC"}
 
 V1, V03 = "1.0", "0.3"
 SHAPE_V1, SHAPE_V03, SHAPE_HYBRID, SHAPE_UNKNOWN = "1.0", "0.3", "hybrid 1.0+0.3", "unknown"

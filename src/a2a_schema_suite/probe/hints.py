@@ -36,10 +36,11 @@ RULE_HINTS: dict[str, str] = {
     "(or the client asked for returnImmediately)",
     "task-id": "GetTask must return the task that was asked for",
     "error-code": "map each failure to its A2A error code (A2A_REFERENCE §5.1)",
+    "grpc-status": "answer with the gRPC status A2A_REFERENCE §5.1 maps the error to",
     # probe --operations
     "history-length": "return at most historyLength messages of history (none for 0)",
-    "list-paging": 'give each page at most pageSize tasks and a nextPageToken that leads to the next page; "" '
-    "on the last page",
+    "list-paging": "give each page at most pageSize tasks and a nextPageToken that leads to the next "
+    'page; "" on the last page',
     "list-filter": "return only the tasks that match the ListTasks filters (contextId, status)",
     "list-contents": "list every task the caller can see that matches the filters",
     "list-artifacts": "leave artifacts out of ListTasks unless includeArtifacts is true",

@@ -82,6 +82,8 @@ class HttpReply:
     headers: Mapping[str, str]
     body: bytes
     elapsed: float
+    #: the gRPC binding: the call's status name (``OK``, ``NOT_FOUND``...); None over HTTP
+    grpc_status: str | None = None
 
     @property
     def content_type(self) -> str:

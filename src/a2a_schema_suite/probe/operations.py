@@ -33,7 +33,7 @@ from urllib.parse import urljoin
 
 from a2a_schema_suite.jsonio import LoadFailure, loads
 from a2a_schema_suite.probe import card as cards
-from a2a_schema_suite.probe.bindings import REST_ERRORS, Binding, Call, JsonRpc03
+from a2a_schema_suite.probe.bindings import GRPC_ERRORS, REST_ERRORS, Binding, Call, JsonRpc03
 from a2a_schema_suite.probe.http import ProbeHttpError, origin_of
 from a2a_schema_suite.probe.level import CORE, OPTIONAL
 from a2a_schema_suite.probe.webhook import Delivery, WebhookReceiver
@@ -107,6 +107,10 @@ class Operations:
         """``description -> <the error as this binding spells it>``: the answer must be that error."""
         if self.binding.jsonrpc:
             description += f" -> {code}"
+        elif self.binding.name == "grpc":
+            names, grpc_reason = GRPC_ERRORS[code]
+            shown = "FAILED_PRECONDITION" if "FAILED_PRECONDITION" in names else min(names)
+            description += f" -> {shown}{' ' + grpc_reason if grpc_reason else ''}"
         else:
             statuses, reason = REST_ERRORS[code]
             description += f" -> HTTP {min(statuses)} {reason}"

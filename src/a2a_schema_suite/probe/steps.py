@@ -15,13 +15,14 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from a2a_schema_suite import __version__, explain
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, loads
 from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.probe import card as cards
 from a2a_schema_suite.probe.bindings import (
+    GRPC_ERRORS,
     MALFORMED_FAMILY,
     REST_ERRORS,
     Binding,
@@ -30,6 +31,7 @@ from a2a_schema_suite.probe.bindings import (
     code_name,
 )
 from a2a_schema_suite.probe.fuzz import build_mutations
+from a2a_schema_suite.probe.grpc_transport import GrpcClient, grpc_available, parse_target
 from a2a_schema_suite.probe.hints import reason_for
 from a2a_schema_suite.probe.http import (
     HttpReply,
@@ -163,6 +165,7 @@ class Prober:
         self.notes: list[str] = []
         self.recording: Recording | None = None
         self._card: Any = None
+        self._grpc: GrpcClient | None = None  #: the channel of --binding grpc
         #: how a recorded card becomes a case: (schema, profile)
         self._card_case: tuple[str, str] | None = None
 
@@ -249,7 +252,14 @@ class Prober:
 
     # -- HTTP ---------------------------------------------------------------------------------------
 
+    def _grpc_client(self) -> GrpcClient:
+        if self._grpc is None:
+            raise _Errored("no gRPC channel is open")  # only a gRPC binding makes GRPC calls
+        return self._grpc
+
     def _exchange(self, call: Call) -> HttpReply:
+        if call.http_method == "GRPC":
+            return self._grpc_client().unary(call.url, call.url.rsplit("/", 1)[1], call.body, call.headers)
         if call.body is None:
             body = None
         elif isinstance(call.body, bytes):
@@ -269,7 +279,9 @@ class Prober:
                 if self.options.headers
                 else "pass credentials with --header"
             )
-            raise _Errored(f"no verdict: the agent answered HTTP {reply.status} ({advice})")
+            grpc_status = reply.grpc_status if isinstance(reply, HttpReply) else None
+            status = f"gRPC {grpc_status}" if grpc_status else f"HTTP {reply.status}"
+            raise _Errored(f"no verdict: the agent answered {status} ({advice})")
 
     def _document(self, reply: HttpReply, label: str) -> tuple[Any, list[ErrorDetail]]:
         findings: list[ErrorDetail] = []
@@ -322,6 +334,8 @@ class Prober:
                     self._fuzz_steps(binding, self.options.send or DEFAULT_TEXT)
         finally:
             self.client.close()
+            if self._grpc is not None:
+                self._grpc.close()
         unprobed: tuple[str, ...] = ()
         shape = cards.card_shape(self._card)
         if self._card is not None and shape.streaming(self._card) and not self.options.stream:
@@ -482,6 +496,8 @@ class Prober:
                 f"with protocolVersion {version} (it offers: {offered})",
             )
             return None
+        if option == "grpc":
+            return self._grpc_interface(description, version, iface.url)
         url = urljoin(cards.card_url(self.options.url), iface.url)
         try:
             iface_origin = origin_of(url)
@@ -522,6 +538,58 @@ class Prober:
         self.notes.append(f"probing {cards.BINDINGS[option]} {version} at {url}")
         return binding
 
+    def _grpc_interface(self, description: str, version: str, url: str) -> Binding | None:
+        """Open the channel to the card's gRPC interface: on the probed host (the origin of a
+        gRPC target is its host: its port differs from the card's by nature) unless
+        --allow-cross-origin, and only with the [grpc] extra installed."""
+        missing = grpc_available()
+        if missing is not None:
+            self._add(CARD, description, "", outcome=Outcome.ERRORED, reason=f"cannot probe: {missing}")
+            return None
+        try:
+            target = parse_target(url)
+        except ValueError as exc:
+            self._add(
+                CARD,
+                description,
+                "",
+                (ErrorDetail.finding("transport", str(exc)),),
+                hint="declare the gRPC interface as host:port (or grpc://, grpcs://)",
+            )
+            return None
+        probed = (urlsplit(self.options.url).hostname or "").lower()
+        if target.host.lower() != probed and not self.options.allow_cross_origin:
+            self._add(
+                CARD,
+                description,
+                "",
+                outcome=Outcome.ERRORED,
+                reason=f"refused: the gRPC interface {target.address} is not on the probed host "
+                f"{probed} (pass --allow-cross-origin to probe it)",
+            )
+            return None
+        binding = binding_for("grpc", version, target.address)
+        if binding is None:
+            self._add(
+                CARD,
+                description,
+                "",
+                outcome=Outcome.ERRORED,
+                reason=f"cannot probe: gRPC is probed for protocol version 1.0, not {version}",
+            )
+            return None
+        self._grpc = GrpcClient(
+            target,
+            dict(self.options.headers),
+            self.options.timeout,
+            self.options.max_bytes,
+            self.options.max_events,
+            USER_AGENT,
+        )
+        self._add(CARD, f"{description} ({version})", "")
+        self.notes.append(f"probing GRPC {version} at {target.address}{' (TLS)' if target.secure else ''}")
+        return binding
+
     # -- send and lifecycle -------------------------------------------------------------------------
 
     def _answer(
@@ -547,7 +615,16 @@ class Prober:
         self._check_auth(reply)
         document, errors = self._document(reply, call.label)
         jsonrpc = call.request_id is not None
-        if reply.status != 200:
+        if reply.grpc_status not in (None, "OK"):
+            errors.insert(
+                0,
+                ErrorDetail.finding(
+                    "grpc-status",
+                    f"{call.label} failed with gRPC status {reply.grpc_status}"
+                    f"{_with(_grpc_summary(document))}",
+                ),
+            )
+        elif reply.status != 200:
             errors.insert(
                 0,
                 ErrorDetail.finding(
@@ -693,11 +770,28 @@ class Prober:
         body = None if call.body is None else encode_json(call.body)
         headers = {**({"Content-Type": "application/json"} if body is not None else {}), **call.headers}
         try:
-            reply = self.client.stream(call.url, body, headers, method=call.http_method)
+            if call.http_method == "GRPC":
+                name = call.url.rsplit("/", 1)[1]
+                reply = self._grpc_client().stream(call.url, name, call.body, call.headers)
+            else:
+                reply = self.client.stream(call.url, body, headers, method=call.http_method)
         except ProbeHttpError as exc:
             self._transport(area, description, schema, exc)
             return None
         self._check_auth(reply)
+        if not reply.is_sse and call.http_method == "GRPC":
+            self._add(
+                area,
+                description,
+                schema,
+                (
+                    ErrorDetail.finding(
+                        "grpc-status",
+                        f"{call.label} failed{_with(_grpc_summary(_try_json(reply)))}",
+                    ),
+                ),
+            )
+            return None
         if not reply.is_sse:
             summary = _error_summary(_try_json(reply))
             self._add(
@@ -785,6 +879,31 @@ class Prober:
 
     def _error_steps(self, binding: Binding, sent_task: dict[str, Any] | None) -> None:
         unknown_id = f"a2a-schema-suite-probe-{uuid.uuid4()}"
+        if binding.name == "grpc":
+            grpc_checks = [
+                ("errors: unknown method -> UNIMPLEMENTED", binding.unknown_method(), -32601),
+                (
+                    "errors: GetTask of an unknown task -> NOT_FOUND TASK_NOT_FOUND",
+                    binding.get_task(unknown_id),
+                    -32001,
+                ),
+            ]
+            terminal = self._terminal_task_id(sent_task)
+            cancel = "errors: CancelTask of a completed task -> FAILED_PRECONDITION TASK_NOT_CANCELABLE"
+            if isinstance(terminal, str):
+                grpc_checks.append((cancel, binding.cancel_task(terminal), -32002))
+            for description, call, code in grpc_checks:
+                self._guarded(
+                    CORE,
+                    description,
+                    "",
+                    lambda d=description, c=call, k=code: self._grpc_error(
+                        d, c, k, "answer with the gRPC status A2A_REFERENCE §5.1 maps the error to"
+                    ),
+                )
+            if not isinstance(terminal, str):
+                self._skip(CORE, cancel, str(terminal))
+            return
         if binding.jsonrpc:
             schema = binding.error_schema or ""
             get_name = "GetTask" if binding.version == "1.0" else "tasks/get"
@@ -905,8 +1024,50 @@ class Prober:
         if binding.jsonrpc:
             self._rpc_error(description, call, code, hint, binding.error_schema or "", area)
             return
+        if binding.name == "grpc":
+            self._grpc_error(description, call, code, hint, area)
+            return
         statuses, reason = REST_ERRORS[code]
         self._rest_error(description, call, set(statuses), reason, hint, area)
+
+    def _grpc_error(self, description: str, call: Call, code: int, hint: str, area: str = CORE) -> None:
+        """A gRPC call that must fail with the status (and ErrorInfo reason) of ``code``."""
+        statuses, reason = GRPC_ERRORS[code]
+        try:
+            reply = self._exchange(call)
+        except ProbeHttpError as exc:
+            self._transport(area, description, "", exc, hint)
+            return
+        document = _try_json(reply)
+        errors: list[ErrorDetail] = []
+        if reply.grpc_status not in statuses:
+            wanted = " or ".join(sorted(statuses))
+            errors.append(
+                ErrorDetail.finding(
+                    "grpc-status",
+                    f"{call.label} answered gRPC status {reply.grpc_status}{_with(_grpc_summary(document))}, "
+                    f"expected {wanted}",
+                )
+            )
+        elif reason is not None:
+            details = document.get("details") if isinstance(document, dict) else None
+            reasons = [
+                d.get("reason")
+                for d in details or ()
+                if isinstance(d, dict) and str(d.get("@type", "")).endswith("google.rpc.ErrorInfo")
+            ]
+            if reason not in reasons:
+                got = ", ".join(str(r) for r in reasons) or "none"
+                errors.append(
+                    ErrorDetail.finding(
+                        "error-code",
+                        f"no ErrorInfo with reason {reason} in the status details (found: {got})",
+                        path=("details",),
+                    )
+                )
+        self._add(
+            area, description, "", tuple(errors), hint=hint, data=None if document is _MISSING else document
+        )
 
     def _rpc_error(
         self, description: str, call: Call, code: int, hint: str, schema: str, area: str = CORE
@@ -996,6 +1157,14 @@ class Prober:
     # -- fuzzing ----------------------------------------------------------------------------------
 
     def _fuzz_steps(self, binding: Binding, text: str) -> None:
+        if binding.name == "grpc":
+            self._skip(
+                ROBUSTNESS,
+                "fuzz",
+                "--fuzz mutates JSON requests; the gRPC binding sends protobuf "
+                "(use --binding jsonrpc or rest)",
+            )
+            return
         request = binding.send_request(text)
         try:
             mutations = build_mutations(
@@ -1118,6 +1287,17 @@ def _error_summary(document: Any) -> str:
     label = f"{code} {error.get('status')}" if "status" in error else code_name(code)
     message = error.get("message")
     return f"{label}: {message}" if isinstance(message, str) and message else label
+
+
+def _grpc_summary(document: Any) -> str:
+    """``NOT_FOUND: Task not found (TASK_NOT_FOUND)`` for a google.rpc.Status as ProtoJSON."""
+    if not isinstance(document, dict):
+        return ""
+    message = document.get("message")
+    details = document.get("details")
+    reasons = [d.get("reason") for d in details or () if isinstance(d, dict) and d.get("reason")]
+    text = message if isinstance(message, str) else ""
+    return text + (f" ({', '.join(map(str, reasons))})" if reasons else "")
 
 
 def _with(summary: str) -> str:
