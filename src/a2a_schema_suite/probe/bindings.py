@@ -50,6 +50,8 @@ class Call:
     headers: dict[str, str]
     schema: str | None = None  #: schema of a successful answer (the whole JSON document)
     request_id: Any = None  #: the JSON-RPC id, when there is one
+    #: the HTTP statuses of a successful answer; 204 (No Content) stands for an empty object
+    accepted: tuple[int, ...] = (200,)
 
 
 class Binding:
@@ -410,6 +412,7 @@ class Rest10(Binding):
             {**config, "taskId": task_id},
             self.headers,
             "v1_0/push_notification_config.json",
+            accepted=(200, 201),  # 201 Created: HTTP semantics (RFC 9110 §15.3.2); the JS SDK's answer
         )
 
     def get_push_config(self, task_id: str, config_id: str) -> Call:
@@ -434,6 +437,7 @@ class Rest10(Binding):
             None,
             {"A2A-Version": self.version},
             "v1_0/jsonrpc_response.json#/$defs/Empty",
+            accepted=(200, 204),  # 204 No Content (RFC 9110 §15.3.5) for the Empty result; the JS SDK's
         )
 
     def extended_card(self) -> Call:

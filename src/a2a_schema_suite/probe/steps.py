@@ -613,7 +613,11 @@ class Prober:
             self._transport(area, description, schema, exc, hint)
             return _MISSING
         self._check_auth(reply)
-        document, errors = self._document(reply, call.label)
+        if reply.status == 204 and 204 in call.accepted and not reply.body.strip():
+            document: Any = {}  # No Content: the Empty result
+            errors: list[ErrorDetail] = []
+        else:
+            document, errors = self._document(reply, call.label)
         jsonrpc = call.request_id is not None
         if reply.grpc_status not in (None, "OK"):
             errors.insert(
@@ -624,7 +628,7 @@ class Prober:
                     f"{_with(_grpc_summary(document))}",
                 ),
             )
-        elif reply.status != 200:
+        elif reply.status not in call.accepted:
             errors.insert(
                 0,
                 ErrorDetail.finding(
@@ -641,7 +645,7 @@ class Prober:
                         "jsonrpc-error", f"{call.label} answered error {summary}", path=("error",)
                     )
                 )
-            elif reply.status == 200 and call.schema:
+            elif reply.status in call.accepted and call.schema:
                 errors.extend(self._validate(call.schema, document))
                 if jsonrpc and isinstance(document, dict) and document.get("id") != call.request_id:
                     errors.append(
