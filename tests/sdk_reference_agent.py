@@ -6,7 +6,7 @@ for the card, JSON-RPC and HTTP+JSON, both with 0.3 compatibility), served on 12
 same runner as ``scripts/sdk_agent.py``. Its card claims streaming, push notifications and the
 extended card. The executor:
 
-- ``slow ...``: WORKING, then about 1.5 s of work (watching for a cancel), then the echo artifact
+- ``slow ...``: WORKING, then about 0.8 s of work (watching for a cancel), then the echo artifact
   and COMPLETED: a task to cancel, re-attach to and receive pushes of (``--long-text slow``);
 - ``need input``: INPUT_REQUIRED with a question; the next message on that task completes it
   (``--input-required-text "need input"``);
@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 
 from sdk_agent import CARD_PATH, JSONRPC_PATH, REST_PATH, SdkAgentServer, _now
 
-SLOW_SECONDS = 1.5
+SLOW_SECONDS = 0.8
 QUESTION = "Which format do you want the answer in?"
 
 

@@ -12,9 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from a2a_schema_suite.cli import main
 from a2a_schema_suite.probe import ProbeOptions, probe, summary_of
-from a2a_schema_suite.probe.redact import Redactor
+from a2a_schema_suite.probe.redact import MARK, Redactor
 from a2a_schema_suite.probe.webhook import WebhookReceiver
 from conftest import REPO
 
@@ -108,8 +110,12 @@ def test_capabilities_the_card_does_not_claim_are_answered_with_their_errors(sto
     assert report.level.name == "full"
 
 
-def test_each_defect_of_the_broken_ops_agent_is_caught_by_name(broken):
-    done = cli(broken.url("ops"), "--send", "hello", "--operations", "--timeout", "5", "--format", "json")
+def test_each_defect_of_the_broken_ops_agent_is_caught_by_name(broken, tmp_path):
+    record = tmp_path / "ops.jsonl"
+    done = cli(
+        broken.url("ops"),
+        *("--send", "hello", "--operations", "--timeout", "5", "--format", "json", "--record", str(record)),
+    )
     assert done.returncode == 1, done.stderr
     found = results(done.stdout)
     failed = {d: rules(r) for d, r in found.items() if r["outcome"] == "failed"}
@@ -127,9 +133,28 @@ def test_each_defect_of_the_broken_ops_agent_is_caught_by_name(broken):
     configs = broken.app.configs
     pushed = [c for task in configs.values() for c in task.values() if "token" in c]
     assert pushed, "the agent stored the probe's push config"
+    recorded = "".join(f.read_text() for f in (tmp_path / "ops.operations").iterdir())
     for config in pushed:
-        assert config["token"] not in done.stdout + done.stderr
-        assert config["authentication"]["credentials"] not in done.stdout + done.stderr
+        for secret in (config["token"], config["authentication"]["credentials"]):
+            assert secret not in done.stdout + done.stderr + recorded
+    assert MARK in recorded  # the config list the agent answered, as recorded
+
+    # --record keeps every operation's answer as cases that run passes
+    folder = tmp_path / "ops.operations"
+    names = sorted(f.name for f in folder.iterdir())
+    assert "v1_0_jsonrpc_response_ListTasksResponse.json" in names
+    assert "v1_0_stream_response.json" in names  # the push deliveries
+    assert "v1_0_agent_card.json" in names
+    assert not record.exists()  # no stream was asked for: no stream file
+    assert f"to {folder}" in done.stderr
+    ran = subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", "run", str(folder), "-q"], capture_output=True, text=True
+    )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    # a recording never replaces anything: the folder exists now
+    again = cli(broken.url("ops"), "--send", "hello", "--operations", "--record", str(record))
+    assert again.returncode == 2
+    assert "ops.operations already exists" in again.stderr
 
 
 def test_push_secrets_are_redacted_in_the_report(broken, store):
@@ -159,9 +184,9 @@ def test_push_secrets_are_redacted_in_the_report(broken, store):
     ],
 )
 def test_operations_usage_errors(args, message):
-    done = cli("http://127.0.0.1:9", *args)
-    assert done.returncode == 2
-    assert message in done.stderr
+    done = CliRunner().invoke(main, ["probe", "http://127.0.0.1:9", *args])
+    assert done.exit_code == 2
+    assert message in done.output
 
 
 def test_the_webhook_receiver_is_bounded():

@@ -4,7 +4,7 @@
 // stores and the SDK's push sender, mounted with jsonRpcHandler at /jsonrpc, restHandler at /rest
 // and agentCardHandler at the well-known path. The executor is the same as the Python reference
 // agent's (tests/sdk_reference_agent.py):
-//   "slow ..."      WORKING, ~1.5 s of work (watching for a cancel), then the echo and COMPLETED;
+//   "slow ..."      WORKING, ~0.8 s of work (watching for a cancel), then the echo and COMPLETED;
 //   "need input"    INPUT_REQUIRED; the next message on that task completes it;
 //   anything else   WORKING, an artifact in two chunks, COMPLETED.
 //
@@ -21,7 +21,7 @@ import {
 } from "@a2a-js/sdk/server";
 import { UserBuilder, agentCardHandler, jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 
-const SLOW_MS = 1500;
+const SLOW_MS = 800;
 const canceled = new Set();
 
 function now() {

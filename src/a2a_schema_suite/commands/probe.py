@@ -213,7 +213,8 @@ def _check_url(url: str) -> str:
     type=click.Path(dir_okay=False, path_type=Path),
     metavar="FILE.jsonl",
     help="Write the captured stream (and FILE.card.json) and print "
-    "the suite stubs that add them as cases. Needs --stream.",
+    "the suite stubs that add them as cases. Needs --stream; with --operations also every answer "
+    "as cases in the new folder FILE.operations/ (one suite per schema).",
 )
 @schemas_option
 @profile_option
@@ -258,7 +259,14 @@ def command(
           --header "Authorization=Bearer $TOKEN" --format json --output probe.json
     """
     from a2a_schema_suite.probe import ProbeOptions, probe, summary_of
-    from a2a_schema_suite.probe.record import card_path_for, suite_stubs, target_problem, write_recording
+    from a2a_schema_suite.probe.record import (
+        card_path_for,
+        operations_dir_for,
+        suite_stubs,
+        target_problem,
+        write_operations,
+        write_recording,
+    )
     from a2a_schema_suite.probe.redact import Redactor
     from a2a_schema_suite.results import CaseResult, ErrorDetail, ExitCode, Outcome, redacting
 
@@ -278,14 +286,24 @@ def command(
         if not sep or not host or not port.isdigit() or int(port) > 65535:
             raise click.BadParameter(f"expected HOST:PORT, got {webhook!r}", param_hint="--webhook")
     if record_path is not None:
-        if not stream:
+        if not stream and not operations:
             raise click.UsageError("--record writes the captured stream: add --stream")
-        problem = target_problem(record_path)
+        problem = target_problem(record_path, operations)
         if problem is not None:
             raise click.BadParameter(problem, param_hint="--record")
         if output is not None and output.resolve() in (
             record_path.resolve(),
             card_path_for(record_path).resolve(),
+        ):
+            raise click.BadParameter("--output and --record name the same file", param_hint="--output")
+        if (
+            operations
+            and output is not None
+            and operations_dir_for(record_path).resolve()
+            in (
+                output.resolve(),
+                *output.resolve().parents,
+            )
         ):
             raise click.BadParameter("--output and --record name the same file", param_hint="--output")
     roots = choose_roots(schemas, uses_cases=False)
@@ -322,7 +340,37 @@ def command(
     to_stderr = fmt != "text" and output is None
     notes: list[str] = [redactor.text(n) for n in report.notes]
     stubs: list[tuple[str, dict]] = []
-    if record_path is not None:
+    if record_path is not None and operations:
+        folder = operations_dir_for(record_path)
+        try:
+            suites = write_operations(
+                report.exchanges,
+                folder,
+                store,
+                redactor,
+                summary.results[0].suite.removeprefix("probe "),
+                options.policy,
+            )
+            count = sum(n for _, n in suites)
+            notes.append(
+                f"record: wrote {len(suites)} suite(s) of {count} recorded answer(s) to {folder} "
+                f"(a2a-schema-suite run {folder} checks them)"
+            )
+        except OSError as exc:
+            summary.results.insert(
+                len(summary.results) - 1,
+                CaseResult(
+                    report.suite,
+                    "",
+                    f"record: write {folder}",
+                    True,
+                    None,
+                    Outcome.ERRORED,
+                    (ErrorDetail.finding("record", f"cannot write: {exc.strerror or exc}"),),
+                    f"cannot write the recording: {exc.strerror or exc}",
+                ),
+            )
+    if record_path is not None and (stream or not operations):
         if report.recording is None:
             notes.append("record: nothing was recorded (no stream was captured)")
         else:

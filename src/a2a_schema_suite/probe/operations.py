@@ -34,9 +34,11 @@ from urllib.parse import urljoin
 from a2a_schema_suite.jsonio import LoadFailure, loads
 from a2a_schema_suite.probe import card as cards
 from a2a_schema_suite.probe.bindings import GRPC_ERRORS, REST_ERRORS, Binding, Call, JsonRpc03
+from a2a_schema_suite.probe.exchange import MISSING, Errored, Exchange
 from a2a_schema_suite.probe.http import ProbeHttpError, origin_of
 from a2a_schema_suite.probe.level import CORE, OPTIONAL
 from a2a_schema_suite.probe.webhook import Delivery, WebhookReceiver
+from a2a_schema_suite.registry import SchemaError
 from a2a_schema_suite.results import ErrorDetail, Outcome
 from a2a_schema_suite.streams import TERMINAL, StreamChecker, normalise_state, to_event
 
@@ -93,15 +95,13 @@ class Operations:
         hint: str | None = None,
     ) -> Any:
         """The payload of a successful answer (None when there was none); one check."""
-        from a2a_schema_suite.probe.steps import _MISSING
-
         result: Any = self.p._guarded(
             area,
             description,
             call.schema or "",
             lambda: self.p._answer(call, description, area, extra=extra, hint=hint),
         )
-        return None if result is _MISSING else result
+        return None if result is MISSING else result
 
     def _expect_error(self, description: str, call: Call, code: int, hint: str, area: str = CORE) -> None:
         """``description -> <the error as this binding spells it>``: the answer must be that error."""
@@ -595,10 +595,8 @@ class Operations:
         description = "operations: push deliveries"
         try:
             validator = self.p.store.validator("v1_0/stream_response.json", self.p.profile)
-        except Exception as exc:  # a schema that does not load: no verdict
-            from a2a_schema_suite.probe.steps import _Errored
-
-            raise _Errored(str(exc)) from None
+        except SchemaError as exc:  # a schema that does not load: no verdict
+            raise Errored(str(exc)) from None
         from a2a_schema_suite.results import collect_errors
 
         findings: list[ErrorDetail] = []
@@ -628,6 +626,9 @@ class Operations:
                 )
                 continue
             shown.append(body)
+            self.p.exchanges.append(
+                Exchange("v1_0/stream_response.json", self.p.profile, f"push delivery {number}", body)
+            )
             findings.extend(e.at_line(number) for e in collect_errors(validator, body))
             event = to_event(body, "v1_0")
             if event is None:

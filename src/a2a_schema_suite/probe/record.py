@@ -18,6 +18,7 @@ from typing import Any
 
 from a2a_schema_suite.jsonio import iter_jsonl, load_path
 from a2a_schema_suite.policy import policy_findings
+from a2a_schema_suite.probe.exchange import Exchange
 from a2a_schema_suite.probe.redact import Redactor
 from a2a_schema_suite.probe.steps import Recording, quoted_names
 from a2a_schema_suite.registry import SchemaStore
@@ -31,13 +32,20 @@ def card_path_for(path: Path) -> Path:
     return path.with_name(stem + ".card.json")
 
 
-def target_problem(path: Path) -> str | None:
+def operations_dir_for(path: Path) -> Path:
+    """``x.jsonl`` -> ``x.operations`` (the suites of every recorded operation)."""
+    stem = path.name[: -len(".jsonl")] if path.name.endswith(".jsonl") else path.name
+    return path.with_name(stem + ".operations")
+
+
+def target_problem(path: Path, operations: bool = False) -> str | None:
     """Why ``--record PATH`` cannot be used, or None."""
     if not path.name.endswith(".jsonl"):
         return f"{path}: a recording is a .jsonl file"
     if not path.parent.is_dir():
         return f"{path.parent}: no such directory"
-    for target in (path, card_path_for(path)):
+    targets = (path, card_path_for(path), *((operations_dir_for(path),) if operations else ()))
+    for target in targets:
         if target.exists() or target.is_symlink():
             return f"{target} already exists; a recording never replaces a file (choose a new name)"
     return None
@@ -221,3 +229,67 @@ def suite_stubs(
         ]
         stubs.append((_stub_name(path, version, "_card"), card_suite))
     return stubs
+
+
+def _suite_name(schema: str, profile: str) -> str:
+    """``v1_0/jsonrpc_response.json#/$defs/GetTaskResponse`` -> ``v1_0_jsonrpc_response_GetTaskResponse``."""
+    path, _, fragment = schema.partition("#")
+    name = path.removesuffix(".json").replace("/", "_")
+    if fragment:
+        name += "_" + fragment.rsplit("/", 1)[-1]
+    return "".join(c if c.isalnum() or c in "_-" else "_" for c in name) + (
+        "" if profile == "strict" else f"_{profile}"
+    )
+
+
+def write_operations(
+    exchanges: list[Exchange],
+    path: Path,
+    store: SchemaStore,
+    redactor: Redactor,
+    source: str,
+    policy: str = "warn",
+) -> list[tuple[Path, int]]:
+    """Write every recorded answer as cases: one suite per (schema, profile) in the new directory
+    ``path`` (never an existing one), each answer a test whose ``valid`` and ``expectedErrors`` are
+    what ``run`` will find (computed from the redacted data as written), plus one case of the
+    other verdict derived from the recording where one can be (as for the stream stubs).
+    Returns each suite's path and its number of tests."""
+    groups: dict[tuple[str, str], list[Exchange]] = {}
+    for exchange in exchanges:
+        groups.setdefault((exchange.schema, exchange.profile), []).append(exchange)
+    path.mkdir()  # exclusively: an existing directory is an error (target_problem said so first)
+    written: list[tuple[Path, int]] = []
+    for (schema, profile), found in groups.items():
+        validator = store.validator(schema, profile)
+        tests: list[dict[str, Any]] = []
+        seen: dict[str, int] = {}
+        payloads = []
+        pins_policy = False
+        for exchange in found:
+            data = redactor.value(exchange.document)
+            payloads.append(data)
+            errors = _errors(validator, schema, data, policy)
+            pins_policy = pins_policy or any(e.is_policy for e in errors)
+            seen[exchange.description] = seen.get(exchange.description, 0) + 1
+            count = seen[exchange.description]
+            label = exchange.description + (f" ({count})" if count > 1 else "")
+            test: dict[str, Any] = {
+                "description": f"{label}: recorded from {source}",
+                "valid": not errors,
+                "data": data,
+            }
+            if errors:
+                test["expectedErrors"] = _matchers(errors, stream=False)
+            tests.append(test)
+        suite: dict[str, Any] = {"schema": schema}
+        if profile != "strict":
+            suite["profile"] = profile
+        if pins_policy:
+            suite["policy"] = "error"  # the suite pins policy findings: they must decide
+        suite["description"] = f"Answers recorded with a2a-schema-suite probe from {source}"
+        suite["tests"] = tests + _complement(tests, payloads, validator, schema, policy, "recorded answer")
+        target = path / f"{_suite_name(schema, profile)}.json"
+        _write_new(target, json.dumps(suite, indent=2, ensure_ascii=False) + "\n")
+        written.append((target, len(suite["tests"])))
+    return written

@@ -30,6 +30,7 @@ from a2a_schema_suite.probe.bindings import (
     binding_for,
     code_name,
 )
+from a2a_schema_suite.probe.exchange import MISSING, Errored, Exchange
 from a2a_schema_suite.probe.fuzz import build_mutations
 from a2a_schema_suite.probe.grpc_transport import GrpcClient, grpc_available, parse_target
 from a2a_schema_suite.probe.hints import reason_for
@@ -52,6 +53,7 @@ from a2a_schema_suite.probe.level import (
     Level,
     conformance_level,
 )
+from a2a_schema_suite.probe.operations import Operations
 from a2a_schema_suite.registry import SchemaError, SchemaStore
 from a2a_schema_suite.results import (
     CaseResult,
@@ -66,7 +68,7 @@ from a2a_schema_suite.streams import TERMINAL, StreamChecker, normalise_state
 DEFAULT_TEXT = "Hello from the a2a-schema-suite probe."
 USER_AGENT = f"a2a-schema-suite/{__version__} (probe; +https://a2a-schema-suite.dev)"
 INTERRUPTED = frozenset({"input-required", "auth-required"})
-_MISSING = object()
+_MISSING = MISSING
 
 
 @dataclass(frozen=True)
@@ -129,10 +131,10 @@ class ProbeReport:
     level: Level
     recording: Recording | None = None
     notes: list[str] = field(default_factory=list)
+    exchanges: list[Exchange] = field(default_factory=list)
 
 
-class _Errored(Exception):
-    """A step that cannot reach a verdict (a schema that does not load)."""
+_Errored = Errored
 
 
 def _is_json_type(content_type: str) -> bool:
@@ -166,6 +168,7 @@ class Prober:
         self.recording: Recording | None = None
         self._card: Any = None
         self._grpc: GrpcClient | None = None  #: the channel of --binding grpc
+        self.exchanges: list[Exchange] = []
         #: how a recorded card becomes a case: (schema, profile)
         self._card_case: tuple[str, str] | None = None
 
@@ -327,8 +330,6 @@ class Prober:
                     self._stream_step(binding, self.options.send or DEFAULT_TEXT)
                 self._error_steps(binding, sent_task)
                 if self.options.operations:
-                    from a2a_schema_suite.probe.operations import Operations
-
                     Operations(self, binding, sent_task).run()
                 if self.options.fuzz > 0:
                     self._fuzz_steps(binding, self.options.send or DEFAULT_TEXT)
@@ -341,7 +342,10 @@ class Prober:
         if self._card is not None and shape.streaming(self._card) and not self.options.stream:
             unprobed = ("streaming (add --stream)",)
         level = conformance_level(self.checks, sent=sent, unprobed=unprobed)
-        return ProbeReport(self.suite, self.checks, level, self.recording, self.notes)
+        if self._card is not None and self._card_case is not None:
+            schema, profile = self._card_case
+            self.exchanges.insert(0, Exchange(schema, profile, "agent card", self._card))
+        return ProbeReport(self.suite, self.checks, level, self.recording, self.notes, self.exchanges)
 
     # -- card -----------------------------------------------------------------------------------
 
@@ -647,6 +651,7 @@ class Prober:
                 )
             elif reply.status in call.accepted and call.schema:
                 errors.extend(self._validate(call.schema, document))
+                self.exchanges.append(Exchange(call.schema, self.profile, description, document))
                 if jsonrpc and isinstance(document, dict) and document.get("id") != call.request_id:
                     errors.append(
                         ErrorDetail.finding(
@@ -1103,6 +1108,7 @@ class Prober:
                         )
                     )
                 errors.extend(self._validate(schema, document))
+                self.exchanges.append(Exchange(schema, self.profile, description, document))
                 # A request whose id can be read gets it back (JSON-RPC 2.0 §5).
                 if document.get("id") != call.request_id:
                     errors.append(
