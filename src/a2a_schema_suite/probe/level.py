@@ -5,8 +5,11 @@ Every check belongs to one area:
 - ``card``: the agent card was fetched, has a consistent version and is valid;
 - ``send``: one basic message exchange works and its response is valid;
 - ``core``: the core lifecycle (the sent task can be read back) and the error handling (unknown
-  method, malformed request, unknown task, cancelling a terminal task);
-- ``optional``: an optional capability that the card claims (streaming);
+  method, malformed request, unknown task, cancelling a terminal task); with ``--operations`` also
+  GetTask ``historyLength``, ListTasks, CancelTask, A2A-Version, multi-turn and the errors of the
+  capabilities the card does not claim;
+- ``optional``: an optional capability that the card claims (streaming; with ``--operations``
+  SubscribeToTask, push notifications, the extended card);
 - ``robustness``: the answers to malformed requests (``--fuzz``).
 
 The level is the best one whose areas all passed:
