@@ -247,11 +247,13 @@ class Operations:
         token: str | None = None
         total: Any = None
         pages: list[Any] = []
+        schema = ""
         for number in range(1, MAX_PAGES + 1):
             params: dict[str, Any] = {"contextId": context_id, "pageSize": 1}
             if token:
                 params["pageToken"] = token
             call = self.binding.list_tasks(params)
+            schema = call.schema or ""
             page = self._answer(call, f"operations: {call.label} page {number}")
             if not isinstance(page, dict):
                 findings.append(_finding("list-paging", f"page {number} has no ListTasksResponse"))
@@ -319,7 +321,7 @@ class Operations:
             findings.append(
                 _finding("list-paging", f"totalSize {total}, but the pages held {len(seen)} task(s)")
             )
-        self.p._add(CORE, description, self.binding.list_tasks({}).schema or "", tuple(findings), data=pages)
+        self.p._add(CORE, description, schema, tuple(findings), data=pages)
 
     # -- A2A-Version --------------------------------------------------------------------------------
 
@@ -528,7 +530,17 @@ class Operations:
             self._skip(OPTIONAL, "operations: push notifications", "the agent started no task")
             return
         task_id = task["id"]
-        self._push_configs(task_id, receiver.url)
+        state = _state(self._get(task_id) or task)
+        if state in TERMINAL:
+            # configs live until the task completes (A2A_REFERENCE §9.13): none to manage now
+            self._skip(
+                OPTIONAL,
+                "operations: push notification configs: create, get, list, delete",
+                f"the task was {_shown(state)} already: pass --long-text with a message the agent "
+                "works on for a while",
+            )
+        else:
+            self._push_configs(task_id, receiver.url)
 
         def terminal(deliveries: list[Delivery]) -> bool:
             return any(_state_of_delivery(d) in TERMINAL for d in deliveries)
