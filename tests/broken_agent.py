@@ -28,7 +28,7 @@ One server, one behaviour per path prefix: the agent at ``<base>/<mode>`` serves
     streaming not) with one defect per area: ListTasks hands out a ``nextPageToken`` on its last
     page that leads back to the first (the paging never ends), CancelTask answers CANCELED but the
     task goes on WORKING (a cancel that resurrects), and the push deliveries send COMPLETED and
-    then WORKING (a delivery with a wrong state);
+    then WORKING (a delivery with a wrong state); its extended card needs ``AUTH_TOKEN``;
 ``grpc``
     a 1.0 card whose one interface is the gRPC agent of tests/broken_grpc_agent.py (its address
     set in ``grpc_address`` by the test);
@@ -218,6 +218,7 @@ class BrokenAgent:
             )
             if mode == "ops":
                 card["capabilities"]["pushNotifications"] = True
+                card["capabilities"]["extendedAgentCard"] = True
             if mode == "grpc":
                 card["capabilities"]["streaming"] = False
                 card["supportedInterfaces"] = [
@@ -250,6 +251,9 @@ class BrokenAgent:
             await self._weird(send, rid, method)
             return
         if mode == "ops":
+            if method == "GetExtendedAgentCard" and headers.get("authorization") != AUTH_TOKEN:
+                await self._reply(send, 401, b'{"error": "unauthorized"}', "application/json")
+                return
             await self._json(send, await self._ops(rid, method, params, headers))
             return
         names = (
@@ -357,8 +361,10 @@ class BrokenAgent:
             token = str(start + size) if start + size < len(listed) else "0"
             strip = [{k: v for k, v in t.items() if k not in ("artifacts", "history")} for t in page]
             return ok({"tasks": strip, "nextPageToken": token, "pageSize": size, "totalSize": len(listed)})
-        if method == "GetExtendedAgentCard":
-            return self._error(rid, -32004, "extended card not supported")
+        if method == "GetExtendedAgentCard":  # behind AUTH_TOKEN (HTTP 401 without it)
+            card = _card_v1(self.base, "ops", streaming=False)
+            card["capabilities"].update(pushNotifications=True, extendedAgentCard=True)
+            return ok({**card, "description": "The extended card, for authenticated clients."})
         if method == "SubscribeToTask":
             return self._error(rid, -32004, "streaming not supported")
         if method not in (

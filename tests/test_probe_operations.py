@@ -23,7 +23,7 @@ from conftest import REPO
 sys.path.insert(0, str(REPO / "scripts"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from broken_agent import BrokenAgentServer
+from broken_agent import AUTH_TOKEN, BrokenAgentServer
 from sdk_agent import SdkAgentServer
 from sdk_reference_agent import ReferenceAgentServer
 
@@ -115,6 +115,7 @@ def test_each_defect_of_the_broken_ops_agent_is_caught_by_name(broken, tmp_path)
     done = cli(
         broken.url("ops"),
         *("--send", "hello", "--operations", "--timeout", "5", "--format", "json", "--record", str(record)),
+        *("--header", f"Authorization={AUTH_TOKEN}"),  # the extended card is behind it
     )
     assert done.returncode == 1, done.stderr
     found = results(done.stdout)
@@ -128,6 +129,8 @@ def test_each_defect_of_the_broken_ops_agent_is_caught_by_name(broken, tmp_path)
         "operations: push deliveries": {"lifecycle-terminal"},
     }
     assert found["conformance level: minimal"]["outcome"] == "warning"
+    assert found["operations: jsonrpc GetExtendedAgentCard"]["outcome"] == "passed"
+    assert AUTH_TOKEN.split()[1] not in done.stdout + done.stderr
     assert "the paging never ends" in json.dumps(found)
     # the push secrets the agent echoes in its config list never leave the probe
     configs = broken.app.configs
@@ -138,6 +141,7 @@ def test_each_defect_of_the_broken_ops_agent_is_caught_by_name(broken, tmp_path)
         for secret in (config["token"], config["authentication"]["credentials"]):
             assert secret not in done.stdout + done.stderr + recorded
     assert MARK in recorded  # the config list the agent answered, as recorded
+    assert AUTH_TOKEN.split()[1] not in recorded
 
     # --record keeps every operation's answer as cases that run passes
     folder = tmp_path / "ops.operations"
@@ -157,7 +161,7 @@ def test_each_defect_of_the_broken_ops_agent_is_caught_by_name(broken, tmp_path)
     assert "ops.operations already exists" in again.stderr
 
 
-def test_push_secrets_are_redacted_in_the_report(broken, store):
+def test_push_secrets_are_redacted_and_the_extended_card_needs_credentials(broken, store):
     options = ProbeOptions(
         url=broken.url("ops"),
         send="hello",
@@ -173,6 +177,10 @@ def test_push_secrets_are_redacted_in_the_report(broken, store):
     shown = json.dumps([r.data for r in summary.results]) + json.dumps([r.reason for r in summary.results])
     assert "push-token-0123456789" not in shown
     assert "push-credentials-0123456789" not in shown
+    # without --header the extended card is no verdict, and says why
+    result = next(c.result for c in report.checks if "GetExtendedAgentCard" in c.result.description)
+    assert result.outcome.value == "errored"
+    assert result.reason == "no verdict: the agent answered HTTP 401 (pass credentials with --header)"
 
 
 @pytest.mark.parametrize(
