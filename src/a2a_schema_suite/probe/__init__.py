@@ -5,10 +5,15 @@ The modules, in the order data flows through them:
 - :mod:`~a2a_schema_suite.probe.http`: httpx with the safety limits (origins, redirects, size,
   events, time) and :mod:`~a2a_schema_suite.probe.sse`: the event-stream parser;
 - :mod:`~a2a_schema_suite.probe.card`: the card's shape, version and interfaces;
-- :mod:`~a2a_schema_suite.probe.bindings`: the requests of 1.0 JSON-RPC, 1.0 HTTP+JSON and 0.3
-  JSON-RPC, and the schemas of their answers;
+- :mod:`~a2a_schema_suite.probe.bindings`: the requests of 1.0 JSON-RPC, 1.0 HTTP+JSON, 1.0 gRPC
+  and 0.3 JSON-RPC, the schemas of their answers and each binding's error mapping;
+- :mod:`~a2a_schema_suite.probe.grpc_transport`: gRPC calls (grpcio, messages from the committed
+  descriptor set) answered in the shapes the HTTP client gives;
 - :mod:`~a2a_schema_suite.probe.fuzz`: schema-aware malformed requests;
 - :mod:`~a2a_schema_suite.probe.steps`: the steps, each turning exchanges into results;
+  :mod:`~a2a_schema_suite.probe.operations`: the ``--operations`` steps (every other 1.0
+  operation), with :mod:`~a2a_schema_suite.probe.webhook`, the push receiver, and
+  :mod:`~a2a_schema_suite.probe.exchange`, what the step modules share;
 - :mod:`~a2a_schema_suite.probe.level` and :mod:`~a2a_schema_suite.probe.hints`: the conformance
   level and the one-line fix hints;
 - :mod:`~a2a_schema_suite.probe.redact` and :mod:`~a2a_schema_suite.probe.record`: what leaves the
