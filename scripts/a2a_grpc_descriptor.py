@@ -27,7 +27,7 @@ def descriptor_set() -> bytes:
     ordered: list[descriptor_pb2.FileDescriptorProto] = []
     seen: set[str] = set()
 
-    def add(file) -> None:  # noqa: ANN001 - a google.protobuf.descriptor.FileDescriptor
+    def add(file) -> None:
         if file.name in seen:
             return
         for dependency in file.dependencies:
