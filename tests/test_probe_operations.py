@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -162,15 +163,21 @@ def test_each_defect_of_the_broken_ops_agent_is_caught_by_name(broken, tmp_path)
 
 
 def test_push_secrets_are_redacted_and_the_extended_card_needs_credentials(broken, store):
+    with socket.socket() as free:  # --webhook HOST:PORT: the receiver listens where it is told
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
     options = ProbeOptions(
         url=broken.url("ops"),
         send="hello",
         operations=True,
         timeout=5,
+        webhook=f"127.0.0.1:{port}",
         push_token="push-token-0123456789",
         push_credentials="push-credentials-0123456789",
     )
     report = probe(options, store)
+    registered = [c["url"] for task in broken.app.configs.values() for c in task.values() if "token" in c]
+    assert f"http://127.0.0.1:{port}/a2a-schema-suite-probe/webhook" in registered
     raw = json.dumps([c.result.data for c in report.checks])
     assert "push-token-0123456789" in raw  # the agent echoed it
     summary = summary_of(report, Redactor.for_headers(options.secret_headers()))
