@@ -577,12 +577,8 @@ class Grpc10(Binding):
     def unknown_method(self) -> Call:
         return self._call("A2aSchemaSuiteProbeUnknownMethod", b"", None)
 
-    def malformed(self) -> Call:
-        # bytes that are no protobuf message (a truncated length-delimited field)
-        return self._call("SendMessage", b"\x0a\xff\x01", None)
-
-    def send_raw(self, body: bytes, request_id: Any) -> Call:
-        return self._call("SendMessage", body, None)
+    # no malformed() and send_raw(): a malformed protobuf is not an A2A error case, and --fuzz
+    # (JSON mutations) is not run over gRPC
 
     def task_of(self, payload: Any) -> dict[str, Any] | None:
         task = payload.get("task") if isinstance(payload, dict) else None
