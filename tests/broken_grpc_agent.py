@@ -27,6 +27,8 @@ class BrokenGrpcAgent:
         self.tasks: dict[str, dict[str, Any]] = {}
         self.server: grpc.Server | None = None
         self.address = ""
+        #: when set, SendMessage needs this ``authorization`` metadata (else UNAUTHENTICATED)
+        self.require: str | None = None
 
     def _message(self, name: str, document: Any) -> Any:
         message = self.messages.classes[name]()
@@ -40,6 +42,11 @@ class BrokenGrpcAgent:
         context.abort_with_status(_Status(code, text, status.SerializeToString()))
 
     def send(self, request: Any, context: grpc.ServicerContext) -> Any:
+        if (
+            self.require is not None
+            and dict(context.invocation_metadata()).get("authorization") != self.require
+        ):
+            context.abort(grpc.StatusCode.UNAUTHENTICATED, "credentials needed")
         task_id = str(uuid.uuid4())
         text = request.message.parts[0].text if request.message.parts else ""
         task = {

@@ -23,7 +23,7 @@ sys.path.insert(0, str(REPO / "scripts"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from a2a_grpc_descriptor import DEFAULT, descriptor_set
-from broken_agent import BrokenAgentServer
+from broken_agent import AUTH_TOKEN, BrokenAgentServer
 from broken_grpc_agent import BrokenGrpcAgent
 from sdk_reference_agent import ReferenceAgentServer
 
@@ -33,6 +33,7 @@ def broken():
     agent = BrokenGrpcAgent()
     with BrokenAgentServer() as server:
         server.app.grpc_address = agent.start()
+        server.grpc_agent = agent
         try:
             yield server
         finally:
@@ -92,6 +93,27 @@ def test_a_grpc_status_mismatch_is_caught_by_name(broken):
     failed = {d: [e["rule"] for e in r["errors"]] for d, r in results.items() if r["outcome"] == "failed"}
     assert failed == {"errors: GetTask of an unknown task -> NOT_FOUND TASK_NOT_FOUND": ["grpc-status"]}
     assert "answered gRPC status INVALID_ARGUMENT" in done.stdout
+
+
+def test_header_credentials_travel_as_grpc_metadata(broken, store):
+    broken.grpc_agent.require = AUTH_TOKEN
+    try:
+        without = probe(ProbeOptions(url=broken.url("grpc"), send="hello", binding="grpc"), store)
+        given = probe(
+            ProbeOptions(
+                url=broken.url("grpc"), send="hello", binding="grpc", headers=(("Authorization", AUTH_TOKEN),)
+            ),
+            store,
+        )
+    finally:
+        broken.grpc_agent.require = None
+    sent = next(c.result for c in without.checks if c.result.description == "send: grpc SendMessage")
+    assert sent.outcome.value == "errored"
+    assert (
+        sent.reason == "no verdict: the agent answered gRPC UNAUTHENTICATED (pass credentials with --header)"
+    )
+    sent = next(c.result for c in given.checks if c.result.description == "send: grpc SendMessage")
+    assert sent.outcome.value == "passed"
 
 
 def test_a_grpc_target_on_another_host_needs_allow_cross_origin(broken, store):
