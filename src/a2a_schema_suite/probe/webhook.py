@@ -49,6 +49,8 @@ class WebhookReceiver:
         inbox = self._inbox
 
         class Handler(BaseHTTPRequestHandler):
+            timeout = 10  # seconds a delivery may take to arrive: a stalled sender holds no thread
+
             def do_POST(self) -> None:
                 try:
                     length = int(self.headers.get("Content-Length") or 0)
