@@ -130,6 +130,7 @@ class BrokenAgent:
         self.base = base_url
         self.tasks: dict[str, dict[str, Any]] = {}
         self.grpc_address = ""  #: where the ``grpc`` mode's card points
+        self.refuse_context = False  #: ``ops``: refuse a message with a contextId (as §9.3 allows)
         self.configs: dict[str, dict[str, dict]] = {}  #: push configs by task id, then config id
         self._pending: list[asyncio.Future] = []  #: push deliveries under way (kept referenced)
         #: every request: arrival time, mode, path, Host, User-Agent, whether Authorization was sent
@@ -333,6 +334,8 @@ class BrokenAgent:
         task = self.tasks.get(params.get("taskId") or params.get("id") or "")
         if method == "SendMessage":
             message = params.get("message") or {}
+            if self.refuse_context and message.get("contextId"):
+                return self._error(rid, -32602, "a client contextId is not accepted")
             context_id = message.get("contextId") or str(uuid.uuid4())
             task = self._task(str((message.get("parts") or [{}])[0].get("text", "")), False)
             task["contextId"] = context_id

@@ -175,7 +175,16 @@ def test_push_secrets_are_redacted_and_the_extended_card_needs_credentials(broke
         push_token="push-token-0123456789",
         push_credentials="push-credentials-0123456789",
     )
-    report = probe(options, store)
+    broken.app.refuse_context = True  # allowed (§9.3): the paging is then checked over one task
+    try:
+        report = probe(options, store)
+    finally:
+        broken.app.refuse_context = False
+    second = next(c.result for c in report.checks if "a second task" in c.result.description)
+    assert second.outcome.value == "skipped"
+    assert "refused a client contextId" in second.reason
+    paging = "operations: ListTasks pageSize=1, pageToken until nextPageToken is empty"
+    assert next(c.result for c in report.checks if c.result.description == paging).outcome.value == "failed"
     registered = [c["url"] for task in broken.app.configs.values() for c in task.values() if "token" in c]
     assert f"http://127.0.0.1:{port}/a2a-schema-suite-probe/webhook" in registered
     raw = json.dumps([c.result.data for c in report.checks])

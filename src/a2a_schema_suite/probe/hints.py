@@ -54,6 +54,7 @@ RULE_HINTS: dict[str, str] = {
     "push-task": "deliver a task's events only to the configs registered for that task",
     "push-terminal": "deliver every status change to the webhook, the terminal one included",
     "push-state": "deliver the state the task really has",
+    "context-id": "keep the contextId the client sent, or refuse the message: never mint another",
     "multi-turn": "answer a follow-up message with taskId on the same task and contextId",
 }
 

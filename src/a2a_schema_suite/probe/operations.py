@@ -207,7 +207,34 @@ class Operations:
         second = self.binding.send_message(
             {"message": {**self.binding.message(self.p.options.send or "probe"), "contextId": context_id}}
         )
-        payload = self._answer(second, "operations: SendMessage of a second task in the sent task's context")
+        description = "operations: SendMessage of a second task in the sent task's context"
+
+        def same_context(payload: Any) -> list[ErrorDetail]:
+            task = self.binding.task_of(payload)
+            got = task.get("contextId") if task is not None else None
+            if task is None or got == context_id:
+                return []
+            return [
+                _finding(
+                    "context-id",
+                    f"asked for contextId {context_id!r}, the task is in {got!r}: an agent that cannot "
+                    "take a client contextId refuses it, never mints another (A2A_REFERENCE §9.3)",
+                    path=("task", "contextId"),
+                )
+            ]
+
+        payload = self._answer(second, description, extra=same_context)
+        last = self.p.checks[-1].result
+        refused = {"jsonrpc-error", "http-status", "grpc-status"}
+        if last.outcome is Outcome.FAILED and all(e.rule in refused for e in last.errors):
+            # an agent may refuse a contextId it did not mint (A2A_REFERENCE §9.3): no failure
+            self.p.checks.pop()
+            self._skip(
+                CORE,
+                description,
+                "the agent refused a client contextId (allowed, A2A_REFERENCE §9.3): paging is "
+                "checked over the sent task alone",
+            )
         expected = {sent.get("id")}
         task = self.binding.task_of(payload)
         if task is not None:
