@@ -685,8 +685,8 @@ class Prober:
             task = binding.task_of(payload)
             if task is None or binding.version != "1.0":
                 return []
-            status = task.get("status") if isinstance(task.get("status"), dict) else {}
-            state = normalise_state(status.get("state"))
+            status = task.get("status")
+            state = normalise_state(status.get("state") if isinstance(status, dict) else None)
             if state is None or state in TERMINAL or state in INTERRUPTED:
                 return []
             return [
@@ -902,14 +902,13 @@ class Prober:
             if isinstance(terminal, str):
                 grpc_checks.append((cancel, binding.cancel_task(terminal), -32002))
             for description, call, code in grpc_checks:
-                self._guarded(
-                    CORE,
-                    description,
-                    "",
-                    lambda d=description, c=call, k=code: self._grpc_error(
+
+                def grpc_step(d: str = description, c: Call = call, k: int = code) -> None:
+                    self._grpc_error(
                         d, c, k, "answer with the gRPC status A2A_REFERENCE §5.1 maps the error to"
-                    ),
-                )
+                    )
+
+                self._guarded(CORE, description, "", grpc_step)
             if not isinstance(terminal, str):
                 self._skip(CORE, cancel, str(terminal))
             return
@@ -938,12 +937,11 @@ class Prober:
                 ),
             ]
             for description, call, code, hint in checks:
-                self._guarded(
-                    CORE,
-                    description,
-                    schema,
-                    lambda d=description, c=call, k=code, h=hint: self._rpc_error(d, c, k, h, schema),
-                )
+
+                def rpc_step(d: str = description, c: Call = call, k: int = code, h: str = hint) -> None:
+                    self._rpc_error(d, c, k, h, schema)
+
+                self._guarded(CORE, description, schema, rpc_step)
             description = f"errors: {cancel_name} of a completed task -> -32002"
             terminal = self._terminal_task_id(sent_task)
             if isinstance(terminal, str):
@@ -987,12 +985,17 @@ class Prober:
             ),
         ]
         for description, call, statuses, reason, hint in checks_rest:
-            self._guarded(
-                CORE,
-                description,
-                "",
-                lambda d=description, c=call, s=statuses, r=reason, h=hint: self._rest_error(d, c, s, r, h),
-            )
+
+            def rest_step(
+                d: str = description,
+                c: Call = call,
+                s: set[int] = statuses,
+                r: str | None = reason,
+                h: str = hint,
+            ) -> None:
+                self._rest_error(d, c, s, r, h)
+
+            self._guarded(CORE, description, "", rest_step)
         description = "errors: POST /tasks/{id}:cancel of a completed task -> HTTP 400 TASK_NOT_CANCELABLE"
         terminal = self._terminal_task_id(sent_task)
         if isinstance(terminal, str):
@@ -1019,8 +1022,8 @@ class Prober:
             return _Why("needs a task: add --send TEXT")
         if task is None or not isinstance(task.get("id"), str):
             return _Why("needs a task, but the send step produced none")
-        status = task.get("status") if isinstance(task.get("status"), dict) else {}
-        state = normalise_state(status.get("state"))
+        status = task.get("status")
+        state = normalise_state(status.get("state") if isinstance(status, dict) else None)
         if state not in TERMINAL:
             return _Why(f"the sent task is {state or 'in no state'}, not terminal")
         return task["id"]
@@ -1280,7 +1283,7 @@ def quoted_names(message: str) -> list[str]:
     return [parts[i] for i in range(1, len(parts), 2)]
 
 
-def _try_json(reply: HttpReply) -> Any:
+def _try_json(reply: HttpReply | SseReply) -> Any:
     try:
         return loads(reply.body, "response")
     except LoadFailure:
