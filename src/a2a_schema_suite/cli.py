@@ -26,6 +26,9 @@ COMMANDS: dict[str, str] = {
     "probe": "a2a_schema_suite.commands.probe",
     "bundle": "a2a_schema_suite.commands.bundle",
     "merge": "a2a_schema_suite.commands.merge",
+    "drift": "a2a_schema_suite.commands.drift",
+    "diff": "a2a_schema_suite.commands.diff",
+    "new-version": "a2a_schema_suite.commands.new_version",
 }
 
 #: one-line summaries shown by ``--help`` without importing the command modules (in the
@@ -40,6 +43,9 @@ SUMMARIES: dict[str, str] = {
     "probe": "Check a live A2A agent (card, send, stream, errors, fuzz) and state its conformance level.",
     "bundle": "Write one self-contained schema document per version for ajv, hyperjump, check-jsonschema...",
     "merge": "Join the JSON reports of the shards of one run (--shard K/N) into that run's report.",
+    "drift": "Compare a version's schemas with its .proto: members, json names, types, enums, REQUIRED.",
+    "diff": "The wire-visible changes between two schema versions, as a markdown migration table.",
+    "new-version": "Scaffold a new protocol version from an existing one: schemas, cases, registration.",
 }
 
 ERRORED = 3  # results.ExitCode.ERRORED, kept here so the group imports nothing heavy

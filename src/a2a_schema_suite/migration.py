@@ -44,6 +44,55 @@ SPELLINGS: dict[str, tuple[str, str]] = {
 }
 
 
+#: 0.3 type -> the 1.0 type that took its place (§12 "Params type names", "Push config shape",
+#: "Push get/delete params", and the spelling of the mutual TLS scheme); a type not listed keeps
+#: its name. ``diff`` pairs the two versions' schemas with it.
+TYPES_0_3_TO_1_0: dict[str, str] = {
+    "MessageSendParams": "SendMessageRequest",
+    "MessageSendConfiguration": "SendMessageConfiguration",
+    "TaskQueryParams": "GetTaskRequest",
+    "TaskIdParams": "CancelTaskRequest",
+    "PushNotificationAuthenticationInfo": "AuthenticationInfo",
+    "GetTaskPushNotificationConfigParams": "GetTaskPushNotificationConfigRequest",
+    "ListTaskPushNotificationConfigParams": "ListTaskPushNotificationConfigsRequest",
+    "DeleteTaskPushNotificationConfigParams": "DeleteTaskPushNotificationConfigRequest",
+    "MutualTLSSecurityScheme": "MutualTlsSecurityScheme",
+    # §12 "Error -32007"
+    "AuthenticatedExtendedCardNotConfiguredError": "ExtendedAgentCardNotConfiguredError",
+    # §12 "Methods": a 0.3 JSON-RPC request of a method -> this project's 1.0 <Method>Call schema,
+    # and its success response -> <Method>Response
+    **{
+        f"{old}Request": f"{new}Call"
+        for old, new in (
+            ("SendMessage", "SendMessage"),
+            ("SendStreamingMessage", "SendStreamingMessage"),
+            ("GetTask", "GetTask"),
+            ("CancelTask", "CancelTask"),
+            ("TaskResubscription", "SubscribeToTask"),
+            ("SetTaskPushNotificationConfig", "CreateTaskPushNotificationConfig"),
+            ("GetTaskPushNotificationConfig", "GetTaskPushNotificationConfig"),
+            ("ListTaskPushNotificationConfig", "ListTaskPushNotificationConfigs"),
+            ("DeleteTaskPushNotificationConfig", "DeleteTaskPushNotificationConfig"),
+            ("GetAuthenticatedExtendedCard", "GetExtendedAgentCard"),
+        )
+    },
+    **{
+        f"{old}SuccessResponse": f"{new}Response"
+        for old, new in (
+            ("SendMessage", "SendMessage"),
+            ("SendStreamingMessage", "SendStreamingMessage"),
+            ("GetTask", "GetTask"),
+            ("CancelTask", "CancelTask"),
+            ("SetTaskPushNotificationConfig", "CreateTaskPushNotificationConfig"),
+            ("GetTaskPushNotificationConfig", "GetTaskPushNotificationConfig"),
+            ("ListTaskPushNotificationConfig", "ListTaskPushNotificationConfigs"),
+            ("DeleteTaskPushNotificationConfig", "DeleteTaskPushNotificationConfig"),
+            ("GetAuthenticatedExtendedCard", "GetExtendedAgentCard"),
+        )
+    },
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Member:
     """A 0.3 member and what 1.0 has instead (``None``: nothing, it was removed)."""

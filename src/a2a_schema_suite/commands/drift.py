@@ -1,0 +1,111 @@
+"""``a2a-schema-suite drift``: the schemas of one version against the proto that defines it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from a2a_schema_suite.commands._complete import versions as complete_versions
+from a2a_schema_suite.commands._options import choose_roots, console_options, output_option, schemas_option
+
+FORMATS = ("text", "json", "markdown")
+
+
+@click.command("drift")
+@console_options
+@click.option(
+    "--proto",
+    "proto",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="PATH",
+    help="A .proto file (compiled with grpcio-tools' protoc, its imports found next to it, in "
+    "--include directories and among the well-known and google/api protos) or a serialized "
+    "FileDescriptorSet (protoc --descriptor_set_out, buf build -o).",
+)
+@click.option(
+    "--include",
+    "-I",
+    "include",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="Another import directory for a .proto (repeatable).",
+)
+@click.option(
+    "--version",
+    "version",
+    required=True,
+    metavar="VERSION",
+    shell_complete=complete_versions,
+    help="The schema version directory the proto defines, e.g. v1_0.",
+)
+@schemas_option
+@click.option(
+    "--allow",
+    "allow",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="The deliberate differences, each with its reason (default: _drift/VERSION.json in "
+    "the schema root, when it exists).",
+)
+@click.option("--no-allow", is_flag=True, help="Report every finding as drift, the allow file ignored.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
+@output_option
+def command(
+    proto: Path,
+    include: tuple[Path, ...],
+    version: str,
+    schemas: Path | None,
+    allow: Path | None,
+    no_allow: bool,
+    fmt: str,
+    output: Path | None,
+) -> None:
+    """Compare every message and enum of a proto with the schema that names it.
+
+    Each schema that is a proto message or enum says so in its $comment ("proto:
+    lf.a2a.v1.Task"). Reported, each with the proto location and the schema location: messages
+    and enums with no schema, schemas naming what the proto lacks, missing and extra members,
+    json_name spellings, type mismatches under ProtoJSON, enum values, REQUIRED vs required (and
+    REQUIRED values the schema lets be empty), oneofs vs exactly-one constraints.
+
+    \b
+    Exit codes: 0 no drift (allowed findings excepted); 1 drift; 2 bad command line;
+    3 the proto, the schemas or the allow file cannot be read, or the report not written.
+
+    \b
+    Example:
+      a2a-schema-suite drift --proto specification/a2a.proto --version v1_0
+      a2a-schema-suite drift --proto a2a.binpb --version v1_0 --format markdown
+    """
+    from a2a_schema_suite.commands._emit import emit
+    from a2a_schema_suite.evolve import protoload
+    from a2a_schema_suite.evolve.drift import AllowFileError, SchemaInputError, compare, default_allow_file
+
+    roots = choose_roots(schemas, uses_cases=False)
+    root = roots.schemas
+    if not (root / version).is_dir():
+        known = sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
+        raise click.BadParameter(
+            f"{version!r} is not a version under {root} (known: {', '.join(known) or 'none'})",
+            param_hint="--version",
+        )
+    if no_allow and allow is not None:
+        raise click.BadParameter("cannot be combined with --allow", param_hint="--no-allow")
+    allow_file = allow
+    if allow_file is None and not no_allow:
+        default = default_allow_file(root, version)
+        allow_file = default if default.is_file() else None
+    elif allow_file is not None and not allow_file.is_file():
+        click.echo(f"error: --allow {allow_file}: no such file", err=True)
+        sys.exit(3)
+    try:
+        files = protoload.load(proto, include)
+        report = compare(files, root, version, allow_file)
+    except (protoload.ProtoInputError, AllowFileError, SchemaInputError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(3)
+    sys.exit(emit(report, fmt, output))

@@ -1,0 +1,159 @@
+"""Read the proto side of ``drift``: a ``.proto`` file compiled with grpcio-tools' bundled protoc,
+or a serialized ``FileDescriptorSet`` (``protoc --descriptor_set_out``, ``buf build -o``).
+
+Both give a list of ``FileDescriptorProto``. protobuf and grpcio-tools are the optional
+``[proto]`` extra: a missing one is a clear error naming the extra, never an ImportError.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from google.protobuf.descriptor_pb2 import FileDescriptorProto
+
+
+class ProtoInputError(Exception):
+    """The proto input cannot be read: the message names the file and the reason."""
+
+
+@dataclass(frozen=True)
+class ProtoFiles:
+    """The descriptors of one input: ``files`` in dependency order, ``main`` the ones asked about
+    (the ``.proto`` given, or every file of a descriptor set that is not a google/* import)."""
+
+    files: tuple[FileDescriptorProto, ...]
+    main: tuple[str, ...]
+    source: Path
+
+
+_EXTRA = "install the proto extra: pip install 'a2a-schema-suite[proto]'"
+
+
+def _descriptor_pb2():  # type: ignore[no-untyped-def]
+    try:
+        # field_behavior's extension must be known before options are parsed, so REQUIRED is read.
+        from google.api import field_behavior_pb2  # noqa: F401
+        from google.protobuf import descriptor_pb2
+    except ImportError as exc:
+        raise ProtoInputError(f"cannot read protos: {exc.name or exc} is not installed ({_EXTRA})") from None
+    return descriptor_pb2
+
+
+def _include_dirs() -> list[str]:
+    """protoc's include path: grpcio-tools' well-known types and googleapis-common-protos' google/api."""
+    dirs: list[str] = []
+    try:
+        import grpc_tools
+
+        dirs.append(str(Path(grpc_tools.__file__).parent / "_proto"))
+    except ImportError:
+        raise ProtoInputError(f"cannot compile a .proto: grpcio-tools is not installed ({_EXTRA})") from None
+    try:
+        import google.api
+
+        for entry in google.api.__path__:
+            dirs.append(str(Path(entry).parent.parent))
+    except ImportError:
+        pass
+    return dirs
+
+
+def compile_proto(path: Path, include: tuple[Path, ...] = ()) -> bytes:
+    """The serialized FileDescriptorSet of ``path`` and its imports, with source info (lines)."""
+    try:
+        from grpc_tools import protoc
+    except ImportError:
+        raise ProtoInputError(f"cannot compile a .proto: grpcio-tools is not installed ({_EXTRA})") from None
+    with tempfile.TemporaryDirectory(prefix="a2a-drift-") as tmp:
+        out = Path(tmp) / "set.pb"
+        args = ["protoc", f"-I{path.parent.resolve()}"]
+        args += [f"-I{p.resolve()}" for p in include]
+        args += [f"-I{d}" for d in _include_dirs()]
+        args += ["--include_imports", "--include_source_info", f"--descriptor_set_out={out}", path.name]
+        # protoc writes its diagnostics to the process's stderr (file descriptor 2), in
+        # "file:line:column: message" form; capture them to put them in our one error line.
+        code, text = _run_capturing_stderr(lambda: protoc.main(args))
+        if code != 0 or not out.exists():
+            detail = "; ".join(line.strip() for line in text.splitlines() if line.strip()) or f"exit {code}"
+            raise ProtoInputError(f"{path}: protoc could not compile it: {detail}")
+        return out.read_bytes()
+
+
+def _run_capturing_stderr(call) -> tuple[int, str]:  # type: ignore[no-untyped-def]
+    """Run ``call`` with file descriptor 2 redirected to a temporary file; its code and that text."""
+    import os
+    import sys
+
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as capture:
+        os.dup2(capture.fileno(), 2)
+        try:
+            code = int(call())
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        capture.seek(0)
+        return code, capture.read().decode("utf-8", "replace")
+
+
+def load(path: Path, include: tuple[Path, ...] = ()) -> ProtoFiles:
+    """The descriptors of ``path``: a ``.proto`` (compiled) or a serialized FileDescriptorSet."""
+    descriptor_pb2 = _descriptor_pb2()
+    if not path.exists():
+        raise ProtoInputError(f"{path}: no such file")
+    if path.is_dir():
+        raise ProtoInputError(f"{path}: is a directory; give a .proto file or a FileDescriptorSet")
+    if path.suffix == ".proto":
+        data = compile_proto(path, include)
+    else:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise ProtoInputError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    fds = descriptor_pb2.FileDescriptorSet()
+    try:
+        fds.ParseFromString(data)
+    except Exception as exc:  # google.protobuf.message.DecodeError and kin
+        raise ProtoInputError(
+            f"{path}: not a serialized FileDescriptorSet ({type(exc).__name__}: {exc}); "
+            "give a .proto file or the output of protoc --descriptor_set_out"
+        ) from None
+    files = tuple(fds.file)
+    if not files or not all(f.name for f in files):
+        raise ProtoInputError(f"{path}: not a FileDescriptorSet: it holds no named proto file")
+    if path.suffix == ".proto":
+        main = tuple(f.name for f in files if f.name == path.name)
+    else:
+        main = tuple(f.name for f in files if not f.name.startswith("google/"))
+    if not main:
+        raise ProtoInputError(f"{path}: the descriptor set holds only google/* files, no protocol to compare")
+    return ProtoFiles(files, main, path)
+
+
+def sdk_descriptor_set() -> bytes:
+    """The FileDescriptorSet of the 1.0 proto compiled inside the ``a2a-sdk`` package (with its
+    imports), serialized: what the tests and docs feed ``drift --proto``."""
+    descriptor_pb2 = _descriptor_pb2()
+    try:
+        from a2a.types import a2a_pb2
+    except ImportError:
+        raise ProtoInputError("a2a-sdk is not installed (pip install a2a-sdk)") from None
+    fds = descriptor_pb2.FileDescriptorSet()
+    seen: set[str] = set()
+
+    def add(descriptor) -> None:  # type: ignore[no-untyped-def]
+        if descriptor.name in seen:
+            return
+        seen.add(descriptor.name)
+        for dependency in descriptor.dependencies:
+            add(dependency)
+        proto = fds.file.add()
+        descriptor.CopyToProto(proto)
+
+    add(a2a_pb2.DESCRIPTOR)
+    return bytes(fds.SerializeToString())

@@ -1,0 +1,43 @@
+"""The diff report as a markdown migration table: one row per wire-visible change."""
+
+from __future__ import annotations
+
+from a2a_schema_suite.evolve.diff import DiffReport
+from a2a_schema_suite.reporters.drift.markdown import cell
+
+_WORDS = {
+    "type-added": "type added",
+    "type-removed": "type removed",
+    "type-renamed": "type renamed",
+    "member-added": "member added",
+    "member-removed": "member removed",
+    "member-renamed": "member renamed",
+    "now-required": "now required",
+    "no-longer-required": "no longer required",
+    "enum-respelled": "enum value respelled",
+    "enum-value-added": "enum value added",
+    "enum-value-removed": "enum value removed",
+    "shape": "shape changed",
+    "exactly-one": "exactly-one constraint",
+}
+
+
+def _code(text: str) -> str:
+    return f"`{cell(text)}`" if text else ""
+
+
+def render(report: DiffReport) -> str:
+    out = [
+        f"## Migration {cell(report.old)} -> {cell(report.new)}",
+        "",
+        f"{len(report.rows)} wire-visible changes; {report.paired} types paired.",
+        "",
+        f"| Type | Change | {cell(report.old)} | {cell(report.new)} | Note |",
+        "|---|---|---|---|---|",
+    ]
+    for row in report.rows:
+        out.append(
+            f"| {cell(row.object)} | {_WORDS.get(row.change, row.change)} | {_code(row.old)} | "
+            f"{_code(row.new)} | {cell(row.note)} |"
+        )
+    return "\n".join(out) + "\n"
