@@ -79,7 +79,7 @@ def compile_proto(path: Path, include: tuple[Path, ...] = ()) -> bytes:
         code, text = _run_capturing_stderr(lambda: protoc.main(args))
         if code != 0 or not out.exists():
             detail = "; ".join(line.strip() for line in text.splitlines() if line.strip()) or f"exit {code}"
-            raise ProtoInputError(f"{path}: protoc could not compile it: {detail}")
+            raise ProtoInputError(f"protoc could not compile {path}: {detail}")
         return out.read_bytes()
 
 
