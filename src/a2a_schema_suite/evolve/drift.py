@@ -30,7 +30,6 @@ symbol and the reason it is a deliberate choice) is reported as *allowed* and do
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -103,15 +102,13 @@ class Finding:
     message: str
     proto: ProtoWhere | None
     schema: str | None  #: ``v1_0/task.json:17#/properties/id``
+    symbol: str = ""  #: the proto symbol the finding is about (``lf.a2a.v1.Task.id``)
     allowed: str | None = None  #: the allow file's reason, when this finding is a deliberate choice
-
-    @property
-    def symbol(self) -> str:
-        return self.proto.symbol if self.proto else ""
 
     def to_dict(self) -> dict[str, object]:
         return {
             "rule": self.rule,
+            "symbol": self.symbol,
             "message": self.message,
             "proto": None
             if self.proto is None
@@ -300,8 +297,10 @@ class _Compare:
         self.schemas = schemas
         self.findings: list[Finding] = []
 
-    def add(self, rule: str, message: str, proto: ProtoWhere | None, schema: str | None) -> None:
-        self.findings.append(Finding(rule, message, proto, schema))
+    def add(
+        self, rule: str, message: str, proto: ProtoWhere | None, schema: str | None, symbol: str = ""
+    ) -> None:
+        self.findings.append(Finding(rule, message, proto, schema, symbol or (proto.symbol if proto else "")))
 
     def run(self) -> None:
         p, s = self.proto, self.schemas
@@ -314,6 +313,7 @@ class _Compare:
                     f"the schema names proto {name}, which the proto does not define",
                     None,
                     loc.where("/$comment"),
+                    name,
                 )
         for name, msg in sorted(p.messages.items()):
             if msg.file not in p.main or msg.proto.options.map_entry:
@@ -647,13 +647,8 @@ def compare(files: ProtoFiles, schema_root: Path, version: str, allow_file: Path
 
 
 def _symbol_matches(pattern: str, finding: Finding) -> bool:
-    """An allow entry's proto names a symbol (``lf.a2a.v1.Role.ROLE_UNSPECIFIED``); for findings
-    with no proto symbol (unknown-message) it names the schema message instead."""
-    symbol = finding.symbol
-    if not symbol:
-        match = re.search(r"proto (\S+), which", finding.message)
-        symbol = match.group(1) if match else ""
-    return pattern == symbol
+    """An allow entry names the finding's proto symbol (``lf.a2a.v1.Role.ROLE_UNSPECIFIED``)."""
+    return pattern == finding.symbol
 
 
 def dump(report: DriftReport) -> str:
