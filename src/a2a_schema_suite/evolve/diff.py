@@ -114,14 +114,18 @@ def _is_enum(node: Any) -> bool:
     return isinstance(node, dict) and isinstance(node.get("enum"), list)
 
 
-def _renamed_type(name: str, forward: bool) -> str | None:
+def _renamed_type(name: str, forward: bool | None) -> str | None:
+    if forward is None:
+        return None
     if forward:
         return migration.TYPES_0_3_TO_1_0.get(name)
     return next((old for old, new in migration.TYPES_0_3_TO_1_0.items() if new == name), None)
 
 
-def _member_rename(old_name: str, added: set[str], forward: bool) -> tuple[str | None, str]:
+def _member_rename(old_name: str, added: set[str], forward: bool | None) -> tuple[str | None, str]:
     """(the member that replaces ``old_name``, the §12 note) when migration knows it."""
+    if forward is None:
+        return None, ""
     if forward:
         member = migration.MEMBERS_0_3.get(old_name)
         if member is None:
@@ -138,7 +142,7 @@ def _member_rename(old_name: str, added: set[str], forward: bool) -> tuple[str |
 def compare(old_dir: Path, new_dir: Path) -> DiffReport:
     old = SchemaIndex(old_dir.parent, old_dir.name)
     new = SchemaIndex(new_dir.parent, new_dir.name)
-    forward = _version_key(old_dir.name) <= _version_key(new_dir.name)
+    forward = _direction(old_dir.name, new_dir.name)
     report = DiffReport(old_dir.name, new_dir.name, old_dir, new_dir)
     report.problems = old.problems + new.problems
     old_objects, new_objects = _objects(old), _objects(new)
@@ -165,8 +169,18 @@ def compare(old_dir: Path, new_dir: Path) -> DiffReport:
     return report
 
 
-def _version_key(version: str) -> tuple[int, ...]:
-    return tuple(int(d) for d in re.findall(r"\d+", version))
+#: the two versions the migration table (§12) is about
+_MIGRATION = ("v0_3", "v1_0")
+
+
+def _direction(old: str, new: str) -> bool | None:
+    """True from 0.3 to 1.0, False from 1.0 to 0.3, None between any other two versions (the
+    migration table's renames and respellings then do not apply: names are compared as they are)."""
+    if (old, new) == _MIGRATION:
+        return True
+    if (new, old) == _MIGRATION:
+        return False
+    return None
 
 
 def _compare_object(
@@ -176,7 +190,7 @@ def _compare_object(
     old_loc: Location,
     new: SchemaIndex,
     new_loc: Location,
-    forward: bool,
+    forward: bool | None,
 ) -> None:
     rows = report.rows
     o_node, n_node = old_loc.node, new_loc.node
@@ -186,7 +200,7 @@ def _compare_object(
         for value in o_values:
             if value in n_values:
                 continue
-            other = migration.SPELLINGS.get(value) if isinstance(value, str) else None
+            other = migration.SPELLINGS.get(value) if isinstance(value, str) and forward is not None else None
             if other is not None and other[0] in n_values:
                 rows.append(
                     Row(
@@ -202,7 +216,9 @@ def _compare_object(
             else:
                 rows.append(Row(name, "enum-value-removed", str(value), "", "", old_loc.where("/enum"), None))
         respelled_to = {
-            migration.SPELLINGS[v][0] for v in o_values if isinstance(v, str) and v in migration.SPELLINGS
+            migration.SPELLINGS[v][0]
+            for v in o_values
+            if isinstance(v, str) and v in migration.SPELLINGS and forward is not None
         }
         for value in n_values:
             if value not in o_values and value not in respelled_to:

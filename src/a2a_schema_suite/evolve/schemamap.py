@@ -161,7 +161,7 @@ class SchemaIndex:
         self.problems = [
             f"{p.suite}{f':{p.line}' if p.line else ''}: {p.reason}"
             for p in problems
-            if p.schema.startswith(f"{version}/")
+            if p.schema.startswith(f"{version}/") and p.description.startswith("check: schema-load:")
         ]
         self.docs = [d for d in tree.docs if d.version == version and d.contents is not None]
         #: proto full name -> the schema objects annotated with it
