@@ -81,6 +81,7 @@ def command(
       a2a-schema-suite drift --proto specification/a2a.proto --version v1_0
       a2a-schema-suite drift --proto a2a.binpb --version v1_0 --format markdown
     """
+    from a2a_schema_suite import console
     from a2a_schema_suite.commands._emit import emit
     from a2a_schema_suite.evolve import protoload
     from a2a_schema_suite.evolve.drift import AllowFileError, SchemaInputError, compare, default_allow_file
@@ -105,6 +106,7 @@ def command(
     try:
         files = protoload.load(proto, include)
         report = compare(files, root, version, allow_file)
+        report.quiet = console.verbosity() < 0
     except (protoload.ProtoInputError, AllowFileError, SchemaInputError) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(3)

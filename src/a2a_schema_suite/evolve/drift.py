@@ -177,6 +177,7 @@ class DriftReport:
     enums: int = 0
     mapped: int = 0
     seconds: float = 0.0
+    quiet: bool = False  #: the text report leaves out allowed findings (``-q``)
 
     @property
     def drift(self) -> list[Finding]:

@@ -20,9 +20,8 @@ def render(report: DriftReport) -> str:
     ]
     for finding in report.drift:
         out.append(f"DRIFT {_line(finding)}")
-    for finding in report.allowed:
-        out.append(f"allowed {_line(finding)}")
-        out.append(sanitize.visible(f"    reason: {finding.allowed}"))
+    for finding in [] if report.quiet else report.allowed:  # one line each: the message is in the allow file's reason
+        out.append(sanitize.visible(f"allowed {finding.rule} {finding.symbol}: {finding.allowed}"))
     for entry in report.unused_allow:
         out.append(
             sanitize.visible(
