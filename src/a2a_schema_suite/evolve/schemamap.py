@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
+from a2a_schema_suite import pointer as pointer_module
 from a2a_schema_suite.lint import SchemaDoc, SchemaTree, load_tree
+from a2a_schema_suite.pointer import escape
 
 #: ``proto: <full name>`` at the start of a ``$comment``; free text may follow after ``;``.
 ANNOTATION = re.compile(r"^proto: ([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?=$|;)")
@@ -59,25 +61,12 @@ class Location:
         return f"{self.doc.relpath}{f':{line}' if line else ''}{f'#{pointer}' if pointer else ''}"
 
 
-def _unescape(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
-
-
-def escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
-
-
 def resolve_pointer(document: Any, pointer: str) -> Any:
-    node = document
-    for token in pointer.split("/")[1:] if pointer else []:
-        key = _unescape(token)
-        if isinstance(node, dict) and key in node:
-            node = node[key]
-        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
-            node = node[int(key)]
-        else:
-            return None
-    return node
+    """The value at ``pointer``, or None where it names nothing (a broken $ref)."""
+    try:
+        return pointer_module.resolve(document, pointer)
+    except pointer_module.PointerError:
+        return None
 
 
 @dataclass

@@ -20,7 +20,9 @@ def render(report: DriftReport) -> str:
     ]
     for finding in report.drift:
         out.append(f"DRIFT {_line(finding)}")
-    for finding in [] if report.quiet else report.allowed:  # one line each: the message is in the allow file's reason
+    for finding in (
+        [] if report.quiet else report.allowed
+    ):  # one line each: the message is in the allow file's reason
         out.append(sanitize.visible(f"allowed {finding.rule} {finding.symbol}: {finding.allowed}"))
     for entry in report.unused_allow:
         out.append(
