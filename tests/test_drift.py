@@ -405,3 +405,27 @@ def test_mini_proto_source_is_valid_for_protoc_imports(tmp_path: Path):
         "google/api/field_behavior.proto",
         "google/protobuf/timestamp.proto",
     }
+
+
+def test_the_readme_example_is_real_output(tmp_path: Path):
+    """README "When the protocol changes": each command, run in a copy of the project tree, prints
+    exactly the lines shown (the checkout path written as /home/me/a2a-schema-suite)."""
+    import os
+    import shutil
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("the 1.0 proto as compiled inside `a2a-sdk`, against the schemas of a checkout:")[1]
+    block = block.split("```console\n")[1].split("```")[0]
+    shutil.copytree(SCHEMAS, tmp_path / "schemas")
+    shutil.copytree(ROOT / "cases", tmp_path / "cases")
+    env = dict(
+        os.environ, NO_COLOR="1", PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    )
+    env.pop("PYTHONPATH", None)
+    commands = block.split("$ ")[1:]
+    assert len(commands) == 3
+    for chunk in commands:
+        command, _, shown = chunk.partition("\n")
+        done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.replace(str(tmp_path), "/home/me/a2a-schema-suite") == shown, command
