@@ -37,7 +37,7 @@ def cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def rows() -> set[tuple[str, str, str, str]]:
     report = compare(SCHEMAS / "v0_3", SCHEMAS / "v1_0")
-    return {(r.object, r.change, r.old, r.new) for r in report.rows}
+    return {(r.name, r.change, r.old, r.new) for r in report.rows}
 
 
 #: the main rows of A2A_REFERENCE §12, as the diff of the two schema versions finds them
@@ -162,7 +162,7 @@ def test_two_directories_of_schema_files_give_exactly_the_changes_made(tmp_path:
     del task["properties"]["history"]
     (new / "task.json").write_text(json.dumps(task, indent=2))
     report = compare(old, new)
-    assert {(r.object, r.change, r.old, r.new) for r in report.rows} == {
+    assert {(r.name, r.change, r.old, r.new) for r in report.rows} == {
         ("Task", "member-added", "", "priority"),
         ("Task", "member-removed", "history", ""),
         ("Task", "now-required", "contextId", "contextId"),

@@ -10,13 +10,13 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 import click
 
 
 class Report(Protocol):
-    kind: str
+    kind: ClassVar[str]
 
     def exit_code(self) -> int: ...
     def to_dict(self) -> dict[str, object]: ...

@@ -41,7 +41,7 @@ _TITLE = re.compile(r"^A2A \d+\.\d+ (\w+)$")
 
 @dataclass
 class Row:
-    object: str  #: the type name (the new one for a renamed type)
+    name: str  #: the type name (the new one for a renamed type)
     change: str
     old: str  #: what the old version has ("" when nothing)
     new: str
@@ -51,7 +51,7 @@ class Row:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "object": self.object,
+            "object": self.name,
             "change": self.change,
             "old": self.old,
             "new": self.new,

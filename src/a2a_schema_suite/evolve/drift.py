@@ -305,10 +305,10 @@ class _Compare:
 
     def run(self) -> None:
         p, s = self.proto, self.schemas
-        for name, locations in sorted(s.by_proto.items()):
+        for name, annotated in sorted(s.by_proto.items()):
             if name in p.messages or name in p.enums or name.startswith("google.protobuf."):
                 continue
-            for loc in locations:
+            for loc in annotated:
                 self.add(
                     "unknown-message",
                     f"the schema names proto {name}, which the proto does not define",
@@ -320,7 +320,7 @@ class _Compare:
             if msg.file not in p.main or msg.proto.options.map_entry:
                 continue
             where = p.where(msg.file, msg.path, name)
-            locations = s.by_proto.get(name)
+            locations = s.by_proto.get(name, [])
             if not locations:
                 self.add(
                     "no-schema", f'message {name} has no schema (no $comment "proto: {name}")', where, None
@@ -332,7 +332,7 @@ class _Compare:
             if enum.file not in p.main:
                 continue
             where = p.where(enum.file, enum.path, name)
-            locations = s.by_proto.get(name)
+            locations = s.by_proto.get(name, [])
             if not locations:
                 self.add("no-schema", f'enum {name} has no schema (no $comment "proto: {name}")', where, None)
                 continue

@@ -8,9 +8,11 @@ Both give a list of ``FileDescriptorProto``. protobuf and grpcio-tools are the o
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from google.protobuf.descriptor_pb2 import FileDescriptorProto
@@ -33,7 +35,7 @@ class ProtoFiles:
 _EXTRA = "install the proto extra: pip install 'a2a-schema-suite[proto]'"
 
 
-def _descriptor_pb2():  # type: ignore[no-untyped-def]
+def _descriptor_pb2() -> ModuleType:
     try:
         # field_behavior's extension must be known before options are parsed, so REQUIRED is read.
         from google.api import field_behavior_pb2  # noqa: F401
@@ -83,7 +85,7 @@ def compile_proto(path: Path, include: tuple[Path, ...] = ()) -> bytes:
         return out.read_bytes()
 
 
-def _run_capturing_stderr(call) -> tuple[int, str]:  # type: ignore[no-untyped-def]
+def _run_capturing_stderr(call: Callable[[], object]) -> tuple[int, str]:
     """Run ``call`` with file descriptor 2 redirected to a temporary file; its code and that text."""
     import os
     import sys
@@ -93,7 +95,7 @@ def _run_capturing_stderr(call) -> tuple[int, str]:  # type: ignore[no-untyped-d
     with tempfile.TemporaryFile() as capture:
         os.dup2(capture.fileno(), 2)
         try:
-            code = int(call())
+            code = int(call())  # type: ignore[call-overload]
         finally:
             os.dup2(saved, 2)
             os.close(saved)
@@ -146,7 +148,7 @@ def sdk_descriptor_set() -> bytes:
     fds = descriptor_pb2.FileDescriptorSet()
     seen: set[str] = set()
 
-    def add(descriptor) -> None:  # type: ignore[no-untyped-def]
+    def add(descriptor: Any) -> None:  # a google.protobuf.descriptor.FileDescriptor
         if descriptor.name in seen:
             return
         seen.add(descriptor.name)

@@ -37,7 +37,7 @@ def render(report: DiffReport) -> str:
     ]
     for row in report.rows:
         out.append(
-            f"| {cell(row.object)} | {_WORDS.get(row.change, row.change)} | {_code(row.old)} | "
+            f"| {cell(row.name)} | {_WORDS.get(row.change, row.change)} | {_code(row.old)} | "
             f"{_code(row.new)} | {cell(row.note)} |"
         )
     return "\n".join(out) + "\n"

@@ -12,5 +12,5 @@ def render(report: DiffReport) -> str:
         arrow = f"{row.old or '-'} -> {row.new or '-'}"
         where = " / ".join(w for w in (row.where_old, row.where_new) if w)
         note = f" ({row.note})" if row.note else ""
-        out.append(sanitize.visible(f"{row.object}: {row.change}: {arrow}{note} [{where}]"))
+        out.append(sanitize.visible(f"{row.name}: {row.change}: {arrow}{note} [{where}]"))
     return "\n".join(out) + "\n"
