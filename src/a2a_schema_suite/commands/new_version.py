@@ -1,0 +1,95 @@
+"""``a2a-schema-suite new-version``: scaffold a protocol version from an existing one."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from a2a_schema_suite.commands._options import cases_option, choose_roots, console_options, schemas_option
+
+
+@click.command("new-version")
+@console_options
+@click.argument("new")
+@click.option(
+    "--from",
+    "source",
+    required=True,
+    metavar="VERSION",
+    help="The version to start from, e.g. v1_0.",
+)
+@schemas_option
+@cases_option
+def command(new: str, source: str, schemas: Path | None, cases: Path | None) -> None:
+    """Create version NEW (e.g. v1_1) from an existing one, ready to run.
+
+    Copies the schemas with every $id rewritten (and the drift allow file), copies the suites of
+    the old version that still apply, re-pointed at NEW and marked "inherited" until reviewed,
+    with the stream samples they name; lists the suites about two versions at once (migration,
+    contract), which are not copied; prints the next steps. A version is a directory of the
+    schema root: every command finds NEW there at once. Nothing is overwritten.
+
+    \b
+    Exit codes: 0 created; 2 bad command line (a bad name, an unknown --from); 3 a destination
+    exists or cannot be written (nothing is left behind).
+
+    \b
+    Example:
+      a2a-schema-suite new-version v1_1 --from v1_0
+    """
+    from a2a_schema_suite.evolve.newversion import VERSION_NAME, ScaffoldError, scaffold
+
+    roots = choose_roots(schemas, cases)
+    if roots.schemas_origin == "bundled":
+        raise click.UsageError(
+            "new-version writes into a project tree (schemas/ and cases/); run it in one, or give "
+            "--schemas and --cases"
+        )
+    if not VERSION_NAME.fullmatch(new):
+        raise click.BadParameter(f"{new!r} is not a version name: vMAJOR_MINOR, e.g. v1_1", param_hint="NEW")
+    if not (roots.schemas / source).is_dir():
+        raise click.BadParameter(f"{source!r} is not a version under {roots.schemas}", param_hint="--from")
+    try:
+        made = scaffold(roots.schemas, roots.cases, new, source)
+    except ScaffoldError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(3)
+    cwd = Path.cwd()
+
+    def show(path: Path) -> str:
+        try:
+            return path.resolve().relative_to(cwd.resolve()).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    click.echo(f"created {new} from {source}:")
+    click.echo(f"  schemas: {show(roots.schemas / new)} ({len(made.schemas)} files, $ids rewritten)")
+    click.echo(
+        f'  suites: {len(made.suites)} inherited, marked "inherited": "{source}"; '
+        f"{len(made.streams)} stream samples"
+    )
+    by_dir: dict[str, int] = {}
+    for path in made.not_inherited:
+        by_dir[show(path.parent)] = by_dir.get(show(path.parent), 0) + 1
+    for directory, count in sorted(by_dir.items()):
+        click.echo(
+            f"  not copied: {count} suite(s) in {directory} that name {source} outside a {source} path"
+        )
+    cases_dir = show(roots.cases) if roots.cases else "cases"
+    steps = [
+        f"a2a-schema-suite drift --proto a2a.proto --version {new}   # what the new proto changed",
+        f"edit schemas/{new}/ until drift is clean (or each difference is in schemas/_drift/{new}.json)",
+        f'review each inherited suite, then delete its "inherited" member (grep -rl inherited {cases_dir})',
+        f"add suites for what changed, and migration cases {source} -> {new}",
+        f"a2a-schema-suite coverage --version {new}, then mutate, then check --strict",
+        f"a2a-schema-suite diff {source} {new}   # the migration table for implementers",
+    ]
+    click.echo("next steps:")
+    for number, step in enumerate(steps, 1):
+        click.echo(f"  {number}. {step}")
+    click.echo(
+        "  note: auto-detection (validate without --schema), the SDK harness and probe know 1.0 and 0.3;\n"
+        f"  give --schema {new}/... to validate {new} documents"
+    )

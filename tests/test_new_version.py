@@ -1,0 +1,140 @@
+"""``new-version``: a 1.1 scaffolded from 1.0 in a temporary copy of the tree, and at once `list`,
+`run`, `check --strict`, `coverage` and `drift` work on it; nothing is ever overwritten."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import CASES, SCHEMAS
+
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, NO_COLOR="1")
+    env.pop("PYTHONPATH", None)
+    return subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("tree")
+    shutil.copytree(SCHEMAS, root / "schemas")
+    shutil.copytree(CASES, root / "cases")
+    result = cli("new-version", "v1_1", "--from", "v1_0", cwd=root)
+    assert result.returncode == 0, result.stdout + result.stderr
+    (root / "new-version.out").write_text(result.stdout)
+    return root
+
+
+def test_schemas_are_copied_with_their_ids_rewritten(tree: Path):
+    old, new = tree / "schemas" / "v1_0", tree / "schemas" / "v1_1"
+    names = sorted(p.name for p in old.glob("*.json"))
+    assert sorted(p.name for p in new.glob("*.json")) == names
+    for name in names:
+        schema = json.loads((new / name).read_text())
+        assert schema["$id"] == f"https://a2a-schema-suite.dev/schemas/v1_1/{name}"
+        assert "/v1_0/" not in (new / name).read_text()
+        # the rest is the same text: only the $id changed
+        assert (new / name).read_text() == (old / name).read_text().replace(
+            "/schemas/v1_0/", "/schemas/v1_1/"
+        )
+    assert (tree / "schemas" / "_drift" / "v1_1.json").read_text() == (
+        tree / "schemas" / "_drift" / "v1_0.json"
+    ).read_text()
+
+
+def test_suites_are_inherited_re_pointed_and_marked(tree: Path):
+    suites = sorted((tree / "cases" / "v1_1").glob("*.json"))
+    assert len(suites) == len(list((tree / "cases" / "v1_0").glob("*.json")))
+    for path in suites:
+        data = json.loads(path.read_text())
+        assert data["inherited"] == "v1_0"
+        assert data["schema"].startswith("v1_1/")
+    streams = json.loads((tree / "cases" / "streams" / "v1_1.json").read_text())
+    assert streams["inherited"] == "v1_0" and streams["schema"] == "v1_1/stream_response.json"
+    for stream in streams["streams"]:
+        assert stream["file"].startswith("v1_1/")
+        assert (tree / "cases" / "streams" / stream["file"]).is_file()
+    # suites about two versions are listed, not copied
+    out = (tree / "new-version.out").read_text()
+    assert "not copied: 31 suite(s) in cases/migration that name v1_0 outside a v1_0 path" in out
+    assert "a2a-schema-suite drift --proto a2a.proto --version v1_1" in out
+
+
+def test_list_run_check_coverage_and_drift_work_on_the_new_version_at_once(tree: Path):
+    listed = cli("list", "--format", "json", cwd=tree)
+    assert listed.returncode == 0
+    assert "v1_1" in [v["version"] for v in json.loads(listed.stdout)["versions"]]
+    run = cli("run", "cases/v1_1", "cases/streams/v1_1.json", "-q", cwd=tree)
+    assert run.returncode == 0, run.stdout[-2000:]
+    assert " 0 failed, 0 errored" in run.stdout
+    check = cli("check", "--strict", "-q", cwd=tree)
+    assert check.returncode == 0, check.stdout[-3000:]
+    coverage = cli("coverage", "--version", "v1_1", cwd=tree)
+    assert coverage.returncode == 0, coverage.stdout[-2000:]
+    assert "coverage v1_1:" in coverage.stdout
+    pytest.importorskip("a2a.types.a2a_pb2")
+    from a2a_schema_suite.evolve.protoload import sdk_descriptor_set
+
+    (tree / "a2a.binpb").write_bytes(sdk_descriptor_set())
+    drift = cli("drift", "--proto", "a2a.binpb", "--version", "v1_1", "-q", cwd=tree)
+    assert drift.returncode == 0, drift.stdout + drift.stderr
+    assert "no drift; 3 allowed" in drift.stdout
+    diff = cli("diff", "v1_0", "v1_1", cwd=tree)
+    assert diff.returncode == 0 and "0 wire-visible changes" in diff.stdout
+
+
+def test_a_version_that_exists_is_never_overwritten(tree: Path):
+    before = (tree / "schemas" / "v1_1" / "task.json").read_text()
+    again = cli("new-version", "v1_1", "--from", "v1_0", cwd=tree)
+    assert again.returncode == 3
+    assert "exists already; nothing was written" in again.stderr
+    assert (tree / "schemas" / "v1_1" / "task.json").read_text() == before
+
+
+def test_a_taken_case_path_leaves_nothing_behind(tmp_path: Path):
+    shutil.copytree(SCHEMAS, tmp_path / "schemas")
+    shutil.copytree(CASES, tmp_path / "cases")
+    (tmp_path / "cases" / "v1_2").mkdir()
+    (tmp_path / "cases" / "v1_2" / "task.json").write_text("{}")  # the user's own file
+    result = cli("new-version", "v1_2", "--from", "v1_0", cwd=tmp_path)
+    assert result.returncode == 3
+    assert "v1_2/task.json exists already" in result.stderr
+    assert not (tmp_path / "schemas" / "v1_2").exists()
+    assert (tmp_path / "cases" / "v1_2" / "task.json").read_text() == "{}"
+    assert sorted(p.name for p in (tmp_path / "cases" / "v1_2").iterdir()) == ["task.json"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("1.1", "--from", "v1_0"), "'1.1' is not a version name"),
+        (("v1_1", "--from", "v9_9"), "'v9_9' is not a version under"),
+    ],
+)
+def test_bad_names_are_usage_errors(tmp_path: Path, args: tuple[str, ...], message: str):
+    shutil.copytree(SCHEMAS, tmp_path / "schemas")
+    shutil.copytree(CASES, tmp_path / "cases")
+    result = cli("new-version", *args, cwd=tmp_path)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert not (tmp_path / "schemas" / "v1_1").exists()
+
+
+def test_the_bundled_copy_is_never_written(tmp_path: Path):
+    result = cli("new-version", "v1_1", "--from", "v1_0", cwd=tmp_path)  # no project tree here
+    assert result.returncode == 2
+    assert "writes into a project tree" in result.stderr
