@@ -183,3 +183,15 @@ def test_unknown_version_and_broken_schema_are_clear_errors(tmp_path: Path):
     result = cli("diff", "v1_0", str(broken))
     assert result.returncode == 3
     assert "task.json:2" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_drift_and_diff_reports_are_reports_of_the_one_protocol():
+    from a2a_schema_suite.evolve.drift import DriftReport
+    from a2a_schema_suite.report import Report
+    from a2a_schema_suite.reporters import formats
+
+    report = compare(SCHEMAS / "v0_3", SCHEMAS / "v1_0")
+    assert isinstance(report, Report) and report.kind == "diff"
+    assert isinstance(DriftReport(Path("x.proto"), SCHEMAS, "v1_0", None), Report)
+    assert formats("drift") == ("text", "json", "markdown")
+    assert formats("diff") == ("markdown", "text", "json")

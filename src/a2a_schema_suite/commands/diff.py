@@ -8,8 +8,7 @@ from pathlib import Path
 import click
 
 from a2a_schema_suite.commands._options import choose_roots, console_options, output_option, schemas_option
-
-FORMATS = ("markdown", "text", "json")
+from a2a_schema_suite.reporters import formats
 
 
 def _version_dir(root: Path, value: str, hint: str) -> Path:
@@ -33,7 +32,7 @@ def _version_dir(root: Path, value: str, hint: str) -> Path:
 @click.argument("old")
 @click.argument("new")
 @schemas_option
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="markdown", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(formats("diff")), default="markdown", show_default=True)
 @output_option
 def command(old: str, new: str, schemas: Path | None, fmt: str, output: Path | None) -> None:
     """The wire-visible changes from OLD to NEW, as a migration table.
@@ -53,8 +52,8 @@ def command(old: str, new: str, schemas: Path | None, fmt: str, output: Path | N
       a2a-schema-suite diff v0_3 v1_0
       a2a-schema-suite diff schemas/v1_0 ../next/schemas/v1_1 --format json
     """
-    from a2a_schema_suite.commands._emit import emit
     from a2a_schema_suite.evolve.diff import compare
+    from a2a_schema_suite.report import emit
 
     roots = choose_roots(schemas, uses_cases=False)
     old_dir = _version_dir(roots.schemas, old, "OLD")

@@ -9,8 +9,7 @@ import click
 
 from a2a_schema_suite.commands._complete import versions as complete_versions
 from a2a_schema_suite.commands._options import choose_roots, console_options, output_option, schemas_option
-
-FORMATS = ("text", "json", "markdown")
+from a2a_schema_suite.reporters import formats
 
 
 @click.command("drift")
@@ -52,7 +51,7 @@ FORMATS = ("text", "json", "markdown")
     "the schema root, when it exists).",
 )
 @click.option("--no-allow", is_flag=True, help="Report every finding as drift, the allow file ignored.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(formats("drift")), default="text", show_default=True)
 @output_option
 def command(
     proto: Path,
@@ -82,9 +81,9 @@ def command(
       a2a-schema-suite drift --proto a2a.binpb --version v1_0 --format markdown
     """
     from a2a_schema_suite import console
-    from a2a_schema_suite.commands._emit import emit
     from a2a_schema_suite.evolve import protoload
     from a2a_schema_suite.evolve.drift import AllowFileError, SchemaInputError, compare, default_allow_file
+    from a2a_schema_suite.report import emit
 
     roots = choose_roots(schemas, uses_cases=False)
     root = roots.schemas

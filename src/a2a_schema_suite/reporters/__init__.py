@@ -24,6 +24,8 @@ _RUN = ("text", "json", "junit", "markdown", "github", "html")
 #: kind -> its formats, in the order ``--help`` lists them (each is ``reporters/<kind>/<format>.py``)
 FORMATS: dict[str, tuple[str, ...]] = {
     "run": _RUN,
+    "drift": ("text", "json", "markdown"),
+    "diff": ("markdown", "text", "json"),
 }
 
 
