@@ -429,3 +429,37 @@ def test_the_readme_example_is_real_output(tmp_path: Path):
         done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
         assert done.stdout.replace(str(tmp_path), "/home/me/a2a-schema-suite") == shown, command
+
+
+def test_the_proto_annotation_is_portable_where_an_x_keyword_is_not(tmp_path: Path):
+    """Why the mapping is a $comment: ajv in its default strict mode compiles the annotated Task
+    bundle, and throws on the same bundle with the annotations as an ``x-proto`` keyword."""
+    import nodejs
+
+    node = nodejs.require()
+    bundle = cli("bundle", "--schema", "v1_0/task.json")  # its root refers to Task: ajv compiles it
+    assert bundle.returncode == 0, bundle.stderr
+    annotated = bundle.stdout
+    assert '"$comment": "proto: lf.a2a.v1.Task"' in annotated
+    as_keyword = annotated.replace('"$comment": "proto: ', '"x-proto": "')
+    script = tmp_path / "compile.mjs"
+    script.write_text(
+        f'import Ajv2020 from "{nodejs.NODE_MODULES.as_posix()}/ajv/dist/2020.js";\n'
+        'import { readFileSync } from "node:fs";\n'
+        "for (const file of process.argv.slice(2)) {\n"
+        "  try { new Ajv2020({ strictTypes: false }).compile(JSON.parse(readFileSync(file, 'utf-8')));"
+        " console.log('ok'); }\n"
+        "  catch (error) { console.log('error: ' + error.message); }\n"
+        "}\n"
+    )
+    (tmp_path / "comment.json").write_text(annotated)
+    (tmp_path / "keyword.json").write_text(as_keyword)
+    done = subprocess.run(
+        [node, str(script), str(tmp_path / "comment.json"), str(tmp_path / "keyword.json")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    verdicts = done.stdout.splitlines()
+    assert verdicts[0] == "ok", done.stdout + done.stderr
+    assert verdicts[1].startswith('error: strict mode: unknown keyword: "x-proto"'), verdicts[1]
