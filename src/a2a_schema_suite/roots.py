@@ -14,8 +14,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-#: a version directory of a schema root: ``v1_0``, ``v0_3``
-_VERSION_DIR = re.compile(r"v\d+_\d+")
+#: a version directory of a schema root: ``v1_0``, ``v0_3``. A protocol version *is* such a
+#: directory: every command finds the versions there (``new-version`` registers one by creating it).
+VERSION_DIR = re.compile(r"v\d+_\d+")
+
+
+def versions(schema_root: Path) -> list[str]:
+    """The version directories of a schema root, sorted (``["v0_3", "v1_0"]``)."""
+    try:
+        return sorted(p.name for p in schema_root.iterdir() if p.is_dir() and VERSION_DIR.fullmatch(p.name))
+    except OSError:
+        return []
+
 
 #: where a root came from, in the words the report uses
 GIVEN, CHECKOUT, BUNDLED = "given", "checkout", "bundled"
@@ -29,7 +39,7 @@ def is_project_tree(directory: Path) -> bool:
         schemas = directory / "schemas"
         return (
             any(
-                child.is_dir() and _VERSION_DIR.fullmatch(child.name) and any(child.glob("*.json"))
+                child.is_dir() and VERSION_DIR.fullmatch(child.name) and any(child.glob("*.json"))
                 for child in schemas.iterdir()
             )
             if schemas.is_dir()

@@ -12,6 +12,8 @@ from a2a_schema_suite.reporters import formats
 
 
 def _version_dir(root: Path, value: str, hint: str) -> Path:
+    from a2a_schema_suite.roots import versions
+
     """A version name under the schema root (v0_3), or a directory of schema files."""
     candidate = Path(value)
     if "/" in value or (candidate.is_dir() and not (root / value).is_dir()):
@@ -19,7 +21,7 @@ def _version_dir(root: Path, value: str, hint: str) -> Path:
             raise click.BadParameter(f"{value}: not a directory of schema files", param_hint=hint)
         return candidate.resolve()
     if not (root / value).is_dir():
-        known = sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
+        known = versions(root)
         raise click.BadParameter(
             f"{value!r} is not a version under {root} (known: {', '.join(known) or 'none'}), nor a directory",
             param_hint=hint,

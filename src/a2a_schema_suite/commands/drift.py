@@ -84,11 +84,12 @@ def command(
     from a2a_schema_suite.evolve import protoload
     from a2a_schema_suite.evolve.drift import AllowFileError, SchemaInputError, compare, default_allow_file
     from a2a_schema_suite.report import emit
+    from a2a_schema_suite.roots import versions
 
     roots = choose_roots(schemas, uses_cases=False)
     root = roots.schemas
     if not (root / version).is_dir():
-        known = sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
+        known = versions(root)
         raise click.BadParameter(
             f"{version!r} is not a version under {root} (known: {', '.join(known) or 'none'})",
             param_hint="--version",

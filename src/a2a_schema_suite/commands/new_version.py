@@ -39,7 +39,8 @@ def command(new: str, source: str, schemas: Path | None, cases: Path | None) -> 
     Example:
       a2a-schema-suite new-version v1_1 --from v1_0
     """
-    from a2a_schema_suite.evolve.newversion import VERSION_NAME, ScaffoldError, scaffold
+    from a2a_schema_suite.evolve.newversion import ScaffoldError, scaffold
+    from a2a_schema_suite.roots import VERSION_DIR, versions
 
     roots = choose_roots(schemas, cases)
     if roots.schemas_origin == "bundled":
@@ -47,10 +48,13 @@ def command(new: str, source: str, schemas: Path | None, cases: Path | None) -> 
             "new-version writes into a project tree (schemas/ and cases/); run it in one, or give "
             "--schemas and --cases"
         )
-    if not VERSION_NAME.fullmatch(new):
+    if not VERSION_DIR.fullmatch(new):
         raise click.BadParameter(f"{new!r} is not a version name: vMAJOR_MINOR, e.g. v1_1", param_hint="NEW")
     if not (roots.schemas / source).is_dir():
-        raise click.BadParameter(f"{source!r} is not a version under {roots.schemas}", param_hint="--from")
+        known = ", ".join(versions(roots.schemas)) or "none"
+        raise click.BadParameter(
+            f"{source!r} is not a version under {roots.schemas} (known: {known})", param_hint="--from"
+        )
     try:
         made = scaffold(roots.schemas, roots.cases, new, source)
     except ScaffoldError as exc:

@@ -25,8 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from a2a_schema_suite.jsonio import LoadFailure, load_path
-
-VERSION_NAME = re.compile(r"v\d+_\d+")
+from a2a_schema_suite.roots import VERSION_DIR, versions
 
 
 class ScaffoldError(Exception):
@@ -74,11 +73,11 @@ def _id_prefix(schema_file: Path, version_dir: Path) -> str | None:
 
 def plan(schema_root: Path, cases_root: Path | None, new: str, source: str) -> Scaffold:
     """What ``scaffold`` would write; raises ScaffoldError when it cannot be done."""
-    if not VERSION_NAME.fullmatch(new):
+    if not VERSION_DIR.fullmatch(new):
         raise ScaffoldError(f"{new!r} is not a version name: vMAJOR_MINOR, e.g. v1_1")
     if not (schema_root / source).is_dir():
-        known = sorted(p.name for p in schema_root.iterdir() if p.is_dir() and VERSION_NAME.fullmatch(p.name))
-        raise ScaffoldError(f"{source!r} is not a version under {schema_root} (known: {', '.join(known)})")
+        known = ", ".join(versions(schema_root)) or "none"
+        raise ScaffoldError(f"{source!r} is not a version under {schema_root} (known: {known})")
     if new == source:
         raise ScaffoldError("the new version must differ from --from")
     return Scaffold(new, source, schema_root, cases_root)
