@@ -463,3 +463,26 @@ def test_the_proto_annotation_is_portable_where_an_x_keyword_is_not(tmp_path: Pa
     verdicts = done.stdout.splitlines()
     assert verdicts[0] == "ok", done.stdout + done.stderr
     assert verdicts[1].startswith('error: strict mode: unknown keyword: "x-proto"'), verdicts[1]
+
+
+def test_an_allow_entry_that_matches_nothing_is_reported_as_unused(tmp_path: Path, sdk_set):
+    def drop_unspecified(fds) -> None:
+        role = next(e for e in a2a_file(fds).enum_type if e.name == "Role")
+        del role.value[0]  # ROLE_UNSPECIFIED: the schema's Role now lists every value
+
+    path = doctored(tmp_path, sdk_set, drop_unspecified)
+    result = cli("drift", "--proto", str(path), "--version", "v1_0", "--format", "json")
+    assert result.returncode == 0
+    report = json.loads(result.stdout)
+    assert [(e["rule"], e["proto"]) for e in report["unusedAllow"]] == [
+        ("enum-value-missing", f"{PKG}.Role.ROLE_UNSPECIFIED")
+    ]
+    text = cli("drift", "--proto", str(path), "--version", "v1_0").stdout
+    assert "unused allow entry" in text and "Role.ROLE_UNSPECIFIED matches no finding" in text
+
+
+def test_the_authoring_guide_lists_every_allow_entry():
+    guide = (ROOT / "docs" / "AUTHORING.md").read_text(encoding="utf-8")
+    entries = json.loads(ALLOW.read_text())["allow"]
+    for entry in entries:
+        assert f"| `{entry['rule']}` | `{entry['proto']}` |" in guide, entry
