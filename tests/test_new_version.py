@@ -138,3 +138,9 @@ def test_the_bundled_copy_is_never_written(tmp_path: Path):
     result = cli("new-version", "v1_1", "--from", "v1_0", cwd=tmp_path)  # no project tree here
     assert result.returncode == 2
     assert "writes into a project tree" in result.stderr
+    # --schemas alone, outside a project tree: the cases would be the bundled ones
+    shutil.copytree(SCHEMAS, tmp_path / "schemas")
+    result = cli("new-version", "v1_1", "--from", "v1_0", "--schemas", "schemas", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "writes into a project tree" in result.stderr
+    assert not (tmp_path / "schemas" / "v1_1").exists()

@@ -43,7 +43,7 @@ def command(new: str, source: str, schemas: Path | None, cases: Path | None) -> 
     from a2a_schema_suite.roots import VERSION_DIR, versions
 
     roots = choose_roots(schemas, cases)
-    if roots.schemas_origin == "bundled":
+    if "bundled" in (roots.schemas_origin, roots.cases_origin):  # the installed package: never written
         raise click.UsageError(
             "new-version writes into a project tree (schemas/ and cases/); run it in one, or give "
             "--schemas and --cases"
