@@ -29,7 +29,6 @@ symbol and the reason it is a deliberate choice) is reported as *allowed* and do
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -176,7 +175,6 @@ class DriftReport:
     messages: int = 0
     enums: int = 0
     mapped: int = 0
-    seconds: float = 0.0
     quiet: bool = False  #: the text report leaves out allowed findings (``-q``)
 
     @property
@@ -618,9 +616,6 @@ def default_allow_file(schema_root: Path, version: str) -> Path:
 
 
 def compare(files: ProtoFiles, schema_root: Path, version: str, allow_file: Path | None) -> DriftReport:
-    import time
-
-    started = time.perf_counter()
     schemas = SchemaIndex(schema_root, version)
     if schemas.problems:
         raise SchemaInputError("; ".join(schemas.problems))
@@ -643,14 +638,9 @@ def compare(files: ProtoFiles, schema_root: Path, version: str, allow_file: Path
                 break
     report.findings = run.findings
     report.unused_allow = [e for i, e in enumerate(entries) if i not in used]
-    report.seconds = time.perf_counter() - started
     return report
 
 
 def _symbol_matches(pattern: str, finding: Finding) -> bool:
     """An allow entry names the finding's proto symbol (``lf.a2a.v1.Role.ROLE_UNSPECIFIED``)."""
     return pattern == finding.symbol
-
-
-def dump(report: DriftReport) -> str:
-    return json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"

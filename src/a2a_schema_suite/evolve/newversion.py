@@ -43,9 +43,6 @@ class Scaffold:
     streams: list[Path] = field(default_factory=list)  #: JSONL samples copied
     not_inherited: list[Path] = field(default_factory=list)  #: suites of the old version about two versions
 
-    def written(self) -> list[Path]:
-        return [*self.schemas, *self.suites, *self.streams]
-
 
 def _rename_part(relpath: Path, old: str, new: str) -> Path | None:
     """``v1_0/task.json`` -> ``v1_1/task.json``, ``streams/v1_0_interop.json`` ->
