@@ -247,6 +247,14 @@ DOCTORED = {
         {("type", f"{PKG}.Message.extensions")},
     ),
     "json_name changed": (custom_json_name, {("json-name", f"{PKG}.Task.context_id")}),
+    "Timestamp became a string": (
+        lambda fds: set_type(fds, "TaskStatus", "timestamp", 9),
+        {("type", f"{PKG}.TaskStatus.timestamp")},
+    ),
+    "int32 became int64": (
+        lambda fds: set_type(fds, "ListTasksResponse", "total_size", 3),
+        {("type", f"{PKG}.ListTasksResponse.total_size")},
+    ),
 }
 
 

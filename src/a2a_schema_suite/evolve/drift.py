@@ -522,6 +522,8 @@ class _Compare:
     def scalar(self, f: FieldDescriptorProto, shape: Shape) -> str | None:
         """Why ``shape`` is not what ProtoJSON gives one value of ``f`` (None: it is)."""
         types = shape.types
+        if shape.proto and f.type not in (_T_MESSAGE, _T_ENUM):
+            return f"a {self.describe(f)}, the schema refers to {shape.proto}"
         if f.type == _T_STRING:
             if types != frozenset({"string"}) or shape.encoding:
                 return f"a string, the schema accepts {shape.describe()}"
