@@ -171,6 +171,11 @@ def remove_message(fds, name: str) -> None:
     del file.message_type[index]
 
 
+def remove_field(fds, msg_name: str, field_name: str) -> None:
+    msg = message(fds, msg_name)
+    del msg.field[next(i for i, f in enumerate(msg.field) if f.name == field_name)]
+
+
 def add_message(fds) -> None:
     msg = a2a_file(fds).message_type.add(name="TaskLabel")
     msg.field.add(name="label", number=1, type=9, label=1, json_name="label")
@@ -247,6 +252,14 @@ DOCTORED = {
         {("type", f"{PKG}.Message.extensions")},
     ),
     "json_name changed": (custom_json_name, {("json-name", f"{PKG}.Task.context_id")}),
+    "field removed": (
+        lambda fds: remove_field(fds, "Task", "metadata"),
+        {("extra-member", f"{PKG}.Task.metadata")},
+    ),
+    "oneof member taken out of the oneof": (
+        lambda fds: field(message(fds, "Part"), "url").ClearField("oneof_index"),
+        {("oneof-member-extra", f"{PKG}.Part.content")},
+    ),
     "Timestamp became a string": (
         lambda fds: set_type(fds, "TaskStatus", "timestamp", 9),
         {("type", f"{PKG}.TaskStatus.timestamp")},

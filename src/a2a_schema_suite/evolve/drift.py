@@ -430,6 +430,7 @@ class _Compare:
                     f"{msg.name}: the schema's member {name!r} is not a field of the proto message",
                     p.where(msg.file, msg.path, msg.name),
                     member.where(),
+                    f"{msg.name}.{name}",  # the member's own symbol, for the allow file
                 )
         self.oneofs(msg, loc)
 
