@@ -70,7 +70,7 @@ def test_suites_are_inherited_re_pointed_and_marked(tree: Path):
         assert (tree / "cases" / "streams" / stream["file"]).is_file()
     # suites about two versions are listed, not copied
     out = (tree / "new-version.out").read_text()
-    assert "not copied: 31 suite(s) in cases/migration that name v1_0 outside a v1_0 path" in out
+    assert "not copied: 31 suite(s) in cases/migration (about two versions, or not in a v1_0 path)" in out
     assert "a2a-schema-suite drift --proto a2a.proto --version v1_1" in out
 
 
@@ -144,3 +144,43 @@ def test_the_bundled_copy_is_never_written(tmp_path: Path):
     assert result.returncode == 2
     assert "writes into a project tree" in result.stderr
     assert not (tmp_path / "schemas" / "v1_1").exists()
+
+
+def test_a_tree_per_version_layout_samples_next_to_their_suite_and_cross_version_suites(tmp_path: Path):
+    """The layout where a version's cases are one tree (cases/v1_0/streams/ holds stream suites
+    with their samples side by side, cases/v1_0/migration/ cross-version suites naming a schema
+    per version): the tree is copied, samples move with their suite, cross-version suites stay."""
+    from a2a_schema_suite.evolve.newversion import scaffold
+
+    base = "https://example.test/schemas/"
+    (tmp_path / "schemas" / "v1_0").mkdir(parents=True)
+    (tmp_path / "schemas" / "v1_0" / "thing.json").write_text(
+        json.dumps(
+            {"$id": base + "v1_0/thing.json", "$ref": base + "v1_0/thing.json#/$defs/T", "$defs": {"T": {}}}
+        )
+    )
+    cases = tmp_path / "cases" / "v1_0"
+    (cases / "streams").mkdir(parents=True)
+    (cases / "migration").mkdir()
+    (cases / "thing.json").write_text('{\n  "schema": "v1_0/thing.json",\n  "tests": []\n}\n')
+    (cases / "streams" / "things.json").write_text(
+        '{"schema": "v1_0/thing.json", "streams": [{"description": "d", "file": "a.jsonl", "valid": true}]}'
+    )
+    (cases / "streams" / "a.jsonl").write_text("{}\n")
+    (cases / "migration" / "thing_v0_9.json").write_text(
+        '{"schemas": {"v0_9": "v0_9/thing.json", "v1_0": "v1_0/thing.json"}, "tests": []}'
+    )
+    made = scaffold(tmp_path / "schemas", tmp_path / "cases", "v1_1", "v1_0")
+    new = tmp_path / "cases" / "v1_1"
+    assert sorted(p.relative_to(new).as_posix() for p in new.rglob("*") if p.is_file()) == [
+        "streams/a.jsonl",
+        "streams/things.json",
+        "thing.json",
+    ]
+    assert (
+        new / "thing.json"
+    ).read_text() == '{\n  "inherited": "v1_0",\n  "schema": "v1_1/thing.json",\n  "tests": []\n}\n'
+    assert json.loads((new / "streams" / "things.json").read_text())["streams"][0]["file"] == "a.jsonl"
+    assert made.not_inherited == [cases / "migration" / "thing_v0_9.json"]
+    schema = json.loads((tmp_path / "schemas" / "v1_1" / "thing.json").read_text())
+    assert schema["$id"] == base + "v1_1/thing.json" and schema["$ref"] == base + "v1_1/thing.json#/$defs/T"

@@ -110,7 +110,13 @@ def scaffold(schema_root: Path, cases_root: Path | None, new: str, source: str) 
                 data = load_path(suite_path)
             except LoadFailure:
                 continue  # not ours to judge here: check reports it
-            schema = data.get("schema") if isinstance(data, dict) else None
+            if not isinstance(data, dict):
+                continue
+            schema = data.get("schema")
+            schemas = data.get("schemas")
+            if isinstance(schemas, dict) and source in schemas:
+                result.not_inherited.append(suite_path)  # a cross-version suite: about two versions
+                continue
             if not isinstance(schema, str) or not (
                 schema.startswith(f"{source}/") or f"/{source}/" in schema
             ):
@@ -122,13 +128,15 @@ def scaffold(schema_root: Path, cases_root: Path | None, new: str, source: str) 
             text = suite_path.read_text(encoding="utf-8")
             text = _repoint(text, source, new)
             jobs.append((cases_root / target, text))
-            for stream in data.get("streams", ()) if isinstance(data, dict) else ():
+            for stream in data.get("streams", ()):
                 file = stream.get("file") if isinstance(stream, dict) else None
                 if not isinstance(file, str):
                     continue
-                moved = _rename_part(Path(file), source, new)
+                # a sample in a version directory moves with it (v1_0/x.jsonl -> v1_1/x.jsonl);
+                # one next to its suite stays next to it
+                moved = _rename_part(Path(file), source, new) or Path(file)
                 src = suite_path.parent / file
-                if moved is not None and src.is_file():
+                if src.is_file():
                     dst = (cases_root / target).parent / moved
                     if all(dst != d for d, _ in stream_jobs):
                         stream_jobs.append((dst, src.read_bytes()))
