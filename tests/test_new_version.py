@@ -63,14 +63,16 @@ def test_suites_are_inherited_re_pointed_and_marked(tree: Path):
         data = json.loads(path.read_text())
         assert data["inherited"] == "v1_0"
         assert data["schema"].startswith("v1_1/")
-    streams = json.loads((tree / "cases" / "streams" / "v1_1.json").read_text())
+    streams = json.loads((tree / "cases" / "v1_1" / "streams" / "stream_response.json").read_text())
     assert streams["inherited"] == "v1_0" and streams["schema"] == "v1_1/stream_response.json"
     for stream in streams["streams"]:
-        assert stream["file"].startswith("v1_1/")
-        assert (tree / "cases" / "streams" / stream["file"]).is_file()
-    # suites about two versions are listed, not copied
+        assert (tree / "cases" / "v1_1" / "streams" / stream["file"]).is_file()
+    # the other purpose folders (cross-version migration suites, ...) are listed, not copied
+    assert not (tree / "cases" / "v1_1" / "migration").exists()
     out = (tree / "new-version.out").read_text()
-    assert "not copied: 31 suite(s) in cases/migration (about two versions, or not in a v1_0 path)" in out
+    assert (
+        "not copied: 31 suite(s) in cases/v1_0/migration (a purpose folder of v1_0: give v1_1 its own)" in out
+    )
     assert "a2a-schema-suite drift --proto a2a.proto --version v1_1" in out
 
 
@@ -78,7 +80,7 @@ def test_list_run_check_coverage_and_drift_work_on_the_new_version_at_once(tree:
     listed = cli("list", "--format", "json", cwd=tree)
     assert listed.returncode == 0
     assert "v1_1" in [v["version"] for v in json.loads(listed.stdout)["versions"]]
-    run = cli("run", "cases/v1_1", "cases/streams/v1_1.json", "-q", cwd=tree)
+    run = cli("run", "cases/v1_1", "-q", cwd=tree)
     assert run.returncode == 0, run.stdout[-2000:]
     assert " 0 failed, 0 errored" in run.stdout
     check = cli("check", "--strict", "-q", cwd=tree)
@@ -184,3 +186,14 @@ def test_a_tree_per_version_layout_samples_next_to_their_suite_and_cross_version
     assert made.not_inherited == [cases / "migration" / "thing_v0_9.json"]
     schema = json.loads((tmp_path / "schemas" / "v1_1" / "thing.json").read_text())
     assert schema["$id"] == base + "v1_1/thing.json" and schema["$ref"] == base + "v1_1/thing.json#/$defs/T"
+
+
+def test_a_version_made_from_an_inherited_one_is_marked_once(tree: Path):
+    """1.2 from the scaffolded 1.1: a suite still marked inherited from 1.0 is now inherited from
+    1.1, one member (a second "inherited" key would be a duplicate the strict loader rejects)."""
+    result = cli("new-version", "v1_2", "--from", "v1_1", cwd=tree)
+    assert result.returncode == 0, result.stderr
+    text = (tree / "cases" / "v1_2" / "task.json").read_text()
+    assert text.count('"inherited"') == 1 and json.loads(text)["inherited"] == "v1_1"
+    run = cli("run", "cases/v1_2", "-q", cwd=tree)
+    assert run.returncode == 0, run.stdout[-2000:]

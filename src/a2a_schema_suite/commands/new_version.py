@@ -79,7 +79,8 @@ def command(new: str, source: str, schemas: Path | None, cases: Path | None) -> 
         by_dir[show(path.parent)] = by_dir.get(show(path.parent), 0) + 1
     for directory, count in sorted(by_dir.items()):
         click.echo(
-            f"  not copied: {count} suite(s) in {directory} (about two versions, or not in a {source} path)"
+            f"  not copied: {count} suite(s) in {directory} "
+            f"(a purpose folder of {source}: give {new} its own)"
         )
     cases_dir = show(roots.cases) if roots.cases else "cases"
     steps = [

@@ -2,12 +2,12 @@
 
 - **schemas**: ``<root>/<from>/`` copied to ``<root>/<new>/``, each ``$id`` (and any absolute
   ``$ref`` to the old version) rewritten; the drift allow file ``_drift/<from>.json`` too.
-- **cases**: every suite whose ``schema`` is in the old version and whose path names it (a
-  directory ``v1_0/``, a file ``v1_0.json`` or ``v1_0_interop.json``) is copied to the same path
-  with the new name, re-pointed (``schema``, stream ``file``\\ s and the JSONL files they name) and
-  marked ``"inherited": "<from>"`` until the author has reviewed it. Suites whose path does not
-  name the version (migration, contract) are about two versions at once: they are listed, not
-  copied.
+- **cases** (one tree per version, ``cases/<version>/``, docs/AUTHORING.md section 1): the suites
+  at the top of ``cases/<from>/`` and in its ``streams/`` (with the JSONL samples beside them)
+  are copied to ``cases/<new>/``, re-pointed at the new version and marked
+  ``"inherited": "<from>"`` until the author has reviewed them. The other purpose folders
+  (``migration/``, ``hybrid/``, ``fixtures/``) are about this version and another: they are
+  listed, not copied.
 - **registration**: a version is a directory of the schema root; every command discovers the
   versions there (``list``, ``run``, ``check``, ``coverage --version``, ``bundle``, completion),
   so creating the directory registers it.
@@ -27,6 +27,13 @@ from pathlib import Path
 from a2a_schema_suite.jsonio import LoadFailure, load_path
 from a2a_schema_suite.roots import VERSION_DIR, versions
 
+#: the folders of a version's case tree whose suites still apply to the next version: the suites
+#: of each schema file (the top of the tree) and the stream suites with their samples. The other
+#: purpose folders hold suites about this version and another one (migration/: cross-version
+#: payloads; hybrid/: the same cards under two profiles; fixtures/: another tool's fixtures for
+#: this version): they are listed, not copied.
+INHERITED_FOLDERS = ("streams",)
+
 
 class ScaffoldError(Exception):
     """The scaffold cannot be made: the message says why (nothing was written)."""
@@ -42,17 +49,6 @@ class Scaffold:
     suites: list[Path] = field(default_factory=list)  #: inherited suites written
     streams: list[Path] = field(default_factory=list)  #: JSONL samples copied
     not_inherited: list[Path] = field(default_factory=list)  #: suites of the old version about two versions
-
-
-def _rename_part(relpath: Path, old: str, new: str) -> Path | None:
-    """``v1_0/task.json`` -> ``v1_1/task.json``, ``streams/v1_0_interop.json`` ->
-    ``streams/v1_1_interop.json``; None when no part of the path names ``old``."""
-    parts = list(relpath.parts)
-    for i, part in enumerate(parts):
-        if part == old or re.fullmatch(rf"{re.escape(old)}(?=[_.]).*", part):
-            parts[i] = new + part[len(old) :]
-            return Path(*parts)
-    return None
 
 
 def _id_prefix(schema_file: Path, version_dir: Path) -> str | None:
@@ -101,45 +97,34 @@ def scaffold(schema_root: Path, cases_root: Path | None, new: str, source: str) 
         jobs.append((schema_root / "_drift" / f"{new}.json", allow.read_text(encoding="utf-8")))
     schema_jobs = len(jobs)
     stream_jobs: list[tuple[Path, bytes]] = []
-    if cases_root is not None and cases_root.is_dir():
-        for suite_path in sorted(cases_root.rglob("*.json")):
-            rel = suite_path.relative_to(cases_root)
+    old_tree = cases_root / source if cases_root is not None else None
+    if old_tree is not None and old_tree.is_dir():
+        new_tree = old_tree.parent / new
+        for suite_path in sorted(old_tree.rglob("*.json")):
+            rel = suite_path.relative_to(old_tree)
             if any(part.startswith((".", "_")) for part in rel.parts):
+                continue
+            if len(rel.parts) > 1 and rel.parts[0] not in INHERITED_FOLDERS:
+                result.not_inherited.append(suite_path)  # migration/, hybrid/, fixtures/, ...
                 continue
             try:
                 data = load_path(suite_path)
             except LoadFailure:
                 continue  # not ours to judge here: check reports it
-            if not isinstance(data, dict):
-                continue
-            schema = data.get("schema")
-            schemas = data.get("schemas")
-            if isinstance(schemas, dict) and source in schemas:
-                result.not_inherited.append(suite_path)  # a cross-version suite: about two versions
-                continue
+            schema = data.get("schema") if isinstance(data, dict) else None
             if not isinstance(schema, str) or not (
                 schema.startswith(f"{source}/") or f"/{source}/" in schema
             ):
+                result.not_inherited.append(suite_path)  # a cross-version suite, or another version's
                 continue
-            target = _rename_part(rel, source, new)
-            if target is None:
-                result.not_inherited.append(suite_path)
-                continue
-            text = suite_path.read_text(encoding="utf-8")
-            text = _repoint(text, source, new)
-            jobs.append((cases_root / target, text))
+            jobs.append((new_tree / rel, _repoint(suite_path.read_text(encoding="utf-8"), source, new)))
             for stream in data.get("streams", ()):
                 file = stream.get("file") if isinstance(stream, dict) else None
-                if not isinstance(file, str):
-                    continue
-                # a sample in a version directory moves with it (v1_0/x.jsonl -> v1_1/x.jsonl);
-                # one next to its suite stays next to it
-                moved = _rename_part(Path(file), source, new) or Path(file)
-                src = suite_path.parent / file
-                if src.is_file():
-                    dst = (cases_root / target).parent / moved
-                    if all(dst != d for d, _ in stream_jobs):
-                        stream_jobs.append((dst, src.read_bytes()))
+                if not isinstance(file, str) or not (suite_path.parent / file).is_file():
+                    continue  # check reports a missing sample
+                dst = (new_tree / rel).parent / file  # a sample next to its suite moves with it
+                if all(dst != d for d, _ in stream_jobs):
+                    stream_jobs.append((dst, (suite_path.parent / file).read_bytes()))
     clashes = [p for p, _ in [*jobs, *stream_jobs] if p.exists()]
     if clashes:
         raise ScaffoldError(
@@ -172,18 +157,16 @@ def scaffold(schema_root: Path, cases_root: Path | None, new: str, source: str) 
 
 
 def _repoint(text: str, old: str, new: str) -> str:
-    """A suite's text with its ``schema`` and stream ``file``\\ s in the new version, marked
-    ``"inherited": "<old>"`` (its formatting kept: only those strings change)."""
+    """A suite's text with its ``schema`` in the new version, marked ``"inherited": "<old>"`` (its
+    formatting kept: only that string changes; stream samples are named relative to the suite)."""
     text = re.sub(
         rf'("schema"\s*:\s*")((?:[^"]*/)?){re.escape(old)}/',
         lambda m: f"{m.group(1)}{m.group(2)}{new}/",
         text,
     )
-    text = re.sub(
-        rf'("file"\s*:\s*")((?:[^"]*/)?){re.escape(old)}([/_.])',
-        lambda m: f"{m.group(1)}{m.group(2)}{new}{m.group(3)}",
-        text,
-    )
+    marked = re.sub(r'("inherited"\s*:\s*)"[^"]*"', lambda m: f"{m.group(1)}{json.dumps(old)}", text, count=1)
+    if marked != text or re.search(r'"inherited"\s*:', text):  # inherited before: now from ``old``
+        return marked
     opening = re.match(r"\s*\{(\s*)", text)
     if opening is None:  # pragma: no cover - a suite is an object (load_path checked it)
         return text
