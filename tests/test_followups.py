@@ -392,9 +392,10 @@ def test_known_difference_pattern_properties_names_keep_pythons_dollar(
 def test_help_lists_the_commands_in_the_order_they_are_used():
     from a2a_schema_suite.cli import COMMANDS, SUMMARIES
 
-    order = ["run", "validate", "check", "list", "coverage", "mutate", "probe", "bundle"]
+    order = ["run", "validate", "check", "list", "coverage", "mutate", "probe", "bundle", "merge"]
+    order += ["drift", "diff", "new-version"]
     assert list(COMMANDS) == order and list(SUMMARIES) == order
     result = invoke("--help")
     section = result.stdout[result.stdout.index("Commands:") :]
-    listed = re.findall(r"^  (\w+)  ", section, re.M)
+    listed = re.findall(r"^  ([\w-]+)  ", section, re.M)
     assert listed == order
