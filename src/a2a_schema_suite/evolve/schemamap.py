@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import urldefrag, urljoin
 
 from a2a_schema_suite import pointer as pointer_module
-from a2a_schema_suite.lint import SchemaDoc, SchemaTree, load_tree
+from a2a_schema_suite.lint.tree import SchemaDoc, SchemaTree, load_tree
 from a2a_schema_suite.pointer import escape
 
 #: ``proto: <full name>`` at the start of a ``$comment``; free text may follow after ``;``.
