@@ -18,13 +18,16 @@ from __future__ import annotations
 
 import copy
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urldefrag
 
 from a2a_schema_suite.registry import BASE_URI, DEFAULT_PROFILE, bundled_cases, bundled_schemas
+
+if TYPE_CHECKING:
+    from a2a_schema_suite.suite import Case, CaseTest, StreamCase, Suite
 
 __all__ = [
     "GoldenCase",
@@ -93,87 +96,63 @@ def _relative(ref: str) -> str:
     return ref[len(BASE_URI) :] if ref.startswith(BASE_URI) else ref
 
 
-@dataclass(frozen=True)
-class _Entry:
-    kind: str  # "test" | "stream"
-    version: str
-    schema: str
-    suite: str
-    description: str
-    valid: bool
-    data: Any
-    path: Path | None
-    expected_errors: tuple[dict[str, Any], ...]
-    profile: str
-    comment: str | None
+C = TypeVar("C", "CaseTest", "StreamCase")
 
 
-def _entries(cases_dir: Path) -> tuple[_Entry, ...]:
+def _suites(cases_dir: Path) -> tuple[Suite, ...]:
     if not cases_dir.is_dir():
         raise ValueError(f"cases_dir {cases_dir} is not a directory")
     # Cached per directory *and* state of its files: an edited cases directory is read again.
     state = tuple(
         (p.as_posix(), p.stat().st_mtime_ns, p.stat().st_size) for p in sorted(cases_dir.rglob("*.json"))
     )
-    return _load_entries(cases_dir, state)
+    return _load_suites(cases_dir, state)
 
 
 @functools.lru_cache(maxsize=8)
-def _load_entries(cases_dir: Path, _state: tuple[tuple[str, int, int], ...]) -> tuple[_Entry, ...]:
-    from a2a_schema_suite.jsonio import load_path
-    from a2a_schema_suite.suite import Suite, SuiteProblem, discover_roots, expand_versions, load_suite_file
+def _load_suites(cases_dir: Path, _state: tuple[tuple[str, int, int], ...]) -> tuple[Suite, ...]:
+    from a2a_schema_suite.suite import Suite, load_suites
 
-    entries: list[_Entry] = []
-    for path, name, root in discover_roots([cases_dir]):
-        items = load_suite_file(path, name, root)
-        suites = [item for item in items if isinstance(item, Suite)]
-        for problem in items:
-            if isinstance(problem, SuiteProblem):
-                raise ValueError("cannot load suite: " + "; ".join(str(e) for e in problem.errors))
-        # the matchers and comments as written, one version at a time for a cross-version suite
-        halves = [half for _, half, _ in expand_versions(load_path(path, name))]
-        for suite, raw in zip(suites, halves, strict=True):
-            schema = _relative(suite.schema)
-            version = schema.split("/", 1)[0]
-            profile = suite.profile or DEFAULT_PROFILE
-            for kind, key in (("test", "tests"), ("stream", "streams")):
-                for item in raw.get(key, ()):
-                    entries.append(
-                        _Entry(
-                            kind,
-                            version,
-                            schema,
-                            suite.name,
-                            item["description"],
-                            item["valid"],
-                            item.get("data"),
-                            path.parent / item["file"] if kind == "stream" else None,
-                            tuple(item.get("expectedErrors", ())),
-                            profile,
-                            item.get("comment"),
-                        )
-                    )
-    return tuple(entries)
+    suites: list[Suite] = []
+    for suite in load_suites([cases_dir]):
+        if not isinstance(suite, Suite):
+            raise ValueError("cannot load suite: " + "; ".join(str(e) for e in suite.errors))
+        suites.append(suite)
+    return tuple(suites)
+
+
+def _schema(suite: Suite) -> str:
+    return _relative(suite.schema)
+
+
+def _version(suite: Suite) -> str:
+    return _schema(suite).split("/", 1)[0]
 
 
 def _select(
-    kind: str, version: str | None, schema: str | None, valid: bool | None, cases_dir: Path | None
-) -> list[_Entry]:
-    """The entries selected, checked eagerly so that a bad argument fails at the call."""
-    entries = [e for e in _entries((cases_dir or bundled_cases()).resolve()) if e.kind == kind]
-    versions = sorted({e.version for e in entries})
+    members: Callable[[Suite], tuple[C, ...]],
+    kind: str,
+    version: str | None,
+    schema: str | None,
+    valid: bool | None,
+    cases_dir: Path | None,
+) -> list[tuple[Suite, C]]:
+    """The ``(suite, case)`` pairs selected, checked eagerly so that a bad argument fails at the call."""
+    suites = _suites((cases_dir or bundled_cases()).resolve())
+    entries = [(suite, case) for suite in suites for case in members(suite)]
+    versions = sorted({_version(suite) for suite, _ in entries})
     if version is not None and version not in versions:
         raise ValueError(f"unknown version {version!r}; the cases have {', '.join(versions)}")
     if version is not None:
-        entries = [e for e in entries if e.version == version]
+        entries = [e for e in entries if _version(e[0]) == version]
     if schema is not None:
         wanted = _relative(schema)
         if "/" in urldefrag(wanted)[0]:
-            matches = [e for e in entries if e.schema == wanted]
+            matches = [e for e in entries if _schema(e[0]) == wanted]
         else:  # "task.json" or "task.json#/$defs/TaskStatus": in every (selected) version
-            matches = [e for e in entries if e.schema.split("/", 1)[-1] == wanted]
+            matches = [e for e in entries if _schema(e[0]).split("/", 1)[-1] == wanted]
         if not matches:
-            known = sorted({e.schema for e in entries})
+            known = sorted({_schema(suite) for suite, _ in entries})
             raise ValueError(
                 f"no {kind}s for schema {schema!r}"
                 + (f" in {version}" if version else "")
@@ -182,8 +161,18 @@ def _select(
             )
         entries = matches
     if valid is not None:
-        entries = [e for e in entries if e.valid is valid]
+        entries = [e for e in entries if e[1].valid is valid]
     return entries
+
+
+class _Golden:
+    """The members every golden record takes from its suite and case."""
+
+    def __init__(self, suite: Suite, case: Case) -> None:
+        self.version, self.schema, self.suite = _version(suite), _schema(suite), suite.name
+        self.description, self.valid, self.comment = case.description, case.valid, case.comment
+        self.profile = suite.profile or DEFAULT_PROFILE
+        self.expected_errors = tuple(m.to_dict() for m in case.expected_errors)
 
 
 def iter_cases(
@@ -204,20 +193,23 @@ def iter_cases(
     Raises :class:`ValueError` at the call (listing the valid values) for an unknown version or a
     schema without cases, and for a suite file that cannot be loaded.
     """
-    selected = _select("test", version, schema, valid, Path(cases_dir) if cases_dir else None)
+    selected = _select(
+        lambda suite: suite.tests, "test", version, schema, valid, Path(cases_dir) if cases_dir else None
+    )
     return (
         GoldenCase(
-            e.version,
-            e.schema,
-            e.suite,
-            e.description,
-            e.valid,
-            copy.deepcopy(e.data),
-            copy.deepcopy(e.expected_errors),
-            e.profile,
-            e.comment,
+            g.version,
+            g.schema,
+            g.suite,
+            g.description,
+            g.valid,
+            copy.deepcopy(case.data),
+            g.expected_errors,
+            g.profile,
+            g.comment,
         )
-        for e in selected
+        for suite, case in selected
+        for g in (_Golden(suite, case),)
     )
 
 
@@ -229,20 +221,23 @@ def iter_streams(
     cases_dir: str | Path | None = None,
 ) -> Iterator[GoldenStream]:
     """The JSONL stream samples of the case suites, selected as in :func:`iter_cases`."""
-    selected = _select("stream", version, schema, valid, Path(cases_dir) if cases_dir else None)
+    selected = _select(
+        lambda suite: suite.streams, "stream", version, schema, valid, Path(cases_dir) if cases_dir else None
+    )
     return (
         GoldenStream(
-            e.version,
-            e.schema,
-            e.suite,
-            e.description,
-            e.valid,
-            e.path or Path(),
-            copy.deepcopy(e.expected_errors),
-            e.profile,
-            e.comment,
+            g.version,
+            g.schema,
+            g.suite,
+            g.description,
+            g.valid,
+            case.file,
+            g.expected_errors,
+            g.profile,
+            g.comment,
         )
-        for e in selected
+        for suite, case in selected
+        for g in (_Golden(suite, case),)
     )
 
 

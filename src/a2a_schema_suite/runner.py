@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urldefrag
 
 from jsonschema.protocols import Validator
-from referencing.exceptions import Unresolvable
 
 from a2a_schema_suite import explain, sandbox
 from a2a_schema_suite.advice import timestamp_warnings
-from a2a_schema_suite.jsonio import LoadError, LoadFailure, iter_jsonl, load_path
+from a2a_schema_suite.guard import Crash, contain, load_error_detail
+from a2a_schema_suite.jsonio import LoadError, iter_jsonl, load_path
 from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
 from a2a_schema_suite.results import (
@@ -37,11 +37,11 @@ from a2a_schema_suite.results import (
     collect_errors,
     policy_reason,
     split_policy,
-    unresolvable_message,
 )
 from a2a_schema_suite.rules import DEFAULT_POLICY
 from a2a_schema_suite.streams import check_stream
 from a2a_schema_suite.suite import (
+    Case,
     CaseTest,
     Matcher,
     StreamCase,
@@ -75,15 +75,7 @@ def selects(select: str | None, test_id: str) -> bool:
     return select is None or select.casefold() in test_id.casefold()
 
 
-def load_error_detail(error: LoadError) -> ErrorDetail:
-    return ErrorDetail(
-        path="$",
-        pointer="",
-        schema_path="",
-        keyword="load",
-        message=str(error),
-        line=error.line,
-    )
+__all__ = ["load_error_detail"]  # re-exported: its home is a2a_schema_suite.guard
 
 
 def _errored(
@@ -187,31 +179,19 @@ def run_test(
     policy: str = DEFAULT_POLICY,
 ) -> CaseResult:
     """Validate one test's data and judge the verdict and, for invalid data, the reasons."""
-    try:
+
+    def judged() -> CaseResult:
         # a suite's verdict leaves advice out (judge): not computed
         errors = document_errors(validator, suite.schema, test.data, policy, advice=False)
-    except Unresolvable as exc:
-        return _errored(
-            suite.name,
-            suite.schema,
-            test.description,
-            test.valid,
-            f"schema reference cannot be resolved: {unresolvable_message(exc)}",
-            line=test.line,
-            data=test.data,
-        )
-    except RecursionError:
-        return _errored(
-            suite.name,
-            suite.schema,
-            test.description,
-            test.valid,
-            "schema recursion too deep while validating",
-            line=test.line,
-            data=test.data,
-        )
-    result = judge(suite, test.description, test.valid, test.expected_errors, errors, policy)
+        return judge(suite, test.description, test.valid, test.expected_errors, errors, policy)
+
+    result = contain(judged, functools.partial(_case_crashed, suite, test))
     return dataclasses.replace(result, line=test.line, data=test.data)
+
+
+def _case_crashed(suite: Suite, case: Case, crash: Crash) -> CaseResult:
+    """A suite's case without a verdict (see :mod:`a2a_schema_suite.guard`)."""
+    return _errored(suite.name, suite.schema, case.description, case.valid, crash.reason, crash.errors)
 
 
 def stream_errors(
@@ -267,48 +247,56 @@ def stream_line_errors(
 def run_stream(
     suite: Suite, case: StreamCase, store: SchemaStore, validator: Validator, policy: str = DEFAULT_POLICY
 ) -> CaseResult:
-    version = store.resolve(suite.schema)[0]
-    # errored or judged, the result names the entry's line (and the JSONL file its lines refer to)
-    where = {"line": case.line, "source": _display(case.file)}
-    try:
+    """Check one stream sample with ``validator`` (its line schema's) and judge it."""
+
+    def judged() -> CaseResult:
+        version = store.resolve(suite.schema)[0]
         errors = stream_errors(case.file, case.file.name, version, validator, policy, advice=False)
-    except LoadFailure as exc:
-        return _errored(
-            suite.name,
-            suite.schema,
-            case.description,
-            case.valid,
-            f"cannot read stream: {exc.error}",
-            (load_error_detail(exc.error),),
-            **where,
-        )
-    except Unresolvable as exc:
-        return _errored(
-            suite.name,
-            suite.schema,
-            case.description,
-            case.valid,
-            f"schema reference cannot be resolved: {unresolvable_message(exc)}",
-            **where,
-        )
-    except RecursionError:  # a recursive schema over data nested up to jsonio.MAX_DEPTH
-        return _errored(
-            suite.name,
-            suite.schema,
-            case.description,
-            case.valid,
-            f"schema recursion too deep while validating {case.file.name}",
-            **where,
-        )
-    result = judge(suite, case.description, case.valid, case.expected_errors, errors, policy)
-    return dataclasses.replace(result, **where)
+        return judge(suite, case.description, case.valid, case.expected_errors, errors, policy)
+
+    result = contain(
+        judged,
+        functools.partial(_case_crashed, suite, case),
+        subject=case.file.name,
+        reading="cannot read stream",
+    )
+    # errored or judged, the result names the entry's line (and the JSONL file its lines refer to)
+    return dataclasses.replace(result, line=case.line, source=case.source)
 
 
-def _display(path: Path) -> str:
-    try:
-        return path.resolve().relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return path.as_posix()
+class CaseJudge:
+    """Judges any case of one suite (a :class:`~a2a_schema_suite.suite.CaseVisitor`): the data of
+    a test against the suite's schema, each line of a stream against its line schema."""
+
+    def __init__(
+        self,
+        suite: Suite,
+        store: SchemaStore,
+        validator: Validator,
+        profile: str = DEFAULT_PROFILE,
+        policy: str = DEFAULT_POLICY,
+    ) -> None:
+        self.suite, self.store, self.validator = suite, store, validator
+        self.profile, self.policy = profile, policy
+
+    def __call__(self, case: Case) -> CaseResult:
+        return case.accept(self)
+
+    def test(self, case: CaseTest) -> CaseResult:
+        return run_test(self.suite, case, self.validator, self.profile, self.policy)
+
+    def stream(self, case: StreamCase) -> CaseResult:
+        def judged() -> CaseResult:
+            line_schema = stream_line_schema(self.store, self.suite.schema)
+            validator = (
+                self.validator
+                if line_schema == self.suite.schema
+                else self.store.validator(line_schema, self.profile)
+            )
+            return run_stream(self.suite, case, self.store, validator, self.policy)
+
+        result = contain(judged, functools.partial(_case_crashed, self.suite, case))
+        return dataclasses.replace(result, line=case.line, source=case.source)
 
 
 def _suite_problem_result(problem: SuiteProblem) -> CaseResult:
@@ -336,17 +324,14 @@ def suite_results(
     if isinstance(item, SuiteProblem):
         yield _suite_problem_result(item)
         return
-    tests = [
-        t for t in (*item.tests, *item.streams) if selects(options.select, f"{item.name} > {t.description}")
-    ][start:]
+    tests = [t for t in item.cases if selects(options.select, f"{item.name} > {t.description}")][start:]
     if not tests:
         return
     profile = options.profile or item.profile or DEFAULT_PROFILE
     policy = options.policy or item.policy or DEFAULT_POLICY
 
-    def case(test: CaseTest | StreamCase) -> sandbox.CaseInfo:
-        source = _display(test.file) if isinstance(test, StreamCase) else None
-        return item.name, item.schema, test.description, test.valid, test.line, source
+    def case(test: Case) -> sandbox.CaseInfo:
+        return item.name, item.schema, test.description, test.valid, test.line, test.source
 
     sandbox.announce(case(tests[0]))  # building the validator counts towards the first case
     try:
@@ -354,12 +339,11 @@ def suite_results(
         problem = None
     except SchemaError as exc:
         validator, problem = None, str(exc)
+    judged = None if validator is None else CaseJudge(item, store, validator, profile, policy)
     for test in tests:
         started = time.perf_counter()
-        info = case(test)
-        sandbox.announce(info)
-        source = info[-1]
-        if validator is None:
+        sandbox.announce(case(test))
+        if judged is None:
             result = _errored(
                 item.name,
                 item.schema,
@@ -367,27 +351,10 @@ def suite_results(
                 test.valid,
                 problem or "no validator",
                 line=test.line,
-                source=source,
+                source=test.source,
             )
-        elif isinstance(test, StreamCase):
-            line_schema = stream_line_schema(store, item.schema)
-            try:
-                line_validator = (
-                    validator if line_schema == item.schema else store.validator(line_schema, profile)
-                )
-                result = run_stream(item, test, store, line_validator, policy)
-            except SchemaError as exc:
-                result = _errored(
-                    item.name,
-                    item.schema,
-                    test.description,
-                    test.valid,
-                    str(exc),
-                    line=test.line,
-                    source=_display(test.file),
-                )
         else:
-            result = run_test(item, test, validator, profile, policy)
+            result = judged(test)
         result = dataclasses.replace(result, duration=time.perf_counter() - started)
         yield result
         if options.fail_fast and result.outcome is not Outcome.PASSED:
@@ -520,19 +487,25 @@ def document_result(
             )
         schema = detection.schema
     validator = store.validator(schema, profile)
-    try:
-        errors = document_errors(validator, schema, data, policy, profile=profile)
-    except RecursionError:
-        return _errored(
+    return contain(
+        lambda: verdict_result(
             name,
             schema,
-            name,
-            True,
-            f"schema recursion too deep while validating {name}",
+            document_errors(validator, schema, data, policy, profile=profile),
+            policy,
             data=data,
             note=note,
-        )
-    return verdict_result(name, schema, errors, policy, data=data, note=note)
+        ),
+        lambda crash: _document_crashed(name, schema, crash, data=data, note=note),
+        subject=name,
+    )
+
+
+def _document_crashed(
+    name: str, schema: str | None, crash: Crash, *, data: Any = None, note: str | None = None
+) -> CaseResult:
+    """One of the user's documents or streams without a verdict (see :mod:`a2a_schema_suite.guard`)."""
+    return _errored(name, schema or AUTO, name, True, crash.reason, crash.errors, data=data, note=note)
 
 
 def stream_result(
@@ -548,13 +521,13 @@ def stream_result(
     returns); raises :class:`SchemaError` for a schema that cannot be used."""
     validator = store.validator(stream_line_schema(store, schema), profile)
     version = store.resolve(schema)[0]
-    try:
-        errors = stream_line_errors(lines, version, validator, policy)
-    except RecursionError:
-        return _errored(
-            name, schema, name, True, f"schema recursion too deep while validating {name}", note=note
-        )
-    return verdict_result(name, schema, errors, policy, note=note)
+    return contain(
+        lambda: verdict_result(
+            name, schema, stream_line_errors(lines, version, validator, policy), policy, note=note
+        ),
+        lambda crash: _document_crashed(name, schema, crash, note=note),
+        subject=name,
+    )
 
 
 def _rereadable(path: Path) -> bool:
@@ -580,7 +553,9 @@ def validate_file(
     data = None  # the loaded document, for reporters that show it (a stream is not kept)
     lines: list[tuple[int, Any, LoadError | None]] | None = None  # a pipe's stream, read once
     stream = path.suffix == ".jsonl"
-    try:
+
+    def judged() -> CaseResult:
+        nonlocal schema, note, data, lines
         if schema in (None, AUTO):
             if not stream:
                 data = load_path(path, name)
@@ -598,7 +573,7 @@ def validate_file(
             schema = detection.schema
         try:
             validator = store.validator(stream_line_schema(store, schema) if stream else schema, profile)
-        except SchemaError as exc:
+        except SchemaError as exc:  # the document is not shown: the schema is the problem
             return _errored(name, schema, name, True, str(exc), note=note)
         if stream:
             version = store.resolve(schema)[0]
@@ -612,37 +587,11 @@ def validate_file(
             if data is None:
                 data = load_path(path, name)
             errors = document_errors(validator, schema, data, policy, profile=profile)
-    except LoadFailure as exc:
-        return _errored(
-            name,
-            schema or AUTO,
-            name,
-            True,
-            f"cannot load document: {exc.error}",
-            (load_error_detail(exc.error),),
-            note=note,
-        )
-    except Unresolvable as exc:
-        return _errored(
-            name,
-            schema,
-            name,
-            True,
-            f"schema reference cannot be resolved: {unresolvable_message(exc)}",
-            data=data,
-            note=note,
-        )
-    except RecursionError:  # a recursive schema over data nested up to jsonio.MAX_DEPTH
-        return _errored(
-            name,
-            schema,
-            name,
-            True,
-            f"schema recursion too deep while validating {name}",
-            data=data,
-            note=note,
-        )
-    return verdict_result(name, schema, errors, policy, data=data, note=note)
+        return verdict_result(name, schema, errors, policy, data=data, note=note)
+
+    return contain(
+        judged, lambda crash: _document_crashed(name, schema, crash, data=data, note=note), subject=name
+    )
 
 
 def validate_documents(

@@ -132,7 +132,10 @@ def announce(info: CaseInfo) -> None:
 
 def _lane_main(conn: Connection, setup: Callable[[], None], budget: Budget, parent: int) -> None:
     global _announce
+    from a2a_schema_suite import guard
+
     become_worker(parent)
+    guard.leave_memory_errors_to_supervisor()  # reported below as over the memory ceiling
     setup()
     limit_memory(budget.memory_mib)
     _announce = lambda info: conn.send(("case", info))  # noqa: E731
@@ -157,9 +160,9 @@ def _lane_main(conn: Connection, setup: Callable[[], None], budget: Budget, pare
             os._exit(MEMORY_EXIT)
         except (EOFError, OSError, BrokenPipeError):  # the parent is gone
             os._exit(0)
-        except Exception as exc:  # a bug: the parent reports it for this case, the run goes on
+        except Exception as exc:  # outside any case's guard: the parent reports it, the run goes on
             try:
-                conn.send(("crash", f"internal error while validating: {type(exc).__name__}: {exc}"))
+                conn.send(("crash", guard.internal_error(exc)))
             except Exception:
                 os._exit(1)
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path, PureWindowsPath
-from typing import Any
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import jsonschema
 
@@ -67,24 +68,104 @@ class Matcher:
         return ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items())
 
 
-@dataclass(frozen=True, slots=True)
-class CaseTest:
-    description: str
-    valid: bool
-    data: Any
-    expected_errors: tuple[Matcher, ...] = ()
-    line: int | None = None  #: line of this test's entry in the suite file, where known
+R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
+
+
+class CaseVisitor(Protocol[R_co]):
+    """What judges (or walks) every kind of case: one method per kind (see :meth:`Case.accept`)."""
+
+    def test(self, case: CaseTest) -> R_co: ...
+
+    def stream(self, case: StreamCase) -> R_co: ...
 
 
 @dataclass(frozen=True, slots=True)
-class StreamCase:
-    """A JSONL sample referenced by a suite: checked line by line and as a whole."""
+class Case:
+    """What every entry of a suite is: a description, the verdict it expects and, for an invalid
+    one, the matchers that pin why. Its kinds (:class:`CaseTest`, :class:`StreamCase`) differ only
+    in what is validated; code that must tell them apart asks :meth:`accept` with a
+    :class:`CaseVisitor`, never ``isinstance``."""
+
+    kind: ClassVar[str] = "case"  #: ``test`` | ``stream``: the suite member that lists it
 
     description: str
-    file: Path  #: resolved against the suite file's directory
     valid: bool
+    _: KW_ONLY
     expected_errors: tuple[Matcher, ...] = ()
     line: int | None = None  #: line of this entry in the suite file, where known
+    comment: str | None = None
+
+    def accept(self, visitor: CaseVisitor[R]) -> R:
+        raise NotImplementedError  # pragma: no cover - every kind overrides it
+
+    @property
+    def source(self) -> str | None:
+        """The file the case's findings refer to, when it is not the suite file (a stream's)."""
+        return None
+
+    def _members(self, directory: Path) -> dict[str, Any]:
+        raise NotImplementedError  # pragma: no cover - every kind overrides it
+
+    def to_dict(self, directory: Path) -> dict[str, Any]:
+        """The entry as a suite file writes it (files relative to the suite's ``directory``)."""
+        entry: dict[str, Any] = {"description": self.description}
+        if self.comment is not None:
+            entry["comment"] = self.comment
+        entry.update(self._members(directory))
+        if self.expected_errors:
+            entry["expectedErrors"] = [m.to_dict() for m in self.expected_errors]
+        return entry
+
+
+@dataclass(frozen=True, slots=True)
+class CaseTest(Case):
+    """A JSON document of a suite (``tests``), checked against the suite's schema."""
+
+    kind: ClassVar[str] = "test"
+
+    data: Any
+
+    def accept(self, visitor: CaseVisitor[R]) -> R:
+        return visitor.test(self)
+
+    def _members(self, directory: Path) -> dict[str, Any]:
+        return {"valid": self.valid, "data": self.data}
+
+
+@dataclass(frozen=True, slots=True)
+class StreamCase(Case):
+    """A JSONL sample referenced by a suite: checked line by line and as a whole."""
+
+    kind: ClassVar[str] = "stream"
+
+    file: Path  #: resolved against the suite file's directory
+
+    def accept(self, visitor: CaseVisitor[R]) -> R:
+        return visitor.stream(self)
+
+    @property
+    def source(self) -> str | None:
+        return display_path(self.file)
+
+    def _members(self, directory: Path) -> dict[str, Any]:
+        try:
+            relative = self.file.relative_to(directory).as_posix()
+        except ValueError:
+            relative = Path(os.path.relpath(self.file, directory)).as_posix()
+        return {"file": relative, "valid": self.valid}
+
+
+def display_path(path: Path) -> str:
+    """A file as reports name it: relative to the current directory when below it."""
+    try:
+        return path.resolve().relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+#: The order :meth:`Suite.to_dict` writes a suite's members in, unless the suite has its own.
+MEMBER_ORDER = ("schema", "description", "profile", "policy", "tests", "streams")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +178,46 @@ class Suite:
     tests: tuple[CaseTest, ...]
     streams: tuple[StreamCase, ...] = ()
     policy: str | None = None  #: ``off`` | ``warn`` | ``error``; None: the run's default (warn)
+    #: the order of the top-level members as written (a loaded file's own), for :meth:`to_dict`;
+    #: members not named follow in :data:`MEMBER_ORDER`
+    member_order: tuple[str, ...] = ()
+
+    @property
+    def cases(self) -> tuple[Case, ...]:
+        """Every case of the suite in the order they run: the tests, then the streams."""
+        return (*self.tests, *self.streams)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The suite file's JSON value (stream files relative to the suite file's directory)."""
+        directory = self.path.parent
+        members: dict[str, Any] = {
+            "schema": self.schema,
+            "description": self.description,
+            "profile": self.profile,
+            "policy": self.policy,
+            "tests": [t.to_dict(directory) for t in self.tests] or None,
+            "streams": [s.to_dict(directory) for s in self.streams] or None,
+        }
+        order = [*self.member_order, *(m for m in MEMBER_ORDER if m not in self.member_order)]
+        return {key: members[key] for key in order if members.get(key) is not None}
+
+    def to_json(self) -> str:
+        """The suite file's text: two-space indentation, UTF-8 as is, a final newline."""
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+    def write(self, path: Path | None = None) -> Path:
+        """Write :meth:`to_json` to ``path`` (default: the suite's own path), which must not exist:
+        an existing file is never replaced, even in a race; a partly written file is removed.
+        Raises :class:`OSError` (``FileExistsError`` for an existing file)."""
+        target = self.path if path is None else path
+        with target.open("x", encoding="utf-8", newline="\n") as handle:
+            try:
+                handle.write(self.to_json())
+            except BaseException:
+                handle.close()
+                target.unlink(missing_ok=True)
+                raise
+        return target
 
 
 @dataclass(frozen=True, slots=True)
@@ -464,6 +585,7 @@ def _suite(path: Path, name: str, data: dict[str, Any], indexes: list[int], wher
             data=t["data"],
             expected_errors=tuple(Matcher.from_dict(m) for m in t.get("expectedErrors", ())),
             line=where.line("tests", i),
+            comment=t.get("comment"),
         )
         for i, t in zip(indexes, data.get("tests", ()), strict=True)
     )
@@ -474,6 +596,7 @@ def _suite(path: Path, name: str, data: dict[str, Any], indexes: list[int], wher
             valid=s["valid"],
             expected_errors=tuple(Matcher.from_dict(m) for m in s.get("expectedErrors", ())),
             line=where.line("streams", i),
+            comment=s.get("comment"),
         )
         for i, s in enumerate(data.get("streams", ()))
     )
@@ -486,6 +609,7 @@ def _suite(path: Path, name: str, data: dict[str, Any], indexes: list[int], wher
         tests=tests,
         streams=streams,
         policy=data.get("policy"),
+        member_order=tuple(data),
     )
 
 
