@@ -113,7 +113,9 @@ class _Group(click.Group):
             click.echo(f"interrupted{f' by {exc}' if isinstance(exc, Interrupted) else ''}", err=True)
             ctx.exit(interrupt_code(exc))
         except Exception as exc:  # pragma: no cover - the last line of defence
-            click.echo(f"a2a-schema-suite: internal error: {type(exc).__name__}: {exc}", err=True)
+            from a2a_schema_suite.sanitize import visible  # the message may quote a hostile document
+
+            click.echo(visible(f"a2a-schema-suite: internal error: {type(exc).__name__}: {exc}"), err=True)
             ctx.exit(ERRORED)
 
 

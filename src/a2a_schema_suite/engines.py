@@ -17,6 +17,12 @@ a download), asserts formats, and its errors are mapped onto the same
 :class:`jsonschema.ValidationError` shape and messages, so reports, ``expectedErrors`` matching
 and the stream rules do not depend on the engine. ``tests/test_engine_parity.py`` proves that
 every bundled case gets the same verdict under both.
+
+*Miniature engines* are test doubles that plug into the same store: an engine that rejects
+everything, one that crashes, one that hangs. Tests use them to prove that the runner contains a
+misbehaving engine (one *errored* result, the rest of the report kept). They are named
+``miniature:NAME`` and come only from installed distributions, through the entry-point group
+:data:`MINIATURE_GROUP` (see :func:`miniature` and docs/SDK_ADAPTERS.md, "Miniature engines").
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 import jsonschema
@@ -169,12 +175,76 @@ class UnionValidator:
 
 def check_engine(name: str) -> None:
     """Raise :class:`EngineUnavailable` (with an install hint) unless ``name`` can be used."""
+    if is_miniature(name):
+        miniature(name)
+        return
     if name == AUTO:
         return
     if name not in ENGINES:
         raise EngineUnavailable(f"unknown engine {name!r} (expected one of {', '.join(ENGINES)})")
     if name == "jsonschema-rs":
         _rust()
+
+
+# ---------------------------------------------------------------------------------------------
+# Miniature engines (test doubles)
+
+#: The entry-point group a distribution registers miniature engines in:
+#: ``[project.entry-points."a2a_schema_suite.miniatures"] crashing = "pkg.module:Crashing"``.
+MINIATURE_GROUP = "a2a_schema_suite.miniatures"
+#: ``--engine miniature:crashing`` selects the miniature registered as ``crashing``.
+MINIATURE_PREFIX = "miniature:"
+
+
+class MiniatureValidator(Protocol):
+    """What a miniature builds for one schema: jsonschema's validator interface, as far as the
+    runner uses it."""
+
+    def iter_errors(self, instance: Any) -> Iterator[ValidationError]: ...
+
+    def is_valid(self, instance: Any) -> bool: ...
+
+
+class Miniature(Protocol):
+    """A miniature engine: called with a schema's absolute URI (fragment included) and the
+    schema itself (as the strict or interop profile sees it), returns its validator."""
+
+    def __call__(self, uri: str, schema: Any) -> MiniatureValidator: ...
+
+
+def is_miniature(name: str) -> bool:
+    return name.startswith(MINIATURE_PREFIX)
+
+
+@functools.cache
+def miniature(name: str) -> Miniature:
+    """The miniature engine ``miniature:NAME`` from the installed entry points of
+    :data:`MINIATURE_GROUP`; raises :class:`EngineUnavailable` if none is installed by that name
+    or it cannot be loaded.
+
+    Nothing but an installed distribution's entry point is ever imported: an engine name on the
+    command line cannot name a module, so this runs no code that installing packages did not
+    already put there.
+    """
+    from importlib.metadata import entry_points
+
+    wanted = name[len(MINIATURE_PREFIX) :]
+    found = {ep.name: ep for ep in entry_points(group=MINIATURE_GROUP)}
+    if wanted not in found:
+        installed = ", ".join(MINIATURE_PREFIX + n for n in sorted(found)) or "none are installed"
+        raise EngineUnavailable(
+            f"unknown engine {name!r}: no installed distribution registers a miniature engine "
+            f"{wanted!r} in the entry-point group {MINIATURE_GROUP} ({installed})"
+        )
+    try:
+        factory = found[wanted].load()
+    except Exception as exc:
+        raise EngineUnavailable(
+            f"miniature engine {name!r} ({found[wanted].value}) cannot be loaded: {type(exc).__name__}: {exc}"
+        ) from None
+    if not callable(factory):
+        raise EngineUnavailable(f"miniature engine {name!r} ({found[wanted].value}) is not callable")
+    return factory  # type: ignore[no-any-return]
 
 
 # ---------------------------------------------------------------------------------------------

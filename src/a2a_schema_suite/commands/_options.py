@@ -112,9 +112,21 @@ cases_option = click.option(
     help="Cases directory used when no PATHS are given (default: cases/ of the project tree "
     "around the current directory, else the bundled cases).",
 )
+
+
+class _EngineChoice(click.Choice):
+    """``--engine``: one of :data:`ENGINES`, or (unlisted: test doubles) ``miniature:NAME``, an
+    engine an installed distribution registers (:func:`a2a_schema_suite.engines.miniature`)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and value.startswith("miniature:"):
+            return value  # checked where the store is loaded (load_store), with its reason
+        return super().convert(value, param, ctx)
+
+
 engine_option = click.option(
     "--engine",
-    type=click.Choice(ENGINES),
+    type=_EngineChoice(ENGINES),
     default="auto",
     show_default=True,
     help="Validator: auto (jsonschema-rs decides the verdicts where it is installed and proven to "
