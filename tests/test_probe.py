@@ -527,10 +527,12 @@ def test_recorded_streams_become_cases_that_run_passes(sdk, broken, store, tmp_p
         report = probe(ProbeOptions(url, stream=True), store)
         record = tmp_path / f"{name}.jsonl"
         write_recording(report.recording, record, Redactor())
-        stubs[name] = [stub for _, stub in suite_stubs(report.recording, record, store, "strict", name)]
-        for file_name, stub in suite_stubs(report.recording, record, store, "strict", name):
-            (tmp_path / file_name).parent.mkdir(parents=True, exist_ok=True)
-            (tmp_path / file_name).write_text(json.dumps(stub), encoding="utf-8")
+        stubs[name] = [
+            stub.to_dict() for stub in suite_stubs(report.recording, record, store, "strict", name)
+        ]
+        for stub in suite_stubs(report.recording, record, store, "strict", name):
+            (tmp_path / stub.name).parent.mkdir(parents=True, exist_ok=True)
+            stub.write(tmp_path / stub.name)
         cases.mkdir(parents=True, exist_ok=True)
         record.rename(cases / record.name)
     result = CliRunner().invoke(main, ["run", str(tmp_path / "cases")])

@@ -1,10 +1,16 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+
+import pytest
 
 from a2a_schema_suite.results import ErrorDetail
 from a2a_schema_suite.suite import (
+    Case,
+    CaseTest,
     Matcher,
+    StreamCase,
     Suite,
     SuiteProblem,
     discover,
@@ -13,6 +19,8 @@ from a2a_schema_suite.suite import (
     load_suite_file,
     suite_file_name,
 )
+
+CASES = Path(__file__).resolve().parent.parent / "cases"
 
 
 def load(write_json, value):
@@ -211,3 +219,119 @@ def test_a_broken_cross_version_suite_through_the_cli(tmp_path):
         "m.json:8:5: not a valid suite: version " in done.stdout
         and "version 'v9_9' of test '0.3 canceled task' is not one of" in done.stdout
     )
+
+
+# --- one Case model: kinds, visitors, suites that serialize themselves ---------------------------------
+
+PROBE_STUB = {  # the member order probe --record prints (profile and policy before description)
+    "schema": "v1_0/stream_response.json",
+    "profile": "interop",
+    "policy": "error",
+    "description": "Streams recorded with a2a-schema-suite probe from sdk",
+    "streams": [
+        {
+            "description": "stream recorded from sdk",
+            "file": "v1_0/sdk.jsonl",
+            "valid": False,
+            "expectedErrors": [
+                {"line": 6, "rule": "lifecycle-terminal"},
+                {"line": 2, "path": "$", "keyword": "type"},
+            ],
+        }
+    ],
+    "tests": [
+        {"description": "recorded event on its own (valid)", "valid": True, "data": {"kind": "ünïcode"}}
+    ],
+}
+MUTANTS = {  # the member order mutate --emit writes (description, then profile)
+    "schema": "v1_0/task.json",
+    "description": "Mutants of cases/v1_0/task.json that the schema still accepts",
+    "profile": "interop",
+    "tests": [
+        {"description": "original", "valid": True, "data": {"id": "1"}},
+        {
+            "description": "mutant: drop at $.id",
+            "comment": "why [hint]",
+            "valid": False,
+            "data": {},
+            "expectedErrors": [{"path": "$", "keyword": "required", "message": "'id'"}],
+        },
+    ],
+}
+
+
+def test_every_case_is_a_case_of_its_kind(write_json, tmp_path):
+    (tmp_path / "s.jsonl").write_text("{}\n")
+    suite = load(write_json, {**GOOD, "streams": [{"description": "c", "file": "s.jsonl", "valid": True}]})
+    assert isinstance(suite, Suite)
+    assert [(c.kind, c.description) for c in suite.cases] == [("test", "a"), ("test", "b"), ("stream", "c")]
+    assert all(isinstance(c, Case) for c in suite.cases)
+    assert [c.source for c in suite.cases][:2] == [None, None]
+    assert suite.cases[2].source.endswith("s.jsonl")
+
+    class Kinds:
+        def test(self, case: CaseTest) -> str:
+            return f"document {case.data}"
+
+        def stream(self, case: StreamCase) -> str:
+            return f"stream {case.file.name}"
+
+    assert [c.accept(Kinds()) for c in suite.cases] == ["document {}", "document {}", "stream s.jsonl"]
+
+
+@pytest.mark.parametrize("value", [PROBE_STUB, MUTANTS], ids=["probe --record", "mutate --emit"])
+def test_a_suite_writes_the_bytes_the_two_writers_wrote(value, tmp_path):
+    """Suite.to_json is the one writer: the layouts of probe --record and mutate --emit, byte for byte."""
+    suite = Suite.from_dict(value, "cases/streams/x.json", Path("cases/streams/x.json"))
+    assert suite.to_json() == json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    written = suite.write(tmp_path / "x.json")
+    assert written.read_bytes() == (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def test_a_built_suite_uses_the_usual_member_order(tmp_path):
+    suite = Suite(
+        "x.json",
+        tmp_path / "x.json",
+        "v1_0/task.json",
+        "interop",
+        "built",
+        (CaseTest("a", False, {}, expected_errors=(Matcher(path="$", keyword="required"),), comment="c"),),
+    )
+    assert list(suite.to_dict()) == ["schema", "description", "profile", "tests"]
+    assert suite.to_dict()["tests"] == [
+        {
+            "description": "a",
+            "comment": "c",
+            "valid": False,
+            "data": {},
+            "expectedErrors": [{"path": "$", "keyword": "required"}],
+        }
+    ]
+
+
+def test_every_bundled_suite_serializes_to_its_own_value():
+    """A plain suite to the file's value, in its member order; each version of a cross-version
+    suite to that version's plain suite (expand_versions)."""
+    for path, name in discover([CASES]):
+        halves = [half for _, half, _ in expand_versions(json.loads(path.read_text(encoding="utf-8")))]
+        suites = load_suite_file(path, name)
+        assert len(suites) == len(halves), name
+        for suite, half in zip(suites, halves, strict=True):
+            assert isinstance(suite, Suite), name
+            assert suite.to_dict() == half, name
+            assert list(suite.to_dict()) == list(half), name
+
+
+def test_a_written_suite_loads_back_equal_and_is_never_replaced(write_json, tmp_path):
+    suite = load(write_json, MUTANTS)
+    assert isinstance(suite, Suite)
+    target = tmp_path / "copy" / "suite.json"
+    target.parent.mkdir()
+    suite.write(target)
+    again = load_suite(target, "suite.json")
+    assert isinstance(again, Suite)
+    assert again.to_json() == suite.to_json()  # (the lines differ: it is laid out now)
+    target.write_text("mine")
+    with pytest.raises(FileExistsError):
+        suite.write(target)
+    assert target.read_text() == "mine"

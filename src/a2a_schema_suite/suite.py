@@ -11,7 +11,7 @@ import functools
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import KW_ONLY, dataclass
 from pathlib import Path, PureWindowsPath
 from typing import Any, ClassVar, Protocol, TypeVar
@@ -181,6 +181,43 @@ class Suite:
     #: the order of the top-level members as written (a loaded file's own), for :meth:`to_dict`;
     #: members not named follow in :data:`MEMBER_ORDER`
     member_order: tuple[str, ...] = ()
+
+    @classmethod
+    def from_dict(
+        cls,
+        data: dict[str, Any],
+        name: str,
+        path: Path,
+        line: Callable[[str, int], int | None] = lambda key, index: None,
+    ) -> Suite:
+        """The suite of a JSON value that :func:`suite_meta_errors` accepts (``path``: where it
+        is, or would be, written; stream files are relative to its directory). ``line(key,
+        index)`` is the line of ``data[key][index]``, where known."""
+
+        def common(key: str, i: int, entry: dict[str, Any]) -> dict[str, Any]:
+            return {
+                "expected_errors": tuple(Matcher.from_dict(m) for m in entry.get("expectedErrors", ())),
+                "line": line(key, i),
+                "comment": entry.get("comment"),
+            }
+
+        return cls(
+            name=name,
+            path=path,
+            schema=data["schema"],
+            profile=data.get("profile"),
+            description=data.get("description"),
+            tests=tuple(
+                CaseTest(t["description"], t["valid"], t["data"], **common("tests", i, t))
+                for i, t in enumerate(data.get("tests", ()))
+            ),
+            streams=tuple(
+                StreamCase(s["description"], s["valid"], path.parent / s["file"], **common("streams", i, s))
+                for i, s in enumerate(data.get("streams", ()))
+            ),
+            policy=data.get("policy"),
+            member_order=tuple(data),
+        )
 
     @property
     def cases(self) -> tuple[Case, ...]:
@@ -578,38 +615,9 @@ def load_suite_file(path: Path, name: str, root: Path | None = None) -> tuple[Su
 
 
 def _suite(path: Path, name: str, data: dict[str, Any], indexes: list[int], where: SuiteLocations) -> Suite:
-    tests = tuple(
-        CaseTest(
-            description=t["description"],
-            valid=t["valid"],
-            data=t["data"],
-            expected_errors=tuple(Matcher.from_dict(m) for m in t.get("expectedErrors", ())),
-            line=where.line("tests", i),
-            comment=t.get("comment"),
-        )
-        for i, t in zip(indexes, data.get("tests", ()), strict=True)
-    )
-    streams = tuple(
-        StreamCase(
-            description=s["description"],
-            file=path.parent / s["file"],
-            valid=s["valid"],
-            expected_errors=tuple(Matcher.from_dict(m) for m in s.get("expectedErrors", ())),
-            line=where.line("streams", i),
-            comment=s.get("comment"),
-        )
-        for i, s in enumerate(data.get("streams", ()))
-    )
-    return Suite(
-        name=name,
-        path=path,
-        schema=data["schema"],
-        profile=data.get("profile"),
-        description=data.get("description"),
-        tests=tests,
-        streams=streams,
-        policy=data.get("policy"),
-        member_order=tuple(data),
+    """One (version's) suite of a file: its ``i``-th test is the file's ``indexes[i]``-th."""
+    return Suite.from_dict(
+        data, name, path, lambda key, i: where.line(key, indexes[i] if key == "tests" else i)
     )
 
 

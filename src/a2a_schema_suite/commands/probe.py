@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import click
@@ -23,6 +23,9 @@ from a2a_schema_suite.commands._options import (
     profile_option,
     schemas_option,
 )
+
+if TYPE_CHECKING:
+    from a2a_schema_suite.suite import Suite
 
 _TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # an HTTP header name (RFC 9110 token)
 #: headers that frame the request or name the host: the probe sets them, never the user
@@ -339,7 +342,7 @@ def command(
     # Notes for people go where the report is not: stdout for text, stderr when stdout is JSON/XML.
     to_stderr = fmt != "text" and output is None
     notes: list[str] = [redactor.text(n) for n in report.notes]
-    stubs: list[tuple[str, dict]] = []
+    stubs: list[Suite] = []
     if record_path is not None and operations:
         folder = operations_dir_for(record_path)
         try:
@@ -417,7 +420,8 @@ def command(
     click.echo(
         f"conformance level: {level.name} ({sanitize.visible(redactor.text(level.why))})", err=to_stderr
     )
-    for index, (name, stub) in enumerate(stubs):
+    for index, stub in enumerate(stubs):
+        name = stub.name
         if index == 0 and report.recording is not None and record_path is not None:
             intro = (
                 f"To add the recording as a case, move {record_path.name} to "
@@ -426,8 +430,8 @@ def command(
         else:
             intro = f"To add the recorded card as a case, save as {name}:"
         click.echo(f"\n{sanitize.visible(intro)}", err=to_stderr)
-        click.echo(sanitize.json_text(json.dumps(stub, indent=2, ensure_ascii=False)), err=to_stderr)
-        verdicts = {e["valid"] for e in (*stub.get("tests", ()), *stub.get("streams", ()))}
+        click.echo(sanitize.json_text(stub.to_json()), nl=False, err=to_stderr)
+        verdicts = {case.valid for case in stub.cases}
         if len(verdicts) == 1:  # nothing of the other verdict could be derived from the recording
             missing = "valid: false" if True in verdicts else "valid: true"
             click.echo(

@@ -24,6 +24,7 @@ from a2a_schema_suite.probe.steps import Recording, quoted_names
 from a2a_schema_suite.registry import SchemaStore
 from a2a_schema_suite.results import ErrorDetail, collect_errors, split_policy
 from a2a_schema_suite.streams import check_stream
+from a2a_schema_suite.suite import Suite
 
 
 def card_path_for(path: Path) -> Path:
@@ -173,9 +174,9 @@ def _stub_name(path: Path, version: str, suffix: str = "") -> str:
 
 def suite_stubs(
     recording: Recording, path: Path, store: SchemaStore, profile: str, source: str, policy: str = "warn"
-) -> list[tuple[str, dict[str, Any]]]:
-    """``(suggested suite file name, suite)`` for the stream and for the card, from the files
-    as written (so they say what ``run`` will say)."""
+) -> list[Suite]:
+    """The suites for the stream and for the card, named as the files to save them in, from the
+    files as written (so they say what ``run`` will say); :meth:`Suite.to_json` is their text."""
     version = recording.version_dir
     validator = store.validator(recording.line_schema, profile)
     stream_errors = _under_policy(
@@ -200,7 +201,7 @@ def suite_stubs(
     )
     if extra:
         stream_suite["tests"] = extra
-    stubs = [(_stub_name(path, version), stream_suite)]
+    stubs = [_stub(_stub_name(path, version), stream_suite)]
 
     if recording.card_schema:
         card = load_path(card_path_for(path))
@@ -227,7 +228,7 @@ def suite_stubs(
                 [test], [card], card_validator, recording.card_schema, policy, f"agent card from {source}"
             ),
         ]
-        stubs.append((_stub_name(path, version, "_card"), card_suite))
+        stubs.append(_stub(_stub_name(path, version, "_card"), card_suite))
     return stubs
 
 
@@ -290,6 +291,12 @@ def write_operations(
         suite["description"] = f"Answers recorded with a2a-schema-suite probe from {source}"
         suite["tests"] = tests + _complement(tests, payloads, validator, schema, policy, "recorded answer")
         target = path / f"{_suite_name(schema, profile)}.json"
-        _write_new(target, json.dumps(suite, indent=2, ensure_ascii=False) + "\n")
+        Suite.from_dict(suite, target.as_posix(), target).write()  # never replaces a file
         written.append((target, len(suite["tests"])))
     return written
+
+
+def _stub(name: str, data: dict[str, Any]) -> Suite:
+    """The suite a stub's JSON value describes, to be saved as ``name`` (its members in the
+    order they were added)."""
+    return Suite.from_dict(data, name, Path(name))
