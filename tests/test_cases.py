@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from a2a_schema_suite.results import Outcome
-from a2a_schema_suite.runner import run_stream, run_test, stream_line_schema
-from a2a_schema_suite.suite import StreamCase, Suite, SuiteProblem, load_suites, orphan_streams
+from a2a_schema_suite.runner import CaseJudge
+from a2a_schema_suite.suite import Suite, SuiteProblem, load_suites, orphan_streams
 from conftest import CASES
 
 
@@ -16,7 +16,7 @@ def _collect():
         if isinstance(item, SuiteProblem):
             params.append(pytest.param(item, None, id=f"{item.name} > <suite file>"))
             continue
-        for test in (*item.tests, *item.streams):
+        for test in item.cases:
             params.append(pytest.param(item, test, id=f"{item.name} > {test.description}"))
     return params
 
@@ -42,11 +42,6 @@ def test_case(store, suite, test):
     assert not isinstance(suite, SuiteProblem), "; ".join(str(e) for e in suite.errors)
     assert isinstance(suite, Suite)
     profile, policy = suite.profile or "strict", suite.policy or "warn"
-    if isinstance(test, StreamCase):
-        validator = store.validator(stream_line_schema(store, suite.schema), profile)
-        result = run_stream(suite, test, store, validator, policy)
-    else:
-        validator = store.validator(suite.schema, profile)
-        result = run_test(suite, test, validator, profile, policy)
+    result = CaseJudge(suite, store, store.validator(suite.schema, profile), profile, policy)(test)
     details = "\n".join(f"{e.path} [{e.keyword}] {e.message}" for e in result.errors)
     assert result.outcome is Outcome.PASSED, f"{result.reason}\n{details}"

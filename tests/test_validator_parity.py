@@ -38,7 +38,7 @@ from a2a_schema_suite.jsonio import iter_jsonl
 from a2a_schema_suite.registry import PROFILES, SchemaStore
 from a2a_schema_suite.results import Outcome
 from a2a_schema_suite.runner import RunOptions, suite_results
-from a2a_schema_suite.suite import CaseTest, Suite, load_suites
+from a2a_schema_suite.suite import Suite, load_suites
 from conftest import CASES, REPO, SCHEMAS
 
 VALIDATORS = ("python-jsonschema", "jsonschema-rs", "ajv", "hyperjump", "check-jsonschema")
@@ -103,14 +103,14 @@ def collect(schema_root: Path, cases_root: Path, select: str | None = None) -> t
         own = suite.profile or "strict"
         version, uri = store.resolve(suite.schema)
         for profile in PROFILES:
-            items = (*suite.tests, *suite.streams)
+            items = suite.cases
             results = list(suite_results(suite, store, RunOptions(profile=profile)))
             assert len(results) == len(items), suite.name
             for item, result in zip(items, results, strict=True):
                 label = f"{suite.name} > {item.description} [{profile}]"
                 if profile == own:  # the suite's own verdict holds (run_tests.py checks it too)
                     assert result.outcome in (Outcome.PASSED, Outcome.WARNING), (label, result.reason)
-                if isinstance(item, CaseTest):
+                if item.kind == "test":
                     schema_errors = [e for e in result.errors if e.rule is None]
                     if profile == own and not item.valid and not schema_errors:
                         exceptions.append(f"{label}: {sorted({e.rule for e in result.errors})}")
