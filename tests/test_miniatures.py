@@ -333,3 +333,38 @@ def test_the_guard_never_swallows_an_interrupt():
 
     with pytest.raises(KeyboardInterrupt):
         guard.contain(interrupted, lambda c: c.reason)
+
+
+# --- the documented snippets work as written -------------------------------------------------------------
+
+
+def _block(text: str, language: str) -> str:
+    return text.split(f"```{language}\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_documented_miniature_plugs_in_as_documented(tmp_path):
+    """docs/ENGINES.md's class and README's entry point, installed as a package would be, make
+    the documented command reject the bundled task suite's valid cases (exit 1)."""
+    import tomllib
+
+    docs = (REPO / "docs" / "ENGINES.md").read_text(encoding="utf-8")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    entry_points = tomllib.loads(_block(readme, "toml"))["project"]["entry-points"]
+    assert entry_points == tomllib.loads(_block(docs, "toml"))["project"]["entry-points"]
+    [(name, reference)] = entry_points[MINIATURE_GROUP].items()
+    module, attribute = reference.split(":")
+    site = tmp_path / "site"
+    package = site / module.replace(".", "/")
+    package.parent.mkdir(parents=True)
+    (package.parent / "__init__.py").write_text("")
+    package.with_suffix(".py").write_text(_block(docs, "python"))
+    info = site / "documented-0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: documented\nVersion: 0\n")
+    (info / "entry_points.txt").write_text(f"[{MINIATURE_GROUP}]\n{name} = {reference}\n")
+    command = _block(docs, "console").strip().removeprefix("$ a2a-schema-suite ").split()
+    assert command[-1] == f"miniature:{name}" and attribute == "AlwaysInvalid"
+    code, out, _ = cli(site, REPO, *command, "--format", "json")
+    assert code == 1
+    results = json.loads(out)["results"]
+    assert {r["outcome"] for r in results if r["expected_valid"]} == {"failed"}
