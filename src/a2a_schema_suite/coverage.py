@@ -748,14 +748,11 @@ class _Meter:
         except SchemaError:
             return  # errored in the run summary
         index = self.index(version, profile)
-        for test in (*suite.tests, *suite.streams):
+        for test in suite.cases:
             if outcomes.get((suite.name, test.description)) is not Outcome.PASSED:
                 continue
             hits = _Hits()
-            if isinstance(test, CaseTest):
-                self.document(index, uri, test.data, test.valid, hits)
-            else:
-                self._stream(test, version, profile, index, uri, hits)
+            test.accept(_Exercise(self, index, uri, version, profile, hits))
             self.count(version, test.valid, hits)
 
     def _stream(
@@ -832,6 +829,24 @@ def measure_suites(
 
 
 # --- what one suite adds ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Exercise:
+    """What one passed case exercises (a :class:`~a2a_schema_suite.suite.CaseVisitor`)."""
+
+    meter: _Meter
+    index: _Index
+    uri: str
+    version: str
+    profile: str
+    hits: _Hits
+
+    def test(self, case: CaseTest) -> None:
+        self.meter.document(self.index, self.uri, case.data, case.valid, self.hits)
+
+    def stream(self, case: StreamCase) -> None:
+        self.meter._stream(case, self.version, self.profile, self.index, self.uri, self.hits)
 
 
 @dataclass

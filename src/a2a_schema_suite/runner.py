@@ -390,8 +390,8 @@ def run_paths(
     loaded = [item for items, _ in outcomes for item in items]
     orphans = orphan_streams(inputs, loaded)
     orphan_results = (_orphan_result(o) for o in (orphans if options.select is None else ()))
-    suites = (r for _, results in outcomes for r in results)
-    yield from _until_first_failure(itertools.chain(orphan_results, suites), options.fail_fast)
+    results = (r for _, unit in outcomes for r in unit)
+    yield from _until_first_failure(itertools.chain(orphan_results, results), options.fail_fast)
 
 
 #: ``--schema auto`` (or no ``--schema``): detect each document's version and type
@@ -771,21 +771,24 @@ def _suite_file_task(
     for item in items:
         selected = 1  # a suite problem is one errored result
         if isinstance(item, Suite):
-            cases: list[CaseTest | StreamCase] = [*item.tests, *item.streams]
-            selected = len([t for t in cases if selects(options.select, f"{item.name} > {t.description}")])
+            selected = len(
+                [t for t in item.cases if selects(options.select, f"{item.name} > {t.description}")]
+            )
         if start < selected:
             yield from suite_results(item, _store(), options, start)
         start = max(0, start - selected)
     return tuple(_without_tests(item) for item in items)
 
 
-def _suite_task(item: Suite | SuiteProblem, options: RunOptions, *, start: int = 0) -> Iterator[CaseResult]:
+def _suite_task(
+    item: Suite | SuiteProblem, options: RunOptions, *, start: int = 0
+) -> Generator[CaseResult, None, None]:
     yield from suite_results(item, _store(), options, start)
 
 
 def _documents_task(
     files: list[Path], schema: str | None, profile: str, policy: str = DEFAULT_POLICY, *, start: int = 0
-) -> Iterator[CaseResult]:
+) -> Generator[CaseResult, None, None]:
     yield from validate_documents(files[start:], schema, _store(), profile, policy=policy)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 import json
+import json.decoder
+import json.scanner
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -322,8 +324,8 @@ _ENTRY_ARRAYS = frozenset({"tests", "streams"})
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 #: The C-accelerated scanner of the standard library, used only to *skip* values whose position
 #: is not needed: the strict loader has already accepted the text, this pass only locates.
-_SCAN_VALUE = json.scanner.make_scanner(json.JSONDecoder())
-_SCAN_STRING = json.decoder.scanstring
+_SCAN_VALUE = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # typeshed: a class
+_SCAN_STRING = json.decoder.scanstring  # type: ignore[attr-defined]  # not in typeshed
 
 
 class _NotASuiteText(Exception):
@@ -602,9 +604,9 @@ def load_suite_file(path: Path, name: str, root: Path | None = None) -> tuple[Su
         seen.add(entry["description"])
     problems += _version_problems(data, name, where)
     for i, entry in enumerate(data.get("streams", ())):
-        reason = stream_path_problem(path, entry["file"], root)
-        if reason is not None:
-            problems.append(LoadError(name, *where.of(("streams", i)), reason))
+        unreadable = stream_path_problem(path, entry["file"], root)
+        if unreadable is not None:
+            problems.append(LoadError(name, *where.of(("streams", i)), unreadable))
     if problems:
         problems.sort(key=lambda e: (e.line, e.column))
         return (SuiteProblem(name, path, tuple(problems)),)
