@@ -264,7 +264,7 @@ def test_without_the_distribution_no_miniature_exists(tmp_path):
 
 def test_help_lists_only_the_real_engines(site, tmp_path):
     _, out, _ = cli(site, tmp_path, "run", "--help")
-    assert "[jsonschema|jsonschema-rs]" in out and "miniature" not in out
+    assert "[auto|jsonschema|jsonschema-rs]" in out and "miniature" not in out
 
 
 def test_a_crash_outside_any_case_is_one_visible_line_never_a_ci_command(site, tmp_path):
