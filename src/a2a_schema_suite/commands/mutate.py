@@ -20,23 +20,13 @@ from a2a_schema_suite.commands._options import (
     profile_option,
     schemas_option,
 )
+from a2a_schema_suite.mutate.operators import NAMES
 from a2a_schema_suite.report import overwrites_input, write_report
 
 FORMATS = ("text", "json", "html")
 HINTS = ("likely-gap", "review", "likely-fine")  # mutate_report.HINTS, without importing it
-#: operator names for --help and validation without importing the operators (kept in step by a test)
-OPERATOR_NAMES = (
-    "drop",
-    "null",
-    "type",
-    "empty",
-    "unknown",
-    "enum-spelling",
-    "one-of",
-    "base64",
-    "date",
-    "url",
-)
+#: operator names for --help and validation, read without importing the operators
+OPERATOR_NAMES = NAMES
 
 
 @click.command("mutate")

@@ -1,0 +1,104 @@
+"""``mutate --emit``: survivors as ready-to-review invalid tests, one suite file per original suite."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from a2a_schema_suite.mutate.auditor import Survivor
+from a2a_schema_suite.registry import DEFAULT_PROFILE
+from a2a_schema_suite.suite import suite_file_name
+
+
+class EmitError(Exception):
+    """The emitted suites cannot be written (an existing file is never overwritten)."""
+
+
+def _emit_relpath(survivor: Survivor) -> Path:
+    """Where a suite's mutants go under DIR: ``<suite's directory name>/<name>.mutants.json``
+    (``<name>_as_<version>`` for one version of a cross-version suite, a suite of its own).
+
+    The directory name is the real one (``cases/v1_0/../x.json`` is in ``cases``), never ``..``:
+    nothing is written outside DIR.
+    """
+    path = survivor.suite_path
+    folder = path.resolve().parent.name
+    if folder in ("", ".", ".."):
+        folder = "."
+    version = survivor.suite[len(suite_file_name(survivor.suite)) :].strip(" []")
+    return Path(folder) / (path.stem + (f"_as_{version}" if version else "") + ".mutants.json")
+
+
+def emit_suites(survivors: Iterable[Survivor], directory: Path) -> list[Path]:
+    """Write one suite file per original suite with its survivors as ``valid: false`` tests.
+
+    Each emitted suite starts with the original valid tests the mutants came from, so it loads and
+    runs on its own; every mutant test fails until the schema rejects it. Existing files are never
+    overwritten: if any target exists, nothing is written and :class:`EmitError` names it.
+    """
+    by_file: dict[Path, list[Survivor]] = {}
+    sources: dict[Path, tuple[Path, str]] = {}
+    for survivor in survivors:
+        base = rel = _emit_relpath(survivor)
+        n, source = 2, (survivor.suite_path, survivor.suite)
+        while rel in sources and sources[rel] != source:  # two suites, same name
+            rel, n = base.with_name(f"{base.name.removesuffix('.mutants.json')}-{n}.mutants.json"), n + 1
+        sources[rel] = source
+        by_file.setdefault(rel, []).append(survivor)
+    targets = {rel: directory / rel for rel in by_file}
+    outside = [
+        str(path) for path in targets.values() if not path.resolve().is_relative_to(directory.resolve())
+    ]
+    if outside:  # cannot happen with _emit_relpath's names; a last guard for the promise
+        raise EmitError(f"refusing to write outside {directory}: {', '.join(outside)}")
+    existing = [str(path) for path in targets.values() if path.exists()]
+    if existing:
+        raise EmitError(
+            f"refusing to overwrite existing file(s): {', '.join(existing)}; choose an empty --emit directory"
+        )
+    written: list[Path] = []
+    for rel, group in by_file.items():
+        first = group[0]
+        tests: list[dict[str, Any]] = []
+        originals: dict[str, Any] = {}
+        for s in group:
+            originals.setdefault(s.test, s.original)
+        for description, data in originals.items():
+            tests.append({"description": description, "valid": True, "data": data})
+        used = set(originals)
+        for s in group:
+            description = f'mutant: {s.operator} at {s.path}, {s.mutation} (from "{s.test}")'
+            base, n = description, 2
+            while description in used:
+                description, n = f"{base} #{n}", n + 1
+            used.add(description)
+            tests.append(
+                {
+                    "description": description,
+                    "comment": f"{s.why} [{s.hint}]",
+                    "valid": False,
+                    "data": s.mutant,
+                    "expectedErrors": [dict(m) for m in s.expected_errors],
+                }
+            )
+        suite: dict[str, Any] = {
+            "schema": first.schema,
+            "description": f"Mutants of {first.suite} that the schema still accepts (a2a-schema-suite "
+            "mutate --emit). Every valid: false test fails until the schema rejects it: "
+            "review each, fix the schema or delete the test, then move the file into "
+            "cases/.",
+        }
+        if first.profile != DEFAULT_PROFILE:
+            suite["profile"] = first.profile
+        suite["tests"] = tests
+        path = targets[rel]
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("x", encoding="utf-8") as handle:  # "x": never overwrite, even in a race
+                handle.write(json.dumps(suite, indent=2, ensure_ascii=False) + "\n")
+        except OSError as exc:
+            raise EmitError(f"cannot write {path}: {exc.strerror or exc}") from None
+        written.append(path)
+    return written
