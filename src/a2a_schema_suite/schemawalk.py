@@ -295,6 +295,7 @@ class Site:
     choices: list[ChoiceSite] = field(default_factory=list)
     #: member name -> what ``propertyNames`` said about the name itself
     names: dict[str, Site] = field(default_factory=dict)
+    parts: Parts = ()  #: the instance location as keys and indexes (``pointer``, unescaped)
 
     @property
     def one_ofs(self) -> list[ChoiceSite]:
@@ -437,7 +438,7 @@ class Annotator:
         ipointer = jsonpointer.join(parts)
         site = sites.get(ipointer)
         if site is None:
-            site = sites[ipointer] = Site(ipointer, instance)
+            site = sites[ipointer] = Site(ipointer, instance, parts=parts)
         site.entries.append(self.location(at.base, keyword_pointer))
         self._visit(
             schema, instance, _Here(at.base, keyword_pointer, parts, site, at.seen, at.depth + 1), sites
@@ -537,7 +538,8 @@ class Annotator:
             for name in instance:
                 site = at.site.names.get(name)
                 if site is None:
-                    site = at.site.names[name] = Site(jsonpointer.append(at.site.pointer, name), name)
+                    where = jsonpointer.append(at.site.pointer, name)
+                    site = at.site.names[name] = Site(where, name, parts=(*at.parts, name))
                 site.entries.append(self.location(at.base, f"{p}/propertyNames"))
                 self._visit(
                     schema["propertyNames"],

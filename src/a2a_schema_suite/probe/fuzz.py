@@ -19,10 +19,6 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urldefrag, urljoin
-
-import jsonschema
-from referencing import Registry
 
 from a2a_schema_suite.registry import SchemaStore
 
@@ -78,76 +74,45 @@ def dotted(path: Path) -> str:
     return text or "(request)"
 
 
-class _Walker:
-    def __init__(self, registry: Registry) -> None:
-        self.registry = registry
-        self.resolver = registry.resolver()
-        self.sites: dict[Path, _Site] = {}
-        self._validators: dict[str, jsonschema.Draft202012Validator] = {}
+#: what the fuzzer follows: the branch the request takes, never a condition (``if``/``then``)
+_FOLLOW = frozenset({"$ref", "allOf", "anyOf", "oneOf", "properties", "items"})
 
-    def _valid(self, uri: str, instance: Any) -> bool:
-        if uri not in self._validators:
-            self._validators[uri] = jsonschema.Draft202012Validator(
-                {"$ref": uri},
-                registry=self.registry,
-                format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER,
-            )
-        return self._validators[uri].is_valid(instance)
 
-    def walk(self, schema: Any, base: str, pointer: str, instance: Any, path: Path, depth: int = 0) -> None:
-        if not isinstance(schema, dict) or depth > 64:
-            return
-        site = self.sites.setdefault(path, _Site())
-        if isinstance(schema.get("$ref"), str):
-            target = urljoin(f"{base}#{pointer}", schema["$ref"])
-            resolved = self.resolver.lookup(target)
-            new_base, fragment = urldefrag(target)
-            self.walk(resolved.contents, new_base, fragment, instance, path, depth + 1)
-        for i, sub in enumerate(schema.get("allOf", ())):
-            self.walk(sub, base, f"{pointer}/allOf/{i}", instance, path, depth + 1)
-        for keyword in ("oneOf", "anyOf"):
-            branches = schema.get(keyword)
-            if not isinstance(branches, list):
-                continue
-            if all(
-                isinstance(b, dict) and set(b) == {"required"} and len(b["required"]) == 1 for b in branches
-            ):
+def _is_wrapper(branches: list[Any]) -> bool:
+    """A one-of of single members (``[{required: [text]}, {required: [raw]}, ...]``, a 1.0 Part)."""
+    return all(isinstance(b, dict) and set(b) == {"required"} and len(b["required"]) == 1 for b in branches)
+
+
+def _sites(store: SchemaStore, version: str, uri: str, request: Any) -> dict[Path, _Site]:
+    """What the schema says about each location of ``request``, on the branch the request takes
+    (decided by the store's own validator class, as ``run`` decides)."""
+    annotator = store.annotator(version, "strict", follow=_FOLLOW)
+    found: dict[Path, _Site] = {}
+    for where in annotator.annotate(uri, request).values():
+        site = found[where.parts] = _Site()
+        wrappers: set[str] = set()
+        for choice in where.choices:
+            branches = [annotator.schema_at(loc) for loc in choice.branches]
+            if _is_wrapper(branches):
                 site.members.extend(b["required"][0] for b in branches)
-                continue
-            for i, branch in enumerate(branches):
-                where = f"{pointer}/{keyword}/{i}"
-                if self._valid(f"{base}#{where}", instance):
-                    self.walk(branch, base, where, instance, path, depth + 1)
-        kinds = schema.get("type")
-        if isinstance(kinds, str):
-            site.types.add(kinds)
-        elif isinstance(kinds, list):
-            site.types.update(k for k in kinds if isinstance(k, str))
-        if isinstance(schema.get("enum"), list):
-            site.values = list(schema["enum"])
-        elif "const" in schema:
-            site.values = [schema["const"]]
-        if isinstance(instance, dict):
-            site.required.extend(
-                r for r in schema.get("required", ()) if isinstance(r, str) and r not in site.required
-            )
-            for name, sub in (schema.get("properties") or {}).items():
-                if name in instance:
-                    self.walk(
-                        sub,
-                        base,
-                        f"{pointer}/properties/{_escape(name)}",
-                        instance[name],
-                        (*path, name),
-                        depth + 1,
-                    )
-        if isinstance(instance, list) and isinstance(schema.get("items"), dict):
-            for i, item in enumerate(instance):
-                self.walk(schema["items"], base, f"{pointer}/items", item, (*path, i), depth + 1)
-
-
-def _escape(name: str) -> str:
-    return name.replace("~", "~0").replace("/", "~1")
+                wrappers.update(choice.branches)
+        for location, schema in where.schemas:
+            if location in wrappers:
+                continue  # a wrapper's branches name its members; they are not required
+            kinds = schema.get("type")
+            if isinstance(kinds, str):
+                site.types.add(kinds)
+            elif isinstance(kinds, list):
+                site.types.update(k for k in kinds if isinstance(k, str))
+            if isinstance(schema.get("enum"), list):
+                site.values = list(schema["enum"])
+            elif "const" in schema:
+                site.values = [schema["const"]]
+            if isinstance(where.value, dict):
+                site.required.extend(
+                    r for r in schema.get("required", ()) if isinstance(r, str) and r not in site.required
+                )
+    return found
 
 
 def _get(value: Any, path: Path) -> Any:
@@ -302,15 +267,12 @@ def build_mutations(
 ) -> list[Mutation]:
     """Every distinct malformed request derived from ``request``, preferred kinds first."""
     schema_version, uri = store.resolve(schema_ref)
-    registry = store.registry(schema_version, "strict")
-    walker = _Walker(registry)
-    base, fragment = urldefrag(uri)
-    walker.walk({"$ref": uri}, base, fragment, request, ())
+    sites = _sites(store, schema_version, uri, request)
     validator = store.validator(schema_ref, "strict")
     message = _message_path(request)
 
     candidates = list(_manual_mutations(request, version, jsonrpc))
-    candidates += list(_schema_mutations(request, walker.sites, jsonrpc))
+    candidates += list(_schema_mutations(request, sites, jsonrpc))
     preferred = [(kind, (*message, *tail) if kind != "jsonrpc" else tail) for kind, tail in _PREFERRED]
 
     def rank(item: tuple[str, Path, str, Any]) -> int:
