@@ -99,7 +99,8 @@ def command(
       a2a-schema-suite coverage --suite cases/v1_0/task_status.json   # what one suite adds
     """
     from a2a_schema_suite.console import Progress
-    from a2a_schema_suite.coverage import measure, render_text
+    from a2a_schema_suite.coverage import render_text
+    from a2a_schema_suite.measure import measure
     from a2a_schema_suite.results import ExitCode
     from a2a_schema_suite.runner import RunOptions
 
@@ -172,7 +173,8 @@ def _suite_gain(
     import json
 
     from a2a_schema_suite.console import Progress
-    from a2a_schema_suite.coverage import render_gain_text, suite_gain
+    from a2a_schema_suite.coverage import render_gain_text
+    from a2a_schema_suite.measure import suite_gain
     from a2a_schema_suite.results import ExitCode
     from a2a_schema_suite.runner import RunOptions
 
