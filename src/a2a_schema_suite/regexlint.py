@@ -34,6 +34,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from a2a_schema_suite import schemawalk
+
 #: Finding kinds: the pattern can take exponential time / means something else in ECMA-262 than
 #: in Python's ``re`` / cannot be parsed (or is too large to analyse).
 EXPONENTIAL = "exponential"
@@ -857,40 +859,22 @@ def _abbreviate(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[:width] + "..."
 
 
-def _escape_pointer(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
-
-
-# Keywords whose value maps names to subschemas (their keys are names, not keywords), and keywords
-# whose value is instance data (never schemas).
-_NAME_MAPS = frozenset({"properties", "$defs", "definitions", "dependentSchemas"})
-_DATA_KEYWORDS = frozenset({"enum", "const", "examples", "default"})
 
 
 def schema_patterns(schema: Any, pointer: str = "") -> Iterator[tuple[str, str]]:
-    """Every ``(JSON pointer, pattern)`` of a schema: ``pattern`` values, ``patternProperties`` keys."""
-    stack: list[tuple[Any, str]] = [(schema, pointer)]
-    while stack:
-        node, where = stack.pop()
-        if isinstance(node, list):
-            stack.extend((item, f"{where}/{i}") for i, item in reversed(list(enumerate(node))))
+    """Every ``(JSON pointer, pattern)`` of a schema: ``pattern`` values, ``patternProperties`` keys.
+
+    The walk is lenient (:func:`a2a_schema_suite.schemawalk.subschemas`): a pattern under an unknown
+    keyword or in a misshapen value is found too; instance data (``enum``, ``examples``...) is not.
+    """
+    for node in schemawalk.subschemas(schema, pointer, lenient=True):
+        if not isinstance(node.schema, dict):
             continue
-        if not isinstance(node, dict):
-            continue
-        children = []
-        for key, value in node.items():
-            at = f"{where}/{_escape_pointer(key)}"
+        for key, value in node.schema.items():
             if key == "pattern" and isinstance(value, str):
-                yield at, value
+                yield f"{node.pointer}/pattern", value
             elif key == "patternProperties" and isinstance(value, dict):
-                for name, sub in value.items():
-                    yield at, name
-                    children.append((sub, f"{at}/{_escape_pointer(name)}"))
-            elif key in _NAME_MAPS and isinstance(value, dict):
-                children.extend((sub, f"{at}/{_escape_pointer(name)}") for name, sub in value.items())
-            elif key not in _DATA_KEYWORDS:
-                children.append((value, at))
-        stack.extend(reversed(children))
+                yield from ((f"{node.pointer}/patternProperties", name) for name in value)
 
 
 def schema_findings(

@@ -33,6 +33,7 @@ from referencing.jsonschema import DRAFT202012
 
 from a2a_schema_suite import engines, explain, schemawalk, verdicts
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, load_path
+from a2a_schema_suite.pointer import append as pointer_append
 from a2a_schema_suite.regexlint import catastrophic_patterns
 
 #: Base of every bundled schema's ``$id``; an identifier, never fetched.
@@ -71,8 +72,6 @@ class SchemaNotFound(SchemaError):
     """A reference that names no schema file (a misspelt path); says which files exist."""
 
 
-# Keywords whose value is a map from names to subschemas: their keys are names, not keywords.
-_NAME_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
 _CLOSING_KEYWORDS = ("unevaluatedProperties", "additionalProperties")
 #: Keywords through which an object schema gets members from elsewhere (then it is not "empty").
 _MEMBER_SOURCES = frozenset(
@@ -99,7 +98,7 @@ def _closed(schema: dict[str, Any]) -> bool:
     return any(schema.get(key) is False for key in _CLOSING_KEYWORDS)
 
 
-def open_objects(schema: Any, branches: Collection[str] = (), _pointer: str = "") -> Any:
+def open_objects(schema: Any, branches: Collection[str] = ()) -> Any:
     """Return a copy of ``schema`` as the ``interop`` profile sees it: objects open to unknown members.
 
     Every closed-object keyword (``... : false``) is removed, except where being closed is the
@@ -113,78 +112,45 @@ def open_objects(schema: Any, branches: Collection[str] = (), _pointer: str = ""
       profile. Outside a union such an object stays open (a receiver ignores an unknown
       capability flag).
     """
-    if isinstance(schema, list):
-        return [open_objects(item, branches, f"{_pointer}/{i}") for i, item in enumerate(schema)]
-    if not isinstance(schema, dict):
-        return schema
-    closed = _closed(schema)
-    keep_closed = closed and not any(key in schema for key in _MEMBER_SOURCES)  # {} only
-    opened: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key in _CLOSING_KEYWORDS and value is False and not keep_closed:
-            continue
-        where = f"{_pointer}/{_escape(key)}"
-        if key in _NAME_MAPS and isinstance(value, dict):
-            opened[key] = {
-                name: open_objects(sub, branches, f"{where}/{_escape(name)}") for name, sub in value.items()
+
+    def opened(pointer: str, original: dict[str, Any], rebuilt: dict[str, Any]) -> dict[str, Any]:
+        closed = _closed(original)
+        keep_closed = closed and not any(key in original for key in _MEMBER_SOURCES)  # {} only
+        if not keep_closed:
+            rebuilt = {k: v for k, v in rebuilt.items() if not (k in _CLOSING_KEYWORDS and v is False)}
+        members = original.get("properties")
+        if (
+            closed
+            and not keep_closed
+            and pointer in branches
+            and isinstance(members, dict)
+            and members
+            and not original.get("required")
+            and not any(key in original for key in _MEMBER_SOURCES - {"properties"})
+        ):
+            known = {
+                "description": KNOWN_MEMBER_DESCRIPTION,
+                "anyOf": [{"maxProperties": 0}, *({"required": [name]} for name in members)],
             }
-        elif key in ("enum", "const", "examples", "default"):
-            opened[key] = value  # instance values, not schemas
-        else:
-            opened[key] = open_objects(value, branches, where)
-    members = schema.get("properties")
-    if (
-        closed
-        and not keep_closed
-        and _pointer in branches
-        and isinstance(members, dict)
-        and members
-        and not schema.get("required")
-        and not any(key in schema for key in _MEMBER_SOURCES - {"properties"})
-    ):
-        known = {
-            "description": KNOWN_MEMBER_DESCRIPTION,
-            "anyOf": [{"maxProperties": 0}, *({"required": [name]} for name in members)],
-        }
-        opened["allOf"] = [*opened.get("allOf", ()), known]
-    return opened
+            rebuilt["allOf"] = [*rebuilt.get("allOf", ()), known]
+        return rebuilt
 
-
-def _escape(token: str) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
+    return schemawalk.transform(schema, opened)
 
 
 def union_branches(files: Iterable[tuple[str, Any]]) -> dict[str, set[str]]:
     """``{file uri: {JSON pointer, ...}}``: every subschema that is a branch of an ``anyOf`` or
     ``oneOf``, inline or as the target of a branch's ``$ref`` (in any file of ``files``)."""
     found: dict[str, set[str]] = {}
-
-    def walk(uri: str, node: Any, pointer: str) -> None:
-        if isinstance(node, list):
-            for i, item in enumerate(node):
-                walk(uri, item, f"{pointer}/{i}")
-            return
-        if not isinstance(node, dict):
-            return
-        for key, value in node.items():
-            where = f"{pointer}/{_escape(key)}"
-            if key in ("enum", "const", "examples", "default"):
-                continue
-            if key in ("anyOf", "oneOf") and isinstance(value, list):
-                for i, branch in enumerate(value):
-                    found.setdefault(uri, set()).add(f"{where}/{i}")
-                    ref = branch.get("$ref") if isinstance(branch, dict) else None
-                    if isinstance(ref, str):
-                        target, fragment = urldefrag(urljoin(uri, ref))
-                        found.setdefault(target, set()).add(fragment)
-            if key in _NAME_MAPS and isinstance(value, dict):
-                for name, sub in value.items():
-                    walk(uri, sub, f"{where}/{_escape(name)}")
-            else:
-                walk(uri, value, where)
-
     for uri, contents in files:
-        walk(uri, contents, "")
+        for node in schemawalk.subschemas(contents, lenient=True):
+            if node.keyword not in ("anyOf", "oneOf") or not isinstance(node.name, int):
+                continue
+            found.setdefault(uri, set()).add(node.pointer)
+            ref = node.schema.get("$ref") if isinstance(node.schema, dict) else None
+            if isinstance(ref, str):
+                target, fragment = urldefrag(urljoin(uri, ref))
+                found.setdefault(target, set()).add(fragment)
     return found
 
 
@@ -523,28 +489,12 @@ def _schema_problem(contents: Any, engine: str = engines.DEFAULT_ENGINE) -> str 
 
 
 def keyword_values(schema: Any, keyword: str, pointer: str = "") -> Iterator[tuple[str, Any]]:
-    """``(JSON pointer, value)`` of every ``keyword`` in a schema position of ``schema``
-    (names under ``properties``, ``$defs``, ... and instance values under ``enum``, ``const``,
-    ... are not keywords)."""
-    stack: list[tuple[Any, str]] = [(schema, pointer)]
-    while stack:
-        node, where = stack.pop()
-        if isinstance(node, list):
-            stack.extend((item, f"{where}/{i}") for i, item in enumerate(node))
-            continue
-        if not isinstance(node, dict):
-            continue
-        for key, value in node.items():
-            at = f"{where}/{_escape(key)}"
-            if key == keyword:
-                yield at, value
-            if key in _NAME_MAPS | {"patternProperties"} and isinstance(value, dict):
-                stack.extend((sub, f"{at}/{_escape(name)}") for name, sub in value.items())
-            elif key not in _DATA_KEYWORDS:
-                stack.append((value, at))
-
-
-_DATA_KEYWORDS = frozenset({"enum", "const", "examples", "default"})
+    """``(JSON pointer, value)`` of every ``keyword`` in a schema position of ``schema``, in
+    document order (names under ``properties``, ``$defs``, ... and instance values under ``enum``,
+    ``const``, ... are not keywords; an unknown keyword's value is searched too)."""
+    for node in schemawalk.subschemas(schema, pointer, lenient=True):
+        if isinstance(node.schema, dict) and keyword in node.schema:
+            yield pointer_append(node.pointer, keyword), node.schema[keyword]
 
 
 _ABSOLUTE_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -650,36 +600,20 @@ def ref_cycle(registry: Registry, uri: str) -> str | None:
     return None
 
 
-_IN_PLACE_ONE = ("not", "if", "then", "else")
-_IN_PLACE_MANY = ("allOf", "anyOf", "oneOf")
-
-
 def _in_place_children(schema: dict[str, Any]) -> Iterator[Any]:
-    for keyword in _IN_PLACE_ONE:
-        if keyword in schema:
-            yield schema[keyword]
-    for keyword in _IN_PLACE_MANY:
-        if isinstance(schema.get(keyword), list):
-            yield from schema[keyword]
-    if isinstance(schema.get("dependentSchemas"), dict):
-        yield from schema["dependentSchemas"].values()
+    """Subschemas that apply to the same instance (``allOf``, ``not``, ``if``, ``dependentSchemas``...)."""
+    for child in schemawalk.children(schemawalk.Subschema("", schema, None, None, "", False)):
+        if child.keyword is not None and schemawalk.KEYWORDS[child.keyword].in_place:
+            yield child.schema
 
 
 def _other_children(schema: dict[str, Any]) -> Iterator[Any]:
-    for key, value in schema.items():
-        if (
-            key in _IN_PLACE_ONE
-            or key in _IN_PLACE_MANY
-            or key in _DATA_KEYWORDS
-            or key in ("dependentSchemas", "$defs", "definitions")
-        ):
-            continue
-        if key in ("properties", "patternProperties") and isinstance(value, dict):
-            yield from value.values()
-        elif isinstance(value, list):
-            yield from value
-        else:
-            yield value
+    """Every other value that could hold a schema (``$defs`` only through a reference)."""
+    node = schemawalk.Subschema("", schema, None, None, "", False)
+    for child in schemawalk.children(node, lenient=True):
+        keyword = schemawalk.KEYWORDS.get(child.keyword or "")
+        if keyword is None or not (keyword.in_place or child.keyword in ("$defs", "definitions")):
+            yield child.schema
 
 
 # ---------------------------------------------------------------------------------------------

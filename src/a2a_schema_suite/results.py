@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from jsonschema.exceptions import ValidationError, relevance
 from jsonschema.protocols import Validator
 
-from a2a_schema_suite import rules
+from a2a_schema_suite import pointer, rules
 
 if TYPE_CHECKING:
     from a2a_schema_suite.roots import Roots
@@ -102,7 +102,7 @@ def unresolvable_message(exc: BaseException) -> str:
 
 
 def _pointer(parts: Iterable[Any]) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    return pointer.join(parts)
 
 
 @dataclass(frozen=True, slots=True)

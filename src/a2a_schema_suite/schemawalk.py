@@ -174,9 +174,9 @@ def children(
     hidden ``pattern`` walks.
     """
     schema = node.schema
-    if lenient and isinstance(schema, list):
+    if lenient and isinstance(schema, list):  # a list inside a list: no keyword holds the items
         for i, item in enumerate(schema):
-            yield Subschema(f"{node.pointer}/{i}", item, node.keyword, i, node.base, node.condition)
+            yield Subschema(f"{node.pointer}/{i}", item, None, i, node.base, node.condition)
         return
     if not isinstance(schema, dict):
         return

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from a2a_schema_suite import TOOL_NAME, __version__
+from a2a_schema_suite import pointer as jsonpointer
 
 #: containers longer than this are elided in the data view, except the members on a marked path
 MAX_MEMBERS = 200
@@ -167,16 +168,12 @@ def heat_cell(count: int, maximum: int) -> Markup:
 # --- data with the error locations highlighted ---------------------------------------------
 
 
-def _unescape_token(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
-
-
-def split_pointer(pointer: str) -> tuple[str, ...] | None:
-    if pointer == "":
-        return ()
-    if not pointer.startswith("/"):
+def split_pointer(text: str) -> tuple[str, ...] | None:
+    """The tokens of a JSON pointer, or None if ``text`` is none."""
+    try:
+        return jsonpointer.parse(text)
+    except jsonpointer.PointerError:
         return None
-    return tuple(_unescape_token(t) for t in pointer[1:].split("/"))
 
 
 class _Marks:
@@ -276,7 +273,7 @@ def _render_value(
 
 
 def _pointer_text(path: tuple[str, ...]) -> str:
-    return "".join("/" + t.replace("~", "~0").replace("/", "~1") for t in path) or "(root)"
+    return jsonpointer.join(path) or "(root)"
 
 
 def highlight_json(data: Any, pointers: Iterable[str]) -> Markup:

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from a2a_schema_suite import __version__
+from a2a_schema_suite import pointer as jsonpointer
 from a2a_schema_suite.reporters.htmlkit import (
     MAX_FAILURES_SHOWN,
     TOOL_NAME,
@@ -20,7 +21,6 @@ from a2a_schema_suite.reporters.htmlkit import (
     join,
     page,
     section,
-    split_pointer,
     table,
 )
 from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, RunSummary
@@ -65,18 +65,11 @@ _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'" + r'|"(?:[^"\\]|\\.)*"')
 _UNEXPECTED_KEYWORDS = ("unevaluatedProperties", "additionalProperties")
 
 
-def _resolve(data: Any, pointer: str) -> tuple[bool, Any]:
-    tokens = split_pointer(pointer)
-    if tokens is None:
+def _resolve(data: Any, text: str) -> tuple[bool, Any]:
+    try:
+        return True, jsonpointer.resolve(data, text)
+    except jsonpointer.PointerError:
         return False, None
-    for token in tokens:
-        if isinstance(data, dict) and token in data:
-            data = data[token]
-        elif isinstance(data, list) and token.isdigit() and int(token) < len(data):
-            data = data[int(token)]
-        else:
-            return False, None
-    return True, data
 
 
 def _unexpected_members(error: ErrorDetail, data: Any) -> list[str]:
@@ -91,7 +84,7 @@ def _unexpected_members(error: ErrorDetail, data: Any) -> list[str]:
         except (ValueError, SyntaxError):
             continue
         if isinstance(name, str) and name in target:
-            names.append(error.pointer + "/" + name.replace("~", "~0").replace("/", "~1"))
+            names.append(jsonpointer.append(error.pointer, name))
     return names
 
 
