@@ -141,6 +141,24 @@ def holds(name: str) -> Holds | None:
     return None if keyword is None else keyword.holds
 
 
+def json_type(value: Any, *, integers: bool = False) -> str:
+    """The JSON Schema type name of an instance value (``integer`` for an int only with
+    ``integers``: every integer is also a ``number``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int) and integers:
+        return "integer"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
 # --------------------------------------------------------------------------------------------
 # The static walk.
 

@@ -67,14 +67,8 @@ if TYPE_CHECKING:
     )
     from a2a_schema_suite.mutate.emit import EmitError, emit_suites
     from a2a_schema_suite.mutate.explain import Blame, expected_errors, judge, judge_blame, responsible
-    from a2a_schema_suite.mutate.operator import (
-        LIKELY_FINE,
-        LIKELY_GAP,
-        REVIEW,
-        Judgement,
-        Mutation,
-        Operator,
-    )
+    from a2a_schema_suite.mutate.hints import LIKELY_FINE, LIKELY_GAP, REVIEW
+    from a2a_schema_suite.mutate.operator import Judgement, Mutation, Operator
     from a2a_schema_suite.mutate.operators import NAMES
     from a2a_schema_suite.mutate.operators.unknown import UNKNOWN_MEMBER
     from a2a_schema_suite.mutate.registry import OPERATORS, mutations
@@ -99,9 +93,8 @@ _EXPORTS = {
     **dict.fromkeys(
         ("Blame", "expected_errors", "judge", "judge_blame", "responsible"), f"{__name__}.explain"
     ),
-    **dict.fromkeys(
-        ("LIKELY_FINE", "LIKELY_GAP", "REVIEW", "Judgement", "Mutation", "Operator"), f"{__name__}.operator"
-    ),
+    **dict.fromkeys(("LIKELY_FINE", "LIKELY_GAP", "REVIEW"), f"{__name__}.hints"),
+    **dict.fromkeys(("Judgement", "Mutation", "Operator"), f"{__name__}.operator"),
     "NAMES": f"{__name__}.operators",
     "UNKNOWN_MEMBER": f"{__name__}.operators.unknown",
     **dict.fromkeys(("OPERATORS", "mutations"), f"{__name__}.registry"),

@@ -14,7 +14,8 @@ from referencing.exceptions import Unresolvable
 
 from a2a_schema_suite.mutate.annotate import Annotator, Context
 from a2a_schema_suite.mutate.explain import expected_errors, judge, judge_blame, responsible
-from a2a_schema_suite.mutate.operator import LIKELY_FINE, LIKELY_GAP, REVIEW, Mutation
+from a2a_schema_suite.mutate.hints import LIKELY_FINE, LIKELY_GAP, REVIEW
+from a2a_schema_suite.mutate.operator import Mutation
 from a2a_schema_suite.mutate.registry import OPERATORS, mutations
 from a2a_schema_suite.mutate.wording import short
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore

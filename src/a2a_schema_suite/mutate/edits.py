@@ -10,6 +10,19 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from a2a_schema_suite import pointer
+from a2a_schema_suite.schemawalk import json_type
+
+__all__ = [
+    "Parts",
+    "json_path_of",
+    "json_type",
+    "nodes",
+    "pointer_of",
+    "replaced",
+    "value_at",
+    "with_members",
+    "without",
+]
 
 Parts = tuple[Any, ...]
 
@@ -68,17 +81,3 @@ def value_at(doc: Any, parts: Parts) -> Any:
         except (KeyError, IndexError, TypeError):
             return None
     return doc
-
-
-def json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"

@@ -10,7 +10,8 @@ from referencing.exceptions import Unresolvable
 
 from a2a_schema_suite.mutate.annotate import Annotator, Context, primary_entry
 from a2a_schema_suite.mutate.edits import value_at
-from a2a_schema_suite.mutate.operator import REVIEW, Evidence, Judgement, Mutation
+from a2a_schema_suite.mutate.hints import REVIEW
+from a2a_schema_suite.mutate.operator import Evidence, Judgement, Mutation
 from a2a_schema_suite.mutate.registry import OPERATORS
 from a2a_schema_suite.mutate.wording import short
 from a2a_schema_suite.registry import SchemaStore

@@ -7,11 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from a2a_schema_suite.mutate.annotate import Context
-from a2a_schema_suite.mutate.edits import Parts, json_path_of, pointer_of
+from a2a_schema_suite.mutate.edits import Parts, json_path_of, pointer_of, replaced
 from a2a_schema_suite.schemawalk import Site
-
-#: hints a survivor's judgement gives the author, in report order
-LIKELY_GAP, REVIEW, LIKELY_FINE = "likely-gap", "review", "likely-fine"
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +30,11 @@ class Mutation:
     @property
     def path(self) -> str:
         return json_path_of(self.parts)
+
+    @classmethod
+    def replacing(cls, operator: str, doc: Any, parts: Parts, new: Any, description: str) -> Mutation:
+        """``doc`` with the value at ``parts`` replaced by ``new``."""
+        return cls(operator, parts, replaced(doc, parts, new), description)
 
     def as_tuple(self) -> tuple[str, str, Any, str]:
         """``(operator, json_pointer, mutant, description)``."""

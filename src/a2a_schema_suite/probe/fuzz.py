@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from a2a_schema_suite.registry import SchemaStore
+from a2a_schema_suite.schemawalk import json_type
 
 HUGE_STRING_BYTES = 1024 * 1024  #: 1 MiB
 DEEP_NESTING = 2000
@@ -174,7 +175,7 @@ def _schema_mutations(
                 yield (
                     "type",
                     path,
-                    f"wrong type for {dotted(path)} ({_json_type(other)})",
+                    f"wrong type for {dotted(path)} ({json_type(other, integers=True)})",
                     _set(request, path, other),
                 )
 
@@ -183,29 +184,13 @@ def _other_type(instance: Any, allowed: set[str]) -> Any:
     """A value of a JSON type that ``allowed`` does not admit, preferably the natural opposite."""
 
     def admitted(value: Any) -> bool:
-        kind = _json_type(value)
+        kind = json_type(value, integers=True)
         return kind in allowed or (kind == "integer" and "number" in allowed)
 
-    natural = _OTHER_TYPE.get(_json_type(instance))
+    natural = _OTHER_TYPE.get(json_type(instance, integers=True))
     if natural is not None and not admitted(natural):
         return natural
     return next((v for v in _OTHER_TYPE.values() if not admitted(v)), None)
-
-
-def _json_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return "null"
 
 
 def _message_path(request: Any) -> Path:

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from a2a_schema_suite.mutate.annotate import Context
-from a2a_schema_suite.mutate.edits import replaced
-from a2a_schema_suite.mutate.operator import LIKELY_GAP, Evidence, Judgement, Mutation, Operator, at_keyword
+from a2a_schema_suite.mutate.hints import LIKELY_GAP
+from a2a_schema_suite.mutate.operator import Evidence, Judgement, Mutation, Operator, at_keyword
 
 
 def generate(doc: Any, ctx: Context) -> Iterator[Mutation]:
@@ -17,17 +17,19 @@ def generate(doc: Any, ctx: Context) -> Iterator[Mutation]:
             parts, lambda s: "base64" in s.keyword_values("contentEncoding")
         ):
             continue
-        yield Mutation(
+        yield Mutation.replacing(
             "base64",
+            doc,
             parts,
-            replaced(doc, parts, "%%not*base64%%"),
+            "%%not*base64%%",
             "replaced by characters outside the base64 alphabet",
         )
         broken = value.rstrip("=") if value.endswith("=") else value + "A"
-        yield Mutation(
+        yield Mutation.replacing(
             "base64",
+            doc,
             parts,
-            replaced(doc, parts, broken),
+            broken,
             "padding removed" if value.endswith("=") else "length no longer a multiple of 4",
         )
 

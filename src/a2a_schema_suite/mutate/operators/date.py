@@ -8,16 +8,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from a2a_schema_suite.mutate.annotate import Context
-from a2a_schema_suite.mutate.edits import replaced
-from a2a_schema_suite.mutate.operator import (
-    LIKELY_FINE,
-    LIKELY_GAP,
-    Evidence,
-    Judgement,
-    Mutation,
-    Operator,
-    format_or_pattern,
-)
+from a2a_schema_suite.mutate.hints import LIKELY_FINE, LIKELY_GAP
+from a2a_schema_suite.mutate.operator import Evidence, Judgement, Mutation, Operator, format_or_pattern
 from a2a_schema_suite.mutate.wording import titled
 from a2a_schema_suite.schemawalk import Site
 
@@ -37,14 +29,15 @@ def generate(doc: Any, ctx: Context) -> Iterator[Mutation]:
     for parts, value in ctx.described_nodes(doc):
         if not isinstance(value, str) or not ctx.site_matches(parts, _is_timestamp):
             continue
-        yield Mutation("date", parts, replaced(doc, parts, value[:10] or "2024-01-01"), "date only, no time")
+        yield Mutation.replacing("date", doc, parts, value[:10] or "2024-01-01", "date only, no time")
         no_zone = re.sub(r"(Z|z|[+-][0-9]{2}:[0-9]{2})$", "", value)
         if no_zone != value:
-            yield Mutation("date", parts, replaced(doc, parts, no_zone), "time zone removed")
-        yield Mutation(
+            yield Mutation.replacing("date", doc, parts, no_zone, "time zone removed")
+        yield Mutation.replacing(
             "date",
+            doc,
             parts,
-            replaced(doc, parts, "2024-02-30T25:61:00Z"),
+            "2024-02-30T25:61:00Z",
             "impossible date and time (February 30, 25:61)",
         )
 

@@ -7,15 +7,8 @@ from typing import Any
 
 from a2a_schema_suite.mutate.annotate import Context
 from a2a_schema_suite.mutate.edits import json_path_of, without
-from a2a_schema_suite.mutate.operator import (
-    LIKELY_FINE,
-    LIKELY_GAP,
-    REVIEW,
-    Evidence,
-    Judgement,
-    Mutation,
-    Operator,
-)
+from a2a_schema_suite.mutate.hints import LIKELY_FINE, LIKELY_GAP, REVIEW
+from a2a_schema_suite.mutate.operator import Evidence, Judgement, Mutation, Operator
 from a2a_schema_suite.mutate.wording import entry_descriptions, presence
 
 

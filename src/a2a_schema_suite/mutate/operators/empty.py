@@ -6,16 +6,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from a2a_schema_suite.mutate.annotate import Context
-from a2a_schema_suite.mutate.edits import json_path_of, replaced, value_at
-from a2a_schema_suite.mutate.operator import (
-    LIKELY_FINE,
-    LIKELY_GAP,
-    REVIEW,
-    Evidence,
-    Judgement,
-    Mutation,
-    Operator,
-)
+from a2a_schema_suite.mutate.edits import json_path_of, value_at
+from a2a_schema_suite.mutate.hints import LIKELY_FINE, LIKELY_GAP, REVIEW
+from a2a_schema_suite.mutate.operator import Evidence, Judgement, Mutation, Operator
 from a2a_schema_suite.mutate.wording import documents_empty, entry_descriptions, presence
 
 
@@ -23,9 +16,9 @@ def generate(doc: Any, ctx: Context) -> Iterator[Mutation]:
     """Empty each non-empty string and array."""
     for parts, value in ctx.described_nodes(doc):
         if isinstance(value, str) and value:
-            yield Mutation("empty", parts, replaced(doc, parts, ""), 'string emptied to ""')
+            yield Mutation.replacing("empty", doc, parts, "", 'string emptied to ""')
         elif isinstance(value, list) and value:
-            yield Mutation("empty", parts, replaced(doc, parts, []), "array emptied to []")
+            yield Mutation.replacing("empty", doc, parts, [], "array emptied to []")
 
 
 def judge(ev: Evidence) -> Judgement:

@@ -8,8 +8,9 @@ from typing import Any
 
 from a2a_schema_suite.migration import SPELLINGS
 from a2a_schema_suite.mutate.annotate import Context
-from a2a_schema_suite.mutate.edits import json_path_of, replaced
-from a2a_schema_suite.mutate.operator import LIKELY_GAP, REVIEW, Evidence, Judgement, Mutation, Operator
+from a2a_schema_suite.mutate.edits import json_path_of
+from a2a_schema_suite.mutate.hints import LIKELY_GAP, REVIEW
+from a2a_schema_suite.mutate.operator import Evidence, Judgement, Mutation, Operator
 
 #: values too generic to swap in a free string (an agent's own "version": "1.0"): swapped only
 #: where the schema constrains the value (enum, const or pattern)
@@ -29,10 +30,11 @@ def generate(doc: Any, ctx: Context) -> Iterator[Mutation]:
         ):
             continue
         other, version = SPELLINGS[value]
-        yield Mutation(
+        yield Mutation.replacing(
             "enum-spelling",
+            doc,
             parts,
-            replaced(doc, parts, other),
+            other,
             f"{value!r} swapped for its {version} spelling {other!r}",
         )
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from a2a_schema_suite.mutate.annotate import Context
-from a2a_schema_suite.mutate.edits import json_type, replaced
+from a2a_schema_suite.mutate.edits import json_type
 from a2a_schema_suite.mutate.operator import Mutation, Operator, at_keyword
 from a2a_schema_suite.mutate.operators.type import judge
 
@@ -15,7 +15,7 @@ def generate(doc: Any, ctx: Context) -> Iterator[Mutation]:
     """Set each value to null."""
     for parts, value in ctx.described_nodes(doc):
         if value is not None:
-            yield Mutation("null", parts, replaced(doc, parts, None), f"{json_type(value)} set to null")
+            yield Mutation.replacing("null", doc, parts, None, f"{json_type(value)} set to null")
 
 
 #: judged as a type change to null (``operators/type.py``)

@@ -8,15 +8,8 @@ from typing import Any
 from a2a_schema_suite import pointer
 from a2a_schema_suite.mutate.annotate import Context
 from a2a_schema_suite.mutate.edits import with_members
-from a2a_schema_suite.mutate.operator import (
-    LIKELY_GAP,
-    REVIEW,
-    Evidence,
-    Judgement,
-    Mutation,
-    Operator,
-    at_keyword,
-)
+from a2a_schema_suite.mutate.hints import LIKELY_GAP, REVIEW
+from a2a_schema_suite.mutate.operator import Evidence, Judgement, Mutation, Operator, at_keyword
 
 
 def generate(doc: Any, ctx: Context) -> Iterator[Mutation]:

@@ -8,17 +8,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from a2a_schema_suite.mutate.annotate import Context, declared_types
-from a2a_schema_suite.mutate.edits import json_type, replaced
-from a2a_schema_suite.mutate.operator import (
-    LIKELY_FINE,
-    LIKELY_GAP,
-    REVIEW,
-    Evidence,
-    Judgement,
-    Mutation,
-    Operator,
-    at_keyword,
-)
+from a2a_schema_suite.mutate.edits import json_type
+from a2a_schema_suite.mutate.hints import LIKELY_FINE, LIKELY_GAP, REVIEW
+from a2a_schema_suite.mutate.operator import Evidence, Judgement, Mutation, Operator, at_keyword
 from a2a_schema_suite.mutate.wording import a, admits
 
 
@@ -48,10 +40,11 @@ def generate(doc: Any, ctx: Context) -> Iterator[Mutation]:
     """Change each value's type: string <-> number <-> boolean, object <-> array."""
     for parts, value in ctx.described_nodes(doc):
         for new_type, new in _type_changes(value):
-            yield Mutation(
+            yield Mutation.replacing(
                 "type",
+                doc,
                 parts,
-                replaced(doc, parts, new),
+                new,
                 f"{json_type(value)} changed to {new_type} {json.dumps(new)[:40]}",
             )
 

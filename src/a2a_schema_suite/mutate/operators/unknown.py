@@ -7,7 +7,8 @@ from typing import Any
 
 from a2a_schema_suite.mutate.annotate import Context
 from a2a_schema_suite.mutate.edits import json_path_of, with_members
-from a2a_schema_suite.mutate.operator import REVIEW, Evidence, Judgement, Mutation, Operator
+from a2a_schema_suite.mutate.hints import REVIEW
+from a2a_schema_suite.mutate.operator import Evidence, Judgement, Mutation, Operator
 from a2a_schema_suite.schemawalk import Site
 
 UNKNOWN_MEMBER = "mutantUnknownMember"

@@ -7,15 +7,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from a2a_schema_suite.mutate.annotate import Context
-from a2a_schema_suite.mutate.edits import replaced
-from a2a_schema_suite.mutate.operator import (
-    LIKELY_GAP,
-    Evidence,
-    Judgement,
-    Mutation,
-    Operator,
-    format_or_pattern,
-)
+from a2a_schema_suite.mutate.hints import LIKELY_GAP
+from a2a_schema_suite.mutate.operator import Evidence, Judgement, Mutation, Operator, format_or_pattern
 from a2a_schema_suite.mutate.wording import titled
 from a2a_schema_suite.schemawalk import Site
 
@@ -32,10 +25,10 @@ def generate(doc: Any, ctx: Context) -> Iterator[Mutation]:
     for parts, value in ctx.described_nodes(doc):
         if not isinstance(value, str) or not ctx.site_matches(parts, _is_url):
             continue
-        yield Mutation(
-            "url", parts, replaced(doc, parts, "example.com/no-scheme"), "relative reference without a scheme"
+        yield Mutation.replacing(
+            "url", doc, parts, "example.com/no-scheme", "relative reference without a scheme"
         )
-        yield Mutation("url", parts, replaced(doc, parts, "https://exa mple.com/"), "space inside the host")
+        yield Mutation.replacing("url", doc, parts, "https://exa mple.com/", "space inside the host")
 
 
 def judge(ev: Evidence) -> Judgement:

@@ -1,0 +1,3 @@
+"""The hints a survivor's judgement gives the author, in report order."""
+
+LIKELY_GAP, REVIEW, LIKELY_FINE = "likely-gap", "review", "likely-fine"
