@@ -79,3 +79,34 @@ def test_bad_pointers_are_errors(text, words):
 def test_pointers_naming_no_value_say_where_they_stop(text, words):
     with pytest.raises(PointerError, match=words.replace("(", r"\(").replace(")", r"\)")):
         pointer.resolve({"foo": ["bar", "baz"]}, text)
+
+
+def test_check_names_a_bad_escape_in_a_ref_pointer(tmp_path):
+    """A $ref whose fragment is no JSON pointer (``~2``) is reported as such by `check`, through the
+    one pointer module (no hand-written unescape that reads ``~2`` as a name)."""
+    import json
+    import subprocess
+    import sys
+
+    root = tmp_path / "schemas" / "v9"
+    root.mkdir(parents=True)
+    (root / "a.json").write_text(
+        json.dumps(
+            {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$id": "https://x.test/schemas/v9/a.json",
+                "$defs": {"a~b": {"type": "string"}},
+                "properties": {"p": {"$ref": "#/$defs/a~2b"}},
+            }
+        )
+    )
+    schemas = str(tmp_path / "schemas")
+    done = subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", "check", "--schemas", schemas, schemas],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "$ref '#/$defs/a~2b' does not resolve: v9/a.json#/$defs/a~2b is not a JSON pointer" in done.stdout
+    assert "Traceback" not in done.stderr
