@@ -35,7 +35,17 @@ from a2a_schema_suite import __version__
 CACHE_ENV = "A2A_SCHEMA_SUITE_CACHE"
 
 #: The modules whose code decides a start-up verdict.
-_DECIDERS = ("registry.py", "suite.py", "regexlint.py", "engines.py", "jsonio.py", "verdicts.py")
+_DECIDERS = (
+    "registry.py",
+    "suite.py",
+    "regexlint.py",
+    "engines.py",
+    "jsonio.py",
+    "verdicts.py",
+    # the walks the schema checks search (keyword_values, schema_patterns) and their pointers
+    "schemawalk.py",
+    "pointer.py",
+)
 
 
 @functools.cache
