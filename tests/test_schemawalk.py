@@ -316,3 +316,51 @@ def test_store_annotator_walks_a_bundled_case():
     sites = store.annotator(version).annotate(root, task)
     assert "/status/state" in sites
     assert any(loc.endswith("/properties/state") for loc in sites["/status/state"].entries)
+
+
+# --- walkers moved onto schemawalk: a member named like a data keyword is a schema --------------
+
+
+def _cli(*args, cwd):
+    import subprocess
+    import sys
+
+    return subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def _write(root, name, schema):
+    import json
+
+    path = root / "schemas" / "v9" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}))
+
+
+def test_bundle_embeds_a_schema_referenced_only_from_a_property_named_examples(tmp_path):
+    import json
+
+    base = "https://x.test/schemas/v9/"
+    _write(tmp_path, "a.json", {"$id": base + "a.json", "properties": {"examples": {"$ref": "b.json"}}})
+    _write(tmp_path, "b.json", {"$id": base + "b.json", "type": "array"})
+    done = _cli("bundle", "--schemas", "schemas", "--schema", "v9/a.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    # the bundle's own walk skipped "examples" as instance data: b.json was left out, the bundle broken
+    assert sorted(json.loads(done.stdout)["$defs"]) == [base + "a.json", base + "b.json"]
+
+
+def test_an_error_under_a_member_named_enum_names_its_definition(tmp_path):
+    base = "https://x.test/schemas/v9/"
+    thing = {"type": "object", "properties": {"enum": {"type": "string"}}}
+    _write(tmp_path, "a.json", {"$id": base + "a.json", "$defs": {"Thing": thing}})
+    (tmp_path / "doc.json").write_text('{"enum": 5}')
+    done = _cli(
+        "validate", "--schemas", "schemas", "--schema", "v9/a.json#/$defs/Thing", "doc.json", cwd=tmp_path
+    )
+    assert done.returncode == 1, done.stderr
+    assert "(schema /properties/enum/type; spec: v9/a.json#/$defs/Thing)" in done.stdout

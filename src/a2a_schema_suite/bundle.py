@@ -23,22 +23,20 @@ from urllib.parse import urldefrag, urljoin
 
 from referencing.exceptions import Unresolvable
 
+from a2a_schema_suite import schemawalk
 from a2a_schema_suite.registry import BASE_URI, DEFAULT_PROFILE, SchemaError, SchemaStore
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
 
 def _refs(node: Any) -> Iterator[str]:
-    """Every ``$ref`` / ``$dynamicRef`` string in a schema document (instance values skipped)."""
-    if isinstance(node, list):
-        for item in node:
-            yield from _refs(item)
-    elif isinstance(node, dict):
-        for key, value in node.items():
-            if key in ("$ref", "$dynamicRef") and isinstance(value, str):
-                yield value
-            elif key not in ("enum", "const", "examples", "default"):
-                yield from _refs(value)
+    """Every ``$ref`` / ``$dynamicRef`` string in a schema document (instance values skipped; a
+    property named ``examples`` or ``enum`` is a schema like any other)."""
+    for sub in schemawalk.subschemas(node, lenient=True):
+        if isinstance(sub.schema, dict):
+            for keyword in ("$ref", "$dynamicRef"):
+                if isinstance(sub.schema.get(keyword), str):
+                    yield sub.schema[keyword]
 
 
 def _needed(store: SchemaStore, version: str, profile: str, start: str) -> list[str]:

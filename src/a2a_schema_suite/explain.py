@@ -31,7 +31,8 @@ from typing import Any
 
 from jsonschema.exceptions import ValidationError, best_match, relevance
 
-from a2a_schema_suite import migration
+from a2a_schema_suite import migration, schemawalk
+from a2a_schema_suite.pointer import parse as parse_pointer
 from a2a_schema_suite.results import ErrorDetail, _pointer, shorten
 
 #: One index per registry, most recently used last, a bounded number (a process that builds many
@@ -63,16 +64,9 @@ def index(registry: Any) -> None:
     for uri in registry:
         relpath, contents = _relpath(uri), registry[uri].contents
         contents_by_file[relpath] = contents
-        stack: list[tuple[Any, tuple[str, ...]]] = [(contents, ())]
-        while stack:
-            node, tokens = stack.pop()
-            if isinstance(node, dict):
-                nodes[id(node)] = (node, relpath, tokens)
-                for name, value in node.items():
-                    if name not in ("enum", "const", "examples", "default"):
-                        stack.append((value, (*tokens, name)))
-            elif isinstance(node, list):
-                stack.extend((item, (*tokens, str(i))) for i, item in enumerate(node))
+        for sub in schemawalk.subschemas(contents, lenient=True):  # a property named "enum" too
+            if isinstance(sub.schema, dict):
+                nodes[id(sub.schema)] = (sub.schema, relpath, parse_pointer(sub.pointer))
     _INDEXES[key] = (registry, nodes, contents_by_file)
     while len(_INDEXES) > _MAX_INDEXES:
         _INDEXES.popitem(last=False)
