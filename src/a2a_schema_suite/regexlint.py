@@ -859,8 +859,6 @@ def _abbreviate(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[:width] + "..."
 
 
-
-
 def schema_patterns(schema: Any, pointer: str = "") -> Iterator[tuple[str, str]]:
     """Every ``(JSON pointer, pattern)`` of a schema: ``pattern`` values, ``patternProperties`` keys.
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from a2a_schema_suite import pointer
 from a2a_schema_suite.results import CaseResult, RunSummary
 from a2a_schema_suite.roots import Roots
 
@@ -70,7 +71,7 @@ class Shard:
 def _pointer_of(path: str) -> str:
     """The JSON pointer of a JSON path as the reports write it (``$.a[0].b`` -> ``/a/0/b``)."""
     parts = re.findall(r"\.([^.\[]+)|\[(\d+)\]", path[1:] if path.startswith("$") else path)
-    return "".join("/" + (key or index).replace("~", "~0").replace("/", "~1") for key, index in parts)
+    return pointer.join(key or index for key, index in parts)
 
 
 def summary_from_dict(data: dict[str, Any]) -> RunSummary:
