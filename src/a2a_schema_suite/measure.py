@@ -105,7 +105,7 @@ def _tracing_class() -> type[Validator]:
     base = engines.python_validator_class()
     applicators = {k for k, kw in schemawalk.KEYWORDS.items() if kw.kind == "applicator"}
     traced = {name: _traced(fn) for name, fn in base.VALIDATORS.items() if name in applicators}
-    cls: type[Validator] = jsonschema.validators.extend(base, traced)  # type: ignore[no-untyped-call]
+    cls: type[Validator] = jsonschema.validators.extend(base, traced)
     return cls
 
 

@@ -70,9 +70,9 @@ def emit_suites(survivors: Iterable[Survivor], directory: Path) -> list[Path]:
         used = set(originals)
         for s in group:
             description = f'mutant: {s.operator} at {s.path}, {s.mutation} (from "{s.test}")'
-            base, n = description, 2
+            plain, n = description, 2
             while description in used:
-                description, n = f"{base} #{n}", n + 1
+                description, n = f"{plain} #{n}", n + 1
             used.add(description)
             tests.append(
                 {
