@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from a2a_schema_suite.mutate.auditor import Survivor
 from a2a_schema_suite.registry import DEFAULT_PROFILE
-from a2a_schema_suite.suite import suite_file_name
+from a2a_schema_suite.suite import CaseTest, Matcher, Suite, suite_file_name
 
 
 class EmitError(Exception):
@@ -61,12 +60,10 @@ def emit_suites(survivors: Iterable[Survivor], directory: Path) -> list[Path]:
     written: list[Path] = []
     for rel, group in by_file.items():
         first = group[0]
-        tests: list[dict[str, Any]] = []
         originals: dict[str, Any] = {}
         for s in group:
             originals.setdefault(s.test, s.original)
-        for description, data in originals.items():
-            tests.append({"description": description, "valid": True, "data": data})
+        tests = [CaseTest(description, True, data) for description, data in originals.items()]
         used = set(originals)
         for s in group:
             description = f'mutant: {s.operator} at {s.path}, {s.mutation} (from "{s.test}")'
@@ -75,29 +72,29 @@ def emit_suites(survivors: Iterable[Survivor], directory: Path) -> list[Path]:
                 description, n = f"{plain} #{n}", n + 1
             used.add(description)
             tests.append(
-                {
-                    "description": description,
-                    "comment": f"{s.why} [{s.hint}]",
-                    "valid": False,
-                    "data": s.mutant,
-                    "expectedErrors": [dict(m) for m in s.expected_errors],
-                }
+                CaseTest(
+                    description,
+                    False,
+                    s.mutant,
+                    expected_errors=tuple(Matcher.from_dict(m) for m in s.expected_errors),
+                    comment=f"{s.why} [{s.hint}]",
+                )
             )
-        suite: dict[str, Any] = {
-            "schema": first.schema,
-            "description": f"Mutants of {first.suite} that the schema still accepts (a2a-schema-suite "
+        path = targets[rel]
+        suite = Suite(
+            name=rel.as_posix(),
+            path=path,
+            schema=first.schema,
+            profile=None if first.profile == DEFAULT_PROFILE else first.profile,
+            description=f"Mutants of {first.suite} that the schema still accepts (a2a-schema-suite "
             "mutate --emit). Every valid: false test fails until the schema rejects it: "
             "review each, fix the schema or delete the test, then move the file into "
             "cases/.",
-        }
-        if first.profile != DEFAULT_PROFILE:
-            suite["profile"] = first.profile
-        suite["tests"] = tests
-        path = targets[rel]
+            tests=tuple(tests),
+        )
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("x", encoding="utf-8") as handle:  # "x": never overwrite, even in a race
-                handle.write(json.dumps(suite, indent=2, ensure_ascii=False) + "\n")
+            suite.write()  # never overwrites, even in a race
         except OSError as exc:
             raise EmitError(f"cannot write {path}: {exc.strerror or exc}") from None
         written.append(path)
