@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "drift": "a2a_schema_suite.commands.drift",
     "diff": "a2a_schema_suite.commands.diff",
     "new-version": "a2a_schema_suite.commands.new_version",
+    "sdk": "a2a_schema_suite.commands.sdk",
 }
 
 #: one-line summaries shown by ``--help`` without importing the command modules (in the
@@ -46,6 +47,7 @@ SUMMARIES: dict[str, str] = {
     "drift": "Compare a version's schemas with its .proto: members, json names, types, enums, REQUIRED.",
     "diff": "The wire-visible changes between two schema versions, as a markdown migration table.",
     "new-version": "Scaffold a new protocol version from an existing one: schemas, cases, registration.",
+    "sdk": "Run the cases through SDK adapters: where an SDK is too lenient, too strict, or round-trips.",
 }
 
 ERRORED = 3  # results.ExitCode.ERRORED, kept here so the group imports nothing heavy

@@ -1,0 +1,275 @@
+"""``a2a-schema-suite sdk ADAPTER...``: the golden samples run through SDKs' parsers, as a matrix."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from a2a_schema_suite.commands._options import (
+    _finite_seconds,
+    cases_option,
+    choose_roots,
+    console_options,
+    output_option,
+    schemas_option,
+    write_report,
+)
+
+if TYPE_CHECKING:
+    from a2a_schema_suite.roots import Roots
+    from a2a_schema_suite.sdk.adapters import Adapter
+    from a2a_schema_suite.sdk.report import SdkReport
+
+FORMATS = ("text", "json", "markdown", "html")  # reporters.sdk.FORMATS, without importing it
+FAIL_ON = ("lenient", "strict", "roundtrip")  # sdk.report.FAIL_ON_CHOICES, likewise
+
+
+def _fail_on(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    chosen: list[str] = []
+    for value in values:
+        for word in (w.strip() for w in value.split(",")):
+            if word == "all":
+                chosen.extend(FAIL_ON)
+            elif word in FAIL_ON:
+                chosen.append(word)
+            elif word:
+                raise click.BadParameter(
+                    f"{word!r} is not one of {', '.join(FAIL_ON)} (or all)", param_hint="--fail-on"
+                )
+    return tuple(dict.fromkeys(sorted(chosen, key=FAIL_ON.index)))
+
+
+@click.command("sdk")
+@console_options
+@click.argument("adapters", nargs=-1, metavar="ADAPTER...")
+@schemas_option
+@cases_option
+@click.option(
+    "-k",
+    "select",
+    metavar="TEXT",
+    help="Only cases whose 'suite > description' contains TEXT, ignoring case.",
+)
+@click.option(
+    "--version",
+    "versions",
+    multiple=True,
+    type=click.Choice(("v1_0", "v0_3")),
+    help="Only cases of this protocol version (repeatable). Default: both.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=5.0,
+    show_default=True,
+    callback=_finite_seconds,
+    metavar="SECONDS",
+    help="Per-case timeout: an adapter that has not answered by then is restarted and the case is errored.",
+)
+@click.option(
+    "--fail-on",
+    "fail_on",
+    multiple=True,
+    callback=_fail_on,
+    metavar="VERDICTS",
+    help="Exit 1 if some case has one of these verdicts: lenient, strict, roundtrip (comma-separated, "
+    "repeatable; all = the three). Default: none, the matrix is informative.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="Report format: text (summary per SDK and type), json (schemas/_meta/sdk.json), markdown or "
+    "html (the matrix, cases x SDKs).",
+)
+@output_option
+@click.option(
+    "--notes",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Markdown included in the markdown report after the summary (a hand-written reading of the "
+    "matrix; docs/SDK_MATRIX.md uses docs/SDK_MATRIX_NOTES.md).",
+)
+@click.option(
+    "--list-adapters",
+    is_flag=True,
+    help="List the adapters known by name, their program, and whether they can run here; then exit.",
+)
+def command(
+    adapters: tuple[str, ...],
+    schemas: Path | None,
+    cases: Path | None,
+    select: str | None,
+    versions: tuple[str, ...],
+    timeout: float,
+    fail_on: tuple[str, ...],
+    fmt: str,
+    output: Path | None,
+    notes: Path | None,
+    list_adapters: bool,
+) -> None:
+    """Run every bundled case through SDK adapters and classify each answer.
+
+    An ADAPTER is a known name (python-a2a-sdk, js-a2a-sdk: the adapters kept with this project,
+    see --list-adapters), the path of an adapter program (*.py, *.mjs, a directory with
+    adapter.mjs, an executable), or a command line ("python3 my_adapter.py"). Adapters speak the
+    JSON-lines protocol of docs/SDK_ADAPTERS.md.
+
+    Every test and stream line of the cases (both versions; -k, --version to select) of a type
+    the adapter parses is sent to it, and the SDK agrees, is too lenient (accepts an invalid
+    document), too strict (rejects a valid one), or its round trip differs (its re-serialization
+    is another document under ProtoJSON canonical rules). A crashing or hanging adapter is
+    restarted and that case is errored; the run always completes.
+
+    \b
+    Exit codes: 0 ok; 1 a verdict named by --fail-on; 2 usage error; 3 an adapter did not
+    start or a case is errored (or the report could not be written); 4 no case was sent.
+
+    \b
+    Examples:
+      a2a-schema-suite sdk python-a2a-sdk js-a2a-sdk
+      a2a-schema-suite sdk ./my_adapter.py --fail-on strict,roundtrip
+      a2a-schema-suite sdk python-a2a-sdk js-a2a-sdk --format markdown \\
+          --notes docs/SDK_MATRIX_NOTES.md --output docs/SDK_MATRIX.md
+    """
+    from a2a_schema_suite import sanitize
+    from a2a_schema_suite.sdk.adapters import describe_known, resolve
+
+    roots = choose_roots(schemas, cases)
+    start = _start()
+    if list_adapters:
+        for name, program, state in describe_known(start):
+            click.echo(sanitize.visible(f"{name}: {program}\n  {state}"))
+        sys.exit(0)
+    if not adapters:
+        raise click.UsageError("give at least one ADAPTER (a known name, a program or a command line)")
+    if notes is not None and fmt != "markdown":
+        raise click.BadParameter("only the markdown report includes notes", param_hint="--notes")
+    resolved = [resolve(spec, start) for spec in adapters]
+    for adapter in resolved:
+        if adapter.problem and adapter.problem.startswith("no such adapter"):
+            raise click.BadParameter(f"{adapter.label}: {adapter.problem}", param_hint="ADAPTER")
+    notes_text = _read_notes(notes)
+    report = _run(resolved, roots, select, versions, timeout, fail_on, notes_text, notes)
+    sys.exit(_emit(report, fmt, output))
+
+
+def _start() -> Path | None:
+    ctx = click.get_current_context(silent=True)
+    obj = ctx.find_root().obj if ctx is not None else None
+    start = obj.get("start") if isinstance(obj, dict) else None
+    return Path(start) if start is not None else None
+
+
+def _read_notes(path: Path | None) -> str | None:
+    if path is None:
+        return None
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.BadParameter(f"{path}: cannot read it: {exc}", param_hint="--notes") from None
+
+
+def _run(
+    resolved: list[Adapter],
+    roots: Roots,
+    select: str | None,
+    versions: tuple[str, ...],
+    timeout: float,
+    fail_on: tuple[str, ...],
+    notes_text: str | None,
+    notes: Path | None,
+) -> SdkReport:
+    from a2a_schema_suite import console
+    from a2a_schema_suite.console import Progress
+    from a2a_schema_suite.sdk.harness import SdkRun, collect_probes, run_adapter
+    from a2a_schema_suite.sdk.report import SdkColumn, SdkReport
+
+    with Progress("sdk: reading the cases"):
+        try:
+            probes = collect_probes(roots.cases, roots.schemas)
+        except ValueError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(3)
+    needle = select.casefold() if select is not None else None
+    chosen = tuple(
+        p
+        for p in probes
+        if (needle is None or needle in p.id.casefold()) and (not versions or p.version in versions)
+    )
+    if not chosen:
+        click.echo(
+            "error: no case matched the selection (-k is a case-insensitive substring of "
+            "'suite > description')",
+            err=True,
+        )
+    columns = []
+    for adapter in resolved:
+        if adapter.problem:
+            run = SdkRun(adapter.command, None, problem=adapter.problem)
+        else:
+            with Progress(f"sdk: {adapter.label}"):
+                run = run_adapter(
+                    adapter.command, chosen, case_timeout=timeout, cwd=adapter.cwd, schemas_dir=roots.schemas
+                )
+        columns.append(SdkColumn(adapter.label, run))
+    return SdkReport(
+        tuple(columns),
+        len(chosen),
+        roots,
+        fail_on=fail_on,
+        case_timeout=timeout,
+        select=select,
+        versions=versions,
+        notes=notes_text,
+        notes_path=notes,
+        verbose=console.verbosity() > 0,
+    )
+
+
+def _overwrites(output: Path, inputs: Sequence[Path]) -> bool:
+    try:
+        target = output.resolve()
+        for path in inputs:
+            resolved = path.resolve()
+            if target == resolved or (output.exists() and path.exists() and output.samefile(path)):
+                return True
+            if resolved.is_dir() and target.is_relative_to(resolved) and target.suffix in (".json", ".jsonl"):
+                return True
+    except OSError:
+        return False
+    return False
+
+
+def _emit(report: SdkReport, fmt: str, output: Path | None) -> int:
+    """Render, write ``--output`` (never over an input) or stdout, and return the exit code."""
+    from a2a_schema_suite.reporters.sdk import render
+
+    code = report.exit_code()
+    try:
+        document = render(report, fmt)
+    except Exception as exc:  # a renderer bug must not lose the results
+        click.echo(f"error: cannot make the {fmt} report: {type(exc).__name__}: {exc}", err=True)
+        click.echo(render(report, "text"), nl=False)
+        return 3
+    if output is None:
+        click.echo(document, nl=False)
+        return code
+    if _overwrites(output, report.inputs()):
+        click.echo(f"error: --output {output} is one of the inputs; refusing to overwrite it", err=True)
+        click.echo(render(report, "text"), nl=False)
+        return 3
+    try:
+        write_report(output, document)
+    except OSError as exc:
+        click.echo(f"error: cannot write report to {output}: {exc.strerror or exc}", err=True)
+        click.echo(render(report, "text"), nl=False)
+        return 3
+    click.echo(render(report, "text"), nl=False)
+    return code

@@ -1,0 +1,150 @@
+"""``sdk --format markdown``: the matrix as a page (``docs/SDK_MATRIX.md`` is one).
+
+Deterministic for the same SDKs and cases: no timing, no absolute path, no date, so the page
+can be committed and checked. Sections: what was run, the counts per SDK, the counts per type,
+the ``--notes`` text, then the cases where some SDK disagrees, grouped by type, each group with
+the documents and the SDKs' answers one click away (``<details>``). Untrusted text (case
+descriptions, SDK errors) is made visible and HTML-escaped in table cells; documents sit in
+code fences longer than any backtick run inside them.
+"""
+
+from __future__ import annotations
+
+import collections
+import html
+import re
+
+from a2a_schema_suite import __version__, sanitize
+from a2a_schema_suite.reporters.sdk._common import ICONS, MEANINGS, answer, pretty
+from a2a_schema_suite.sdk.harness import Probe, SdkResult, Verdict
+from a2a_schema_suite.sdk.report import COUNTED, SdkReport
+
+#: a group's details list at most this many documents (a page must stay readable)
+MAX_DETAILS = 400
+
+
+def cell(text: str) -> str:
+    """``text`` safe in a table cell: one line, HTML-escaped, ``|`` escaped."""
+    return html.escape(sanitize.visible(text), quote=False).replace("|", "&#124;")
+
+
+def fence(text: str, lang: str = "") -> str:
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    return f"{ticks}{lang}\n{sanitize.lines(text)}\n{ticks}"
+
+
+def _legend() -> str:
+    return " · ".join(f"{ICONS[v]} {MEANINGS[v]}" for v in Verdict)
+
+
+def _summary(report: SdkReport) -> list[str]:
+    heads = [cell(c.title) for c in report.columns]
+    lines = ["| verdict | " + " | ".join(heads) + " |", "|---|" + "---:|" * len(heads)]
+    counts = [c.run.counts() for c in report.columns]
+    for verdict in Verdict:
+        values = " | ".join(str(c[verdict.value]) for c in counts)
+        lines.append(f"| {ICONS[verdict]} {verdict.value} | {values} |")
+    return lines
+
+
+def _by_type(report: SdkReport) -> list[str]:
+    tables = [c.by_type() for c in report.columns]
+    names = sorted({name for table in tables for name in table})
+    heads = [cell(c.title) for c in report.columns]
+    lines = [
+        "Counted: " + ", ".join(f"{ICONS[v]} {v.value}" for v in COUNTED) + " (zeros left out; "
+        "a blank cell: the SDK's adapter does not parse this type).",
+        "",
+        "| type | " + " | ".join(heads) + " |",
+        "|---|" + "---|" * len(heads),
+    ]
+    for name in names:
+        cells = []
+        for table in tables:
+            counts = table.get(name)
+            cells.append(
+                " ".join(f"{ICONS[v]}{counts[v.value]}" for v in COUNTED if counts[v.value]) if counts else ""
+            )
+        lines.append(f"| `{name}` | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _case_cell(probe: Probe) -> str:
+    return cell(probe.id)
+
+
+def _details(probe: Probe, cells: tuple[SdkResult | None, ...], report: SdkReport) -> list[str]:
+    lines = [
+        f"**{cell(probe.id)}** (expected {expected_of(probe)}, `{cell(probe.schema)}`, {probe.profile})",
+        "",
+    ]
+    lines.append(fence(pretty(probe.document, 3000), "json"))
+    for column, result in zip(report.columns, cells, strict=True):
+        if result is not None and result.verdict is not Verdict.AGREES:
+            lines.append(f"- {cell(column.title)}: {ICONS[result.verdict]} {cell(answer(result))}")
+    lines.append("")
+    return lines
+
+
+def expected_of(probe: Probe) -> str:
+    return {True: "valid", False: "invalid", None: "n/a"}[probe.expected]
+
+
+def _disagreements(report: SdkReport) -> list[str]:
+    groups: dict[str, list[tuple[Probe, tuple[SdkResult | None, ...]]]] = collections.defaultdict(list)
+    for probe, cells in report.rows(disagreements_only=True):
+        name = f"{probe.version}/{probe.wire.name}" if probe.wire else probe.version
+        groups[name].append((probe, cells))
+    if not groups:
+        return ["Every SDK agrees with every case it parses."]
+    heads = [cell(c.title) for c in report.columns]
+    lines = []
+    for name in sorted(groups):
+        rows = groups[name]
+        lines += [f"### `{name}` ({len(rows)})", ""]
+        lines.append("| case | expected | " + " | ".join(heads) + " |")
+        lines.append("|---|---|" + ":---:|" * len(heads))
+        for probe, cells in rows:
+            icons = " | ".join(ICONS[c.verdict] if c is not None else "" for c in cells)
+            lines.append(f"| {_case_cell(probe)} | {expected_of(probe)} | {icons} |")
+        lines += ["", "<details><summary>the documents and the SDKs' answers</summary>", ""]
+        for probe, cells in rows[:MAX_DETAILS]:
+            lines += _details(probe, cells, report)
+        if len(rows) > MAX_DETAILS:
+            lines.append(f"({len(rows) - MAX_DETAILS} more: see the HTML or JSON report)")
+        lines += ["</details>", ""]
+    return lines
+
+
+def render(report: SdkReport) -> str:
+    labels = " ".join(c.label for c in report.columns)
+    sdks = ", ".join(
+        f"{c.run.adapter.name} {c.run.adapter.version} ({c.run.adapter.language})"
+        for c in report.columns
+        if c.run.adapter is not None
+    )
+    origin = report.roots.cases_origin or "given"
+    lines = [
+        "# SDK conformance matrix",
+        "",
+        f"<!-- generated by `a2a-schema-suite sdk {cell(labels)} --format markdown`; edit the notes file, "
+        "not this page -->",
+        "",
+        f"Every bundled case ({report.cases} tests and stream lines, {origin} cases, both protocol "
+        f"versions) run through each SDK's parser and serializer by `a2a-schema-suite sdk` "
+        f"(a2a-schema-suite {__version__}); SDKs: {cell(sdks) or 'none started'}. "
+        "How a case is classified: [SDK_ADAPTERS.md](SDK_ADAPTERS.md#how-each-case-is-classified).",
+        "",
+        _legend(),
+        "",
+    ]
+    for column in report.columns:
+        if column.run.problem:
+            lines += [f"**{cell(column.label)} did not start**: {cell(column.run.problem)}", ""]
+    lines += ["## Summary", "", *_summary(report), ""]
+    if report.notes:
+        lines += [report.notes.rstrip("\n"), ""]
+    lines += ["## By type", "", *_by_type(report), ""]
+    lines += ["## Disagreements, case by case", "", *_disagreements(report)]
+    return "\n".join(lines).rstrip("\n") + "\n"

@@ -1,0 +1,61 @@
+"""The text report of ``sdk``: per SDK, the counts, a table per type, and the disagreements.
+
+Strict, round-trip and errored cases (rare, and each one a bug somewhere) are listed one per
+line; lenient cases too with ``-v`` (they are many: the per-type table counts them, and the
+markdown, HTML and JSON reports show each one with its document).
+"""
+
+from __future__ import annotations
+
+from a2a_schema_suite import sanitize
+from a2a_schema_suite.reporters.sdk._common import answer
+from a2a_schema_suite.sdk.harness import Verdict
+from a2a_schema_suite.sdk.report import COUNTED, SdkColumn, SdkReport
+
+_LISTED = (Verdict.STRICT, Verdict.ROUNDTRIP, Verdict.ERRORED)
+
+
+def _column(column: SdkColumn, verbose: bool) -> list[str]:
+    run = column.run
+    lines = []
+    if run.adapter is None:
+        lines.append(f"{column.label}: did not start")
+        lines.append(f"  {run.problem}")
+        return lines
+    info = run.adapter
+    restarts = f", {run.restarts} restart(s)" if run.restarts else ""
+    lines.append(
+        f"{column.label}: {info.name} {info.version} ({info.language}), {run.seconds:.1f} s{restarts}"
+    )
+    lines.append("  " + "  ".join(f"{name} {n}" for name, n in run.counts().items()))
+    by_type = column.by_type()
+    if by_type:
+        width = max(len(t) for t in by_type) + 2
+        lines.append("  " + "type".ljust(width) + " ".join(f"{v.value:>9}" for v in COUNTED))
+        for name, counts in by_type.items():
+            lines.append("  " + name.ljust(width) + " ".join(f"{counts[v.value]:>9}" for v in COUNTED))
+    shown = (*_LISTED, Verdict.LENIENT) if verbose else _LISTED
+    for result in run.results:
+        if result.verdict in shown:
+            lines.append(f"  {result.verdict.value.upper():<9} {result.probe.id}: {answer(result)}")
+    lenient = run.counts()["lenient"]
+    if lenient and not verbose:
+        lines.append(f"  ({lenient} lenient case(s): -v lists them; --format markdown/html shows each)")
+    return lines
+
+
+def render(report: SdkReport) -> str:
+    lines = [report.roots.describe()]
+    selection = f", -k {report.select}" if report.select else ""
+    if report.versions:
+        selection += f", --version {','.join(report.versions)}"
+    lines.append(
+        f"{report.cases} case(s) (tests and stream lines{selection}); "
+        f"per-case timeout {report.case_timeout:g} s"
+    )
+    for column in report.columns:
+        lines.append("")
+        lines.extend(_column(column, report.verbose))
+    lines.append("")
+    lines.append(report.closing())
+    return sanitize.lines("\n".join(lines)) + "\n"
