@@ -206,13 +206,25 @@ def _v1_response(document: Any, method: str | None, ignore_unknown: bool) -> dic
     if method is None and result is None:
         return None  # google.protobuf.Empty: only DeleteTaskPushNotificationConfig returns null
     failures = []
-    for name in results:
-        try:
-            parsed = _v1_message(name, result, ignore_unknown)
-        except json_format.ParseError as exc:
-            failures.append(f"{name}: {exc}")
-            continue
-        return {"jsonrpc": document.get("jsonrpc"), "id": document.get("id"), "result": parsed}
+    # Without the method, the result's type is guessed as a client that knows it would not have
+    # to: the first type that takes the result as it is, else (interop: unknown members ignored)
+    # the type that keeps the most of it. Ignoring unknown members, the first type tried takes
+    # any object (everything unknown: read as an empty message), which is not a guess at all.
+    for ignore in (False, True) if ignore_unknown else (False,):
+        kept: list[tuple[int, dict[str, Any]]] = []
+        for name in results:
+            try:
+                parsed = _v1_message(name, result, ignore)
+            except json_format.ParseError as exc:
+                if not ignore:
+                    failures.append(f"{name}: {exc}")
+                continue
+            kept.append((len(json.dumps(parsed)), parsed))
+            if not ignore:
+                break
+        if kept:
+            best = max(kept, key=lambda pair: pair[0])[1]  # max keeps the first of equal sizes
+            return {"jsonrpc": document.get("jsonrpc"), "id": document.get("id"), "result": best}
     raise Rejected("result: " + " | ".join(failures))
 
 

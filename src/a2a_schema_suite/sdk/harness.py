@@ -243,21 +243,48 @@ def _declared_names(root: Path, version: str) -> frozenset[str]:
 _UNEXPECTED = re.compile(r"\((.+) (?:was|were) unexpected\)")
 
 
+def _unexpected_names(error: Any) -> list[str] | None:
+    """The member names an unevaluatedProperties/additionalProperties error rejects (else None)."""
+    if error.validator not in ("unevaluatedProperties", "additionalProperties"):
+        return None
+    match = _UNEXPECTED.search(error.message)
+    if not match:
+        return None
+    try:
+        names = ast.literal_eval(f"[{match.group(1)}]")
+    except (ValueError, SyntaxError):
+        return None
+    return [n for n in names if isinstance(n, str)]
+
+
+def _collect_unexpected(errors: Iterable[Any], found: set[tuple[str | int, ...]]) -> None:
+    for error in errors:
+        names = _unexpected_names(error)
+        if names is not None:
+            found.update((*error.absolute_path, name) for name in names)
+        elif error.validator in ("oneOf", "anyOf") and error.context:
+            # A result that may be one of several types (a method-less JSON-RPC response): its
+            # type is the branch the document matches but for the fewest unknown members (an
+            # empty result type matches any object with every member unknown). Only when one
+            # branch is the fewest; otherwise which members are unknown is unclear.
+            branches: dict[Any, list[Any]] = collections.defaultdict(list)
+            for sub in error.context:
+                branches[sub.relative_schema_path[0]].append(sub)
+            sizes = sorted(
+                (sum(len(_unexpected_names(e) or ()) for e in subs), index)
+                for index, subs in branches.items()
+                if all(_unexpected_names(e) is not None for e in subs)
+            )
+            if len(sizes) == 1 or (len(sizes) > 1 and sizes[0][0] < sizes[1][0]):
+                _collect_unexpected(branches[sizes[0][1]], found)
+
+
 def _unexpected(schema: str, document: Any, schemas_dir: Path | None) -> set[tuple[str | int, ...]]:
     """The members the strict profile's closed objects reject, as paths of keys and indexes."""
     found: set[tuple[str | int, ...]] = set()
-    for error in api.validator_for(schema, "strict", schemas_dir=schemas_dir).iter_errors(document):
-        match = (
-            _UNEXPECTED.search(error.message)
-            if error.validator in ("unevaluatedProperties", "additionalProperties")
-            else None
-        )
-        if match:
-            try:
-                names = ast.literal_eval(f"[{match.group(1)}]")
-            except (ValueError, SyntaxError):
-                continue
-            found.update((*error.absolute_path, name) for name in names)
+    _collect_unexpected(
+        api.validator_for(schema, "strict", schemas_dir=schemas_dir).iter_errors(document), found
+    )
     return found
 
 
