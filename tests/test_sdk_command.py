@@ -379,3 +379,16 @@ def test_docs_sdk_matrix_is_what_its_command_generates(tmp_path):
     assert command in (REPO / "README.md").read_text(encoding="utf-8")
     notes = (REPO / "docs" / "SDK_MATRIX_NOTES.md").read_text(encoding="utf-8")
     assert notes.strip() in committed
+
+
+def test_a_03_default_written_by_the_sdk_is_no_round_trip_difference():
+    """a2a-sdk's 0.3 AgentCard model writes preferredTransport "JSONRPC" when the card leaves it
+    out: the 0.3 schema's default (A2A_REFERENCE §10, §13 D32), the same card."""
+    from a2a_schema_suite.sdk.canonical import canonical_diff
+
+    card = {"name": "x", "url": "https://a.example/a2a"}
+    assert canonical_diff(card, {**card, "preferredTransport": "JSONRPC"}, "v0_3") == ()
+    assert [str(d) for d in canonical_diff(card, {**card, "preferredTransport": "GRPC"}, "v0_3")] == [
+        '$.preferredTransport: added by the SDK ("GRPC")'
+    ]
+    assert canonical_diff(card, {**card, "preferredTransport": "JSONRPC"}, "v1_0")  # no such 1.0 default

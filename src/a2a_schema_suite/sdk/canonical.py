@@ -6,7 +6,9 @@ on each side). The rules (documented in ``docs/SDK_ADAPTERS.md``, "Round trip"):
 
 1. A member whose value is a default is the same as an absent member: ``null``, ``""``, ``0``,
    ``false``, ``[]``, ``{}``, and (1.0) the ``*_UNSPECIFIED`` enum value. ProtoJSON writers omit
-   them, so ``{"history": []}`` and ``{}`` are the same task.
+   them, so ``{"history": []}`` and ``{}`` are the same task. In 0.3, a member whose absence
+   the spec gives a value (``preferredTransport: "JSONRPC"``, :data:`~.types.V03_DEFAULTS`) is the
+   same written or left out.
 2. 1.0 enums (``state``, ``role``) given as numbers are their names: ``2`` is
    ``TASK_STATE_WORKING``.
 3. A number and a string of its decimal digits are the same value (int64/uint64 are strings in
@@ -35,7 +37,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from a2a_schema_suite.sdk.types import BYTES_MEMBERS, FREE_JSON_MEMBERS, V1_ENUMS
+from a2a_schema_suite.sdk.types import BYTES_MEMBERS, FREE_JSON_MEMBERS, V03_DEFAULTS, V1_ENUMS
 
 _MISSING = object()
 _RFC3339 = re.compile(
@@ -131,7 +133,7 @@ def normalise(value: Any, version: str, key: str | None = None) -> Any:
         out = {}
         for k, v in value.items():
             v = normalise(v, version, k)
-            if not _is_default(v):
+            if not _is_default(v) and not (version == "v0_3" and V03_DEFAULTS.get(k, _MISSING) == v):
                 out[k] = v
         return out
     if isinstance(value, list):

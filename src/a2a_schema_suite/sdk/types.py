@@ -398,3 +398,7 @@ BYTES_MEMBERS = frozenset({"raw"})
 #: Members holding free-form JSON (google.protobuf.Struct / Value, 0.3 ``data``/``metadata``):
 #: compared exactly, no canonical rule applies inside them.
 FREE_JSON_MEMBERS = frozenset({"metadata", "data"})
+
+#: 0.3 members whose absence means a value (the 0.3 schema's ``default``): written or left out,
+#: the document is the same. ``AgentCard.preferredTransport`` (A2A_REFERENCE §10, §13 D32).
+V03_DEFAULTS: Mapping[str, str] = {"preferredTransport": "JSONRPC"}
