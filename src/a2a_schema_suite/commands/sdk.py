@@ -145,7 +145,8 @@ def command(
     start = _start()
     if list_adapters:
         for name, program, state in describe_known(start):
-            click.echo(sanitize.visible(f"{name}: {program}\n  {state}"))
+            click.echo(sanitize.visible(f"{name}: {program}"))
+            click.echo(sanitize.visible(f"  {state}"))
         sys.exit(0)
     if not adapters:
         raise click.UsageError("give at least one ADAPTER (a known name, a program or a command line)")

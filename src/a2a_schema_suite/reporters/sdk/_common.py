@@ -33,8 +33,11 @@ def expected(result: SdkResult) -> str:
     return {True: "valid", False: "invalid", None: "n/a"}[result.probe.expected]
 
 
-def answer(result: SdkResult) -> str:
-    """The SDK's side of one cell, in one paragraph: its error, its diff, or why not sent."""
+def answer(result: SdkResult, canonical_limit: int | None = None) -> str:
+    """The SDK's side of one cell, in one paragraph: its error, its diff, or why not sent.
+
+    ``canonical_limit``: how much of a lenient SDK's re-serialization to quote (0: none, None: all).
+    """
     if result.verdict is Verdict.ROUNDTRIP:
         return "; ".join(str(d) for d in result.diff)
     if result.verdict is Verdict.STRICT:
@@ -43,7 +46,9 @@ def answer(result: SdkResult) -> str:
         text = "accepted"
         if result.canonical_valid is not None:
             state = "a valid" if result.canonical_valid else "an invalid"
-            text += f"; wrote back {state} document: {compact(result.canonical)}"
+            text += f"; wrote back {state} document"
+            if canonical_limit != 0:
+                text += f": {compact(result.canonical, canonical_limit or 0)}"
         return text
     if result.verdict is Verdict.AGREES:
         return "rejected: " + (result.error or "") if result.accepted is False else "accepted"
