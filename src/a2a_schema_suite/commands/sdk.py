@@ -194,16 +194,10 @@ def _run(
 
     with Progress("sdk: reading the cases"):
         try:
-            probes = collect_probes(roots.cases, roots.schemas)
+            chosen = collect_probes(roots.cases, roots.schemas, select=select, versions=versions)
         except ValueError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(3)
-    needle = select.casefold() if select is not None else None
-    chosen = tuple(
-        p
-        for p in probes
-        if (needle is None or needle in p.id.casefold()) and (not versions or p.version in versions)
-    )
     if not chosen:
         click.echo(
             "error: no case matched the selection (-k is a case-insensitive substring of "

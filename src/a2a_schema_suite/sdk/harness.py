@@ -25,7 +25,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -516,16 +516,32 @@ def _stream_line_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> l
 
 
 def collect_probes(
-    cases_dir: str | Path | None = None, schemas_dir: str | Path | None = None
+    cases_dir: str | Path | None = None,
+    schemas_dir: str | Path | None = None,
+    *,
+    select: str | None = None,
+    versions: Collection[str] = (),
 ) -> tuple[Probe, ...]:
     """Every test and every stream line of the case suites (default: the bundled ones), in order.
 
+    ``select``: only probes whose :attr:`Probe.id` contains it, ignoring case; ``versions``: only
+    these protocol versions (empty: all). Cases left out are not even computed.
     Raises :class:`ValueError` for a suite file that cannot be loaded (as :func:`api.iter_cases`).
     """
     schemas = Path(schemas_dir) if schemas_dir else None
-    probes = [_test_probe(case, schemas) for case in api.iter_cases(cases_dir=cases_dir)]
+    needle = select.casefold() if select is not None else None
+
+    def wanted(version: str, ident: str) -> bool:
+        return (not versions or version in versions) and (needle is None or needle in ident.casefold())
+
+    probes = [
+        _test_probe(case, schemas)
+        for case in api.iter_cases(cases_dir=cases_dir)
+        if wanted(case.version, f"{case.suite} > {case.description}")
+    ]
     for stream in api.iter_streams(cases_dir=cases_dir):
-        probes.extend(_stream_probes(stream, schemas))
+        if not versions or stream.version in versions:
+            probes.extend(p for p in _stream_probes(stream, schemas) if wanted(p.version, p.id))
     return tuple(probes)
 
 
