@@ -413,3 +413,20 @@ def test_the_readme_example_is_a_real_run():
 
     assert done.returncode == 1, done.stderr  # --fail-on strict, and JS is too strict on one case
     assert stable(done.stdout.rstrip("\n").split("\n")) == stable(shown)
+
+
+def test_the_sdk_report_is_a_report_of_the_one_protocol(tmp_path):
+    from a2a_schema_suite.report import Report
+    from a2a_schema_suite.reporters import formats, render
+    from a2a_schema_suite.roots import Roots
+    from a2a_schema_suite.sdk.harness import SdkRun
+    from a2a_schema_suite.sdk.report import SdkColumn, SdkReport
+
+    dead = SdkColumn("nothing", SdkRun(("nothing",), None, problem="cannot start nothing"))
+    report = SdkReport((dead,), 0, Roots(SCHEMAS, "given", CASES, "given"))
+    assert isinstance(report, Report) and report.kind == "sdk"
+    assert report.exit_code() == 3 and SCHEMAS in report.inputs() and CASES in report.inputs()
+    assert formats("sdk") == ("text", "json", "markdown", "html")
+    jsonschema.validate(json.loads(render(report, "json")), META)
+    for fmt in formats("sdk"):
+        assert "cannot start nothing" in render(report, fmt), fmt

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,15 +15,15 @@ from a2a_schema_suite.commands._options import (
     console_options,
     output_option,
     schemas_option,
-    write_report,
 )
+from a2a_schema_suite.reporters import formats
 
 if TYPE_CHECKING:
     from a2a_schema_suite.roots import Roots
     from a2a_schema_suite.sdk.adapters import Adapter
     from a2a_schema_suite.sdk.report import SdkReport
 
-FORMATS = ("text", "json", "markdown", "html")  # reporters.sdk.FORMATS, without importing it
+FORMATS = formats("sdk")
 FAIL_ON = ("lenient", "strict", "roundtrip")  # sdk.report.FAIL_ON_CHOICES, likewise
 
 
@@ -139,6 +138,7 @@ def command(
           --notes docs/SDK_MATRIX_NOTES.md --output docs/SDK_MATRIX.md
     """
     from a2a_schema_suite import sanitize
+    from a2a_schema_suite.report import emit
     from a2a_schema_suite.sdk.adapters import describe_known, resolve
 
     roots = choose_roots(schemas, cases)
@@ -158,7 +158,7 @@ def command(
             raise click.BadParameter(f"{adapter.label}: {adapter.problem}", param_hint="ADAPTER")
     notes_text = _read_notes(notes)
     report = _run(resolved, roots, select, versions, timeout, fail_on, notes_text, notes)
-    sys.exit(_emit(report, fmt, output))
+    sys.exit(emit(report, fmt, output))
 
 
 def _start() -> Path | None:
@@ -226,45 +226,3 @@ def _run(
         notes_path=notes,
         verbose=console.verbosity() > 0,
     )
-
-
-def _overwrites(output: Path, inputs: Sequence[Path]) -> bool:
-    try:
-        target = output.resolve()
-        for path in inputs:
-            resolved = path.resolve()
-            if target == resolved or (output.exists() and path.exists() and output.samefile(path)):
-                return True
-            if resolved.is_dir() and target.is_relative_to(resolved) and target.suffix in (".json", ".jsonl"):
-                return True
-    except OSError:
-        return False
-    return False
-
-
-def _emit(report: SdkReport, fmt: str, output: Path | None) -> int:
-    """Render, write ``--output`` (never over an input) or stdout, and return the exit code."""
-    from a2a_schema_suite.reporters.sdk import render
-
-    code = report.exit_code()
-    try:
-        document = render(report, fmt)
-    except Exception as exc:  # a renderer bug must not lose the results
-        click.echo(f"error: cannot make the {fmt} report: {type(exc).__name__}: {exc}", err=True)
-        click.echo(render(report, "text"), nl=False)
-        return 3
-    if output is None:
-        click.echo(document, nl=False)
-        return code
-    if _overwrites(output, report.inputs()):
-        click.echo(f"error: --output {output} is one of the inputs; refusing to overwrite it", err=True)
-        click.echo(render(report, "text"), nl=False)
-        return 3
-    try:
-        write_report(output, document)
-    except OSError as exc:
-        click.echo(f"error: cannot write report to {output}: {exc.strerror or exc}", err=True)
-        click.echo(render(report, "text"), nl=False)
-        return 3
-    click.echo(render(report, "text"), nl=False)
-    return code

@@ -26,6 +26,7 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "run": _RUN,
     "drift": ("text", "json", "markdown"),
     "diff": ("markdown", "text", "json"),
+    "sdk": ("text", "json", "markdown", "html"),
 }
 
 

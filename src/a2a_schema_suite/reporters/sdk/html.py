@@ -1,6 +1,6 @@
 """``sdk --format html``: one self-contained page, the matrix cases x SDKs with coloured cells.
 
-Built from the run report's helpers (:mod:`a2a_schema_suite.reporters.html`: inline CSS, no
+Built from the HTML toolkit of the reports (:mod:`a2a_schema_suite.reporters.htmlkit`: inline CSS, no
 script, every piece of user text escaped). Each row's case name opens (``<details>``) the
 document and each SDK's answer: its error, the round-trip diff, or why the case was not sent.
 The cases where some SDK disagrees come first; every case is in the full matrix below them.
@@ -8,7 +8,7 @@ The cases where some SDK disagrees come first; every case is in the full matrix 
 
 from __future__ import annotations
 
-from a2a_schema_suite.reporters.html import Markup, esc, join, page, section, table
+from a2a_schema_suite.reporters.htmlkit import Markup, esc, join, page, section, table
 from a2a_schema_suite.reporters.sdk._common import ICONS, MEANINGS, answer, pretty
 from a2a_schema_suite.sdk.harness import Probe, SdkResult, Verdict
 from a2a_schema_suite.sdk.report import COUNTED, SdkReport
