@@ -9,7 +9,7 @@ The cases where some SDK disagrees come first; every case is in the full matrix 
 from __future__ import annotations
 
 from a2a_schema_suite.reporters.htmlkit import Markup, esc, join, page, section, table
-from a2a_schema_suite.reporters.sdk._common import ICONS, MEANINGS, answer, pretty
+from a2a_schema_suite.reporters.sdk._common import MEANINGS, answer, pretty
 from a2a_schema_suite.sdk.harness import Probe, SdkResult, Verdict
 from a2a_schema_suite.sdk.report import COUNTED, SdkReport
 
@@ -36,8 +36,7 @@ def _cell(result: SdkResult | None) -> Markup:
         return Markup("<td></td>")
     verdict = result.verdict
     return Markup(
-        f'<td class="v-{esc(verdict.value)}" title="{esc(MEANINGS[verdict])}">'
-        f"{esc(ICONS[verdict])} {esc(verdict.value)}</td>"
+        f'<td class="v-{esc(verdict.value)}" title="{esc(MEANINGS[verdict])}">{esc(verdict.value)}</td>'
     )
 
 
@@ -48,7 +47,7 @@ def _case(probe: Probe, cells: tuple[SdkResult | None, ...], report: SdkReport) 
             continue
         answers.append(
             Markup(
-                f'<div class="answer"><b>{esc(column.title)}</b>: {esc(ICONS[result.verdict])} '
+                f'<div class="answer"><b>{esc(column.title)}</b>: {esc(result.verdict.value)}: '
                 f"{esc(answer(result))}</div>"
             )
         )
@@ -83,7 +82,7 @@ def render(report: SdkReport) -> str:
             [
                 name,
                 *(
-                    " ".join(f"{ICONS[v]}{t[name][v.value]}" for v in COUNTED if t[name][v.value])
+                    " · ".join(f"{t[name][v.value]} {v.value}" for v in COUNTED if t[name][v.value])
                     if name in t
                     else ""
                     for t in tables
@@ -122,4 +121,4 @@ def render(report: SdkReport) -> str:
 
 
 def _cell_label(verdict: Verdict) -> Markup:
-    return Markup(f'<td class="v-{esc(verdict.value)}">{esc(ICONS[verdict])} {esc(verdict.value)}</td>')
+    return Markup(f'<td class="v-{esc(verdict.value)}">{esc(verdict.value)}</td>')
