@@ -393,7 +393,7 @@ def test_help_lists_the_commands_in_the_order_they_are_used():
     from a2a_schema_suite.cli import COMMANDS, SUMMARIES
 
     order = ["run", "validate", "check", "list", "coverage", "mutate", "probe", "bundle", "merge"]
-    order += ["drift", "diff", "new-version"]
+    order += ["drift", "diff", "new-version", "sdk"]
     assert list(COMMANDS) == order and list(SUMMARIES) == order
     result = invoke("--help")
     section = result.stdout[result.stdout.index("Commands:") :]
