@@ -22,6 +22,8 @@ One job per module:
 - :mod:`.schemas`: the checks of one schema file at a time;
 - :mod:`.refs`: the checks across files (references, cycles, dead ``$defs``);
 - :mod:`.suites`: the checks of the case suites;
+- :mod:`.layout`: the case layout those checks enforce (``case-layout``: version trees,
+  cross-version suites, payloads written once);
 - this module: :func:`check`, all of them in order, then the run.
 """
 

@@ -116,8 +116,8 @@ def duplicate_case_findings(
 
 
 def case_layout_findings(suites: list[Suite], paths: list[Path], store: SchemaStore) -> Iterator[CaseResult]:
-    """The case layout (:mod:`a2a_schema_suite.caselayout`)."""
-    from a2a_schema_suite.caselayout import layout_problems
+    """The case layout (:mod:`.layout`)."""
+    from a2a_schema_suite.lint.layout import layout_problems
 
     def version_of(ref: str) -> str | None:
         with contextlib.suppress(SchemaError):
