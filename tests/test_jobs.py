@@ -271,6 +271,8 @@ def test_ctrl_c_stops_the_workers_without_a_traceback(tmp_path):
             str(SCHEMAS),
             "--jobs",
             "2",
+            "--engine",  # the Python engine: still validating when Ctrl-C comes (auto may be done)
+            "jsonschema",
             *streams,
         ],
         stdout=subprocess.PIPE,
