@@ -244,7 +244,7 @@ def miniature(name: str) -> Miniature:
         ) from None
     if not callable(factory):
         raise EngineUnavailable(f"miniature engine {name!r} ({found[wanted].value}) is not callable")
-    return factory  # type: ignore[no-any-return]
+    return factory
 
 
 # ---------------------------------------------------------------------------------------------

@@ -437,7 +437,7 @@ class SchemaStore:
                 else:
                     self._validators[key] = cast(Validator, engines.AutoValidator(rust, python))
             elif engines.is_miniature(self.engine):  # a test double (engines.miniature)
-                self._validators[key] = engines.miniature(self.engine)(uri, schema)  # type: ignore[assignment]
+                self._validators[key] = engines.miniature(self.engine)(uri, schema)
             else:
                 self._validators[key] = self._python_validator(uri, schema, registry)
             if profile != "strict":  # its 0.3 leftovers are reported as warnings (explain.py)

@@ -802,12 +802,12 @@ def _suite_lost(unit: tuple[Any, ...], why: str) -> tuple[list[CaseResult], Any]
 
 
 def _suite_file_lost_results(unit: tuple[Any, ...], why: str) -> tuple[list[CaseResult], Any]:
-    problem, results = _suite_file_lost(unit, why)  # type: ignore[arg-type]
+    problem, results = _suite_file_lost(unit, why)
     return results, problem
 
 
 def _documents_lost_results(unit: tuple[Any, ...], why: str) -> tuple[list[CaseResult], Any]:
-    return _documents_lost(unit, why), None  # type: ignore[arg-type]
+    return _documents_lost(unit, why), None
 
 
 def _budgeted(
