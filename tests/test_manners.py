@@ -166,7 +166,7 @@ def _on_a_terminal(*args: str, env: dict[str, str]) -> tuple[int, str, str]:
 
 
 def test_progress_line_only_on_a_terminal():
-    args = ("mutate", str(TASK_SUITE))
+    args = ("mutate", str(TASK_SUITE), "--engine", "jsonschema")  # slow enough to show progress
     fast = {"A2A_SCHEMA_SUITE_PROGRESS_AFTER": "0.1"}
     code, stdout, stderr = _on_a_terminal(*args, env=fast)
     assert code == 0 and stdout.splitlines()[1].startswith("Mutation audit:")
