@@ -159,6 +159,8 @@ def test_run_tests_script_uses_repo_cases(tmp_path):
     "command",
     [
         ("run", str(CASES / "v1_0" / "task.json"), "--format", "json"),
+        ("coverage", str(CASES / "v1_0" / "task.json"), "--format", "json"),
+        ("mutate", str(CASES / "v1_0" / "task.json"), "--format", "json", "--limit", "1"),
     ],
     ids=lambda c: c[0],
 )

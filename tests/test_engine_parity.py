@@ -270,7 +270,7 @@ def keyword_stores(tmp_path_factory) -> dict[str, SchemaStore]:
 @pytest.mark.parametrize("index", range(len(KEYWORD_DOCUMENTS)))
 @pytest.mark.parametrize("profile", PROFILES)
 def test_error_details_match_keyword_by_keyword(keyword_stores, index, profile):
-    from a2a_schema_suite.results import collect_errors
+    from a2a_schema_suite.explain import collect_errors
 
     document = KEYWORD_DOCUMENTS[index]
     found = {}
@@ -282,7 +282,7 @@ def test_error_details_match_keyword_by_keyword(keyword_stores, index, profile):
 
 
 def test_a_false_subschema_is_located_differently(keyword_stores):
-    from a2a_schema_suite.results import collect_errors
+    from a2a_schema_suite.explain import collect_errors
 
     located = {}
     for name, store in keyword_stores.items():

@@ -132,7 +132,8 @@ def test_validate_documents(tmp_path):
 
 
 def test_huge_values_are_not_echoed_whole_in_messages(store):
-    from a2a_schema_suite.results import MAX_MESSAGE, collect_errors
+    from a2a_schema_suite.explain import collect_errors
+    from a2a_schema_suite.results import MAX_MESSAGE
 
     validator = store.validator("v1_0/task.json#/$defs/TaskStatus", "strict")
     errors = collect_errors(validator, {"state": "x" * 5_000_000})

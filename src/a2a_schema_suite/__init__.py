@@ -9,16 +9,9 @@ functions: :func:`validate_document`, :func:`validate_stream`, :func:`detect`.
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
-#: The tool's name in reports (JSON "tool", JUnit, Markdown, HTML), its distribution and its command.
-TOOL_NAME = "a2a-schema-suite"
-
-try:
-    __version__ = version(TOOL_NAME)
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.0.0+unknown"
+from a2a_schema_suite.tool import TOOL_NAME, __version__
 
 if TYPE_CHECKING:
     from a2a_schema_suite.api import (
@@ -50,6 +43,7 @@ _API = frozenset(
 )
 
 __all__ = [
+    "TOOL_NAME",
     "GoldenCase",
     "GoldenStream",
     "__version__",

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from a2a_schema_suite import TOOL_NAME, __version__
-from a2a_schema_suite.commands._options import console_options
+from a2a_schema_suite.commands._options import console_options, interrupt_code
 
 #: command name -> module defining ``command``; the order is the order in ``--help``.
 COMMANDS: dict[str, str] = {
@@ -76,11 +76,6 @@ def install_signal_handlers() -> None:
                 signal.signal(getattr(signal, name), _raise_interrupted)
             except ValueError:  # not the main thread (an embedding caller): leave them be
                 return
-
-
-def interrupt_code(exc: BaseException) -> int:
-    """The exit code for an interruption: 130 for Ctrl-C, 128 + N for signal N."""
-    return getattr(exc, "code", 130)
 
 
 class _Group(click.Group):

@@ -40,10 +40,14 @@ from __future__ import annotations
 import collections
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from a2a_schema_suite import TOOL_NAME, __version__, sanitize
 from a2a_schema_suite.results import ExitCode, Outcome, RunSummary
+from a2a_schema_suite.tool import TOOL_NAME, __version__
+
+if TYPE_CHECKING:
+    from a2a_schema_suite.roots import Roots
 
 KINDS = ("property", "definition", "branch", "enum")
 
@@ -76,7 +80,7 @@ class LocationCoverage:
         """Enum values no valid test used (in the schema's order)."""
         if self.enum_values is None:
             return []
-        return [v for v in self.enum_values if _canonical(v) not in self.seen_values]
+        return [v for v in self.enum_values if canonical(v) not in self.seen_values]
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -93,13 +97,13 @@ class LocationCoverage:
         return data
 
 
-def _canonical(value: Any) -> str:
+def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
 def value_key(value: Any) -> str:
     """How a value used validly is remembered in :attr:`LocationCoverage.seen_values`."""
-    return _canonical(value)
+    return canonical(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +153,15 @@ class CoverageReport:
     locations: dict[str, list[LocationCoverage]]  #: by version, in file and pointer order
     tests_counted: dict[str, collections.Counter[str]]  #: version -> {"valid": n, "invalid": n}
     fail_under: float | None = None
+    #: the schema root and cases measured (stdout's first line with a text report)
+    roots: Roots | None = None
+    #: what was read (suites, directories, the schema root): ``--output`` never overwrites it
+    read: tuple[Path, ...] = ()
+
+    kind: ClassVar[str] = "coverage"
+
+    def inputs(self) -> list[Path]:
+        return [*self.read, *self.summary.inputs()]
 
     def stats(self, version: str) -> VersionStats:
         rows = self.locations.get(version, [])
@@ -173,7 +186,6 @@ class CoverageReport:
         # compare the rounded figure the user sees, so "80.0% < 80" never happens
         return self.fail_under is not None and round(self.combined_percent, 1) < self.fail_under
 
-    @property
     def exit_code(self) -> ExitCode:
         """The run's own code first (errored 3, failed 1, nothing ran 4), then ``--fail-under`` (1)."""
         code = self.summary.exit_code()
@@ -213,6 +225,15 @@ class SuiteGain:
     others: int  #: how many other suite files were measured
     without: CoverageReport  #: the other suites, on the suite's versions
     own: CoverageReport  #: the suite alone
+    #: the schema root and cases measured (stdout's first line with a text report)
+    roots: Roots | None = None
+    #: what was read (the suite, the other suites, the schema root): never overwritten
+    read: tuple[Path, ...] = ()
+
+    kind: ClassVar[str] = "suite_gain"
+
+    def inputs(self) -> list[Path]:
+        return [*self.read, *self.own.summary.inputs()]
 
     @property
     def versions(self) -> list[str]:
@@ -239,7 +260,6 @@ class SuiteGain:
             if getattr(r, column) and not getattr(before[r.location.id], column)
         ]
 
-    @property
     def exit_code(self) -> ExitCode:
         return self.own.summary.exit_code()
 
@@ -274,122 +294,3 @@ class SuiteGain:
                 if r.outcome in (Outcome.FAILED, Outcome.ERRORED)
             ],
         }
-
-
-def render_gain_text(gain: SuiteGain, *, details: bool | None = None) -> str:
-    from a2a_schema_suite import console
-
-    details = console.verbosity() >= 0 if details is None else details
-    lines = []
-    for version in gain.versions:
-        before, after, own = gain.without.stats(version), gain.after(version), gain.own.stats(version)
-        lines.append(
-            f"{gain.suite} adds to {version} (over {gain.others} other suite files): "
-            f"valid example {before.with_valid} -> {after.with_valid} locations "
-            f"(+{after.with_valid - before.with_valid}), invalid test {before.with_invalid} -> "
-            f"{after.with_invalid} (+{after.with_invalid - before.with_invalid}), combined "
-            f"{before.combined_percent:.1f}% -> {after.combined_percent:.1f}% "
-            f"(+{after.combined_percent - before.combined_percent:.1f})"
-        )
-        lines.append(
-            f"  the suite alone: {own.with_valid} locations with a valid example, "
-            f"{own.with_invalid} with an invalid test  [{own.valid_tests} valid, "
-            f"{own.invalid_tests} invalid tests counted]"
-        )
-        if not details:
-            continue
-        for column, label in (("valid", "first valid example"), ("invalid", "first invalid test")):
-            rows = gain.new(version, column)
-            if rows:
-                lines.append(f"  {label} for ({len(rows)}):")
-                lines.extend(_row_text(r) for r in rows)
-    if not gain.versions:
-        lines.append(f"{gain.suite}: no test of it passed against a schema version")
-    problems = [r for r in gain.own.summary.results if r.outcome in (Outcome.FAILED, Outcome.ERRORED)]
-    if problems:
-        lines.append(
-            f"{len(problems)} test(s) of the suite did not pass and were not counted "
-            "(`a2a-schema-suite run` shows why)"
-        )
-    lines.append(gain.own.summary.closing_line())
-    return "\n".join(lines) + "\n"
-
-
-# --- text report -----------------------------------------------------------------------------
-
-
-def _row_text(row: LocationCoverage) -> str:
-    return f"    {row.location.id}  [{row.location.kind}]"
-
-
-def render_text(report: CoverageReport, *, details: bool | None = None) -> str:
-    """Per version: the percentages, then (with ``details``) every location lacking a test.
-
-    ``details=None``: as ``-q``/``-v`` say (``-q``: the percentages only; ``-v``: also every
-    location with its valid and invalid counts).
-    """
-    from a2a_schema_suite import console
-
-    level = console.verbosity()
-    details = level >= 0 if details is None else details
-    lines: list[str] = []
-    for version in report.versions:
-        stats = report.stats(version)
-        lines.append(
-            f"coverage {version}: {stats.locations} locations; "
-            f"valid example {stats.valid_percent:.1f}% ({stats.with_valid}), "
-            f"invalid test {stats.invalid_percent:.1f}% ({stats.with_invalid}), "
-            f"combined {stats.combined_percent:.1f}%  "
-            f"[{stats.valid_tests} valid, {stats.invalid_tests} invalid tests counted]"
-        )
-        if not details:
-            continue
-        rows = report.locations.get(version, [])
-        no_valid = [r for r in rows if not r.valid]
-        no_invalid = [r for r in rows if not r.invalid]
-        unused = [r for r in rows if r.valid and r.unexercised_values()]
-        if no_valid:
-            lines.append(f"  no valid example ({len(no_valid)}):")
-            lines.extend(_row_text(r) for r in no_valid)
-        if no_invalid:
-            lines.append(f"  no invalid test ({len(no_invalid)}):")
-            lines.extend(_row_text(r) for r in no_invalid)
-        if unused:
-            lines.append(f"  enum values without a valid example ({len(unused)} enums):")
-            for row in unused:
-                values = ", ".join(_canonical(v) for v in row.unexercised_values())
-                lines.append(f"    {row.location.id}: {values}")
-        if level > 0 and rows:
-            lines.append(f"  every location (valid / invalid tests) ({len(rows)}):")
-            lines.extend(f"{_row_text(r)}  {r.valid} / {r.invalid}" for r in rows)
-    if not report.versions:
-        lines.append("coverage: no schema version was reported (no suite ran against one)")
-    combined = f"combined coverage {report.combined_percent:.1f}%"
-    if report.fail_under is not None:
-        verdict = "FAIL" if report.below_threshold else "ok"
-        combined += f" (--fail-under {report.fail_under:g}: {verdict})"
-    lines.append(combined)
-    problems = [r for r in report.summary.results if r.outcome in (Outcome.FAILED, Outcome.ERRORED)]
-    if problems:
-        lines.append(
-            f"{len(problems)} test(s) did not pass and were not counted (`a2a-schema-suite run` shows why):"
-        )
-        lines.extend(f"    {r.outcome.value.upper()} {r.test_id}" for r in problems[:20])
-        if len(problems) > 20:
-            lines.append(f"    ... {len(problems) - 20} more")
-    lines.append(report.summary.closing_line())
-    return sanitize.lines("\n".join(lines)) + "\n"  # suite names and descriptions: untrusted
-
-
-def render_json(report: CoverageReport) -> str:
-    return sanitize.json_text(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n")
-
-
-def render(report: CoverageReport, fmt: str) -> str:
-    if fmt == "json":
-        return render_json(report)
-    if fmt == "html":
-        from a2a_schema_suite.reporters.coverage.html import render as render_coverage
-
-        return render_coverage(report)
-    return render_text(report)

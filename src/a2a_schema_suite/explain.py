@@ -30,6 +30,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from jsonschema.exceptions import ValidationError, best_match, relevance
+from jsonschema.protocols import Validator
 
 from a2a_schema_suite import migration, schemawalk
 from a2a_schema_suite.pointer import parse as parse_pointer
@@ -408,3 +409,13 @@ def _closed_errors(error: ValidationError) -> Iterator[ValidationError]:
                 and list(child.relative_schema_path)[:1] == list(node.relative_schema_path)[:1]
             ):
                 yield from _closed_errors(child)
+
+
+def collect_errors(validator: Validator, instance: Any) -> tuple[ErrorDetail, ...]:
+    """All validation errors of ``instance``, most relevant first (jsonschema's best match),
+    with messages that teach."""
+    errors: list[ValidationError] = list(validator.iter_errors(instance))
+    if not errors:
+        return ()
+    errors.sort(key=relevance, reverse=True)
+    return tuple(details(errors, validator))

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from jsonschema.exceptions import ValidationError, relevance
-from jsonschema.protocols import Validator
 
 from a2a_schema_suite import pointer, rules
+from a2a_schema_suite.tool import TOOL_NAME, __version__
 
 if TYPE_CHECKING:
     from a2a_schema_suite.roots import Roots
@@ -206,18 +206,6 @@ class ErrorDetail:
         return data
 
 
-def collect_errors(validator: Validator, instance: Any) -> tuple[ErrorDetail, ...]:
-    """All validation errors of ``instance``, most relevant first (jsonschema's best match),
-    with messages that teach (:mod:`a2a_schema_suite.explain`)."""
-    from a2a_schema_suite import explain
-
-    errors: list[ValidationError] = list(validator.iter_errors(instance))
-    if not errors:
-        return ()
-    errors.sort(key=relevance, reverse=True)
-    return tuple(explain.details(errors, validator))
-
-
 @dataclass(frozen=True, slots=True)
 class CaseResult:
     """The result of one test (or one validated document)."""
@@ -302,8 +290,6 @@ class RunSummary:
         """The JSON report; its shape is pinned by ``schemas/_meta/report.json``. Each result is
         :meth:`CaseResult.to_dict` plus, where known, ``line`` (where the test's entry starts in
         its suite file) and ``source`` (the file its errors' lines refer to)."""
-        from a2a_schema_suite import TOOL_NAME, __version__
-
         data: dict[str, Any] = {"tool": {"name": TOOL_NAME, "version": __version__}}
         if self.roots is not None:
             data["roots"] = self.roots.to_dict()

@@ -34,7 +34,6 @@ from a2a_schema_suite.results import (
     CaseResult,
     ErrorDetail,
     Outcome,
-    collect_errors,
     policy_reason,
     split_policy,
 )
@@ -161,7 +160,7 @@ def document_errors(
     """Schema errors of one document; unless ``advice`` is False its advice (0.3 leftovers
     under interop, a 0.3 timestamp without offset in strict); then the policy findings (unless
     ``policy`` is ``off``)."""
-    errors = collect_errors(validator, data)
+    errors = explain.collect_errors(validator, data)
     if advice:
         errors += explain.leftovers(validator, data)
         if profile == "strict":

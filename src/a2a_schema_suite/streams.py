@@ -17,7 +17,7 @@ from jsonschema.protocols import Validator
 
 from a2a_schema_suite import explain
 from a2a_schema_suite.jsonio import LoadError
-from a2a_schema_suite.results import ErrorDetail, collect_errors
+from a2a_schema_suite.results import ErrorDetail
 from a2a_schema_suite.rules import message
 
 TERMINAL = frozenset({"completed", "failed", "canceled", "rejected"})
@@ -177,7 +177,7 @@ class StreamChecker:
         found: list[ErrorDetail] = []
         if not self.events:
             return (
-                [e.at_line(line) for e in collect_errors(self.validator, value)]
+                [e.at_line(line) for e in explain.collect_errors(self.validator, value)]
                 if self.validator is not None
                 else []
             )
@@ -185,7 +185,7 @@ class StreamChecker:
         if payload is _NO_PAYLOAD:
             return found
         if self.validator is not None:
-            found.extend(e.at_line(line) for e in collect_errors(self.validator, payload))
+            found.extend(e.at_line(line) for e in explain.collect_errors(self.validator, payload))
             if self.advice:
                 found.extend(e.at_line(line) for e in explain.leftovers(self.validator, payload))
         event = to_event(payload, self.version)

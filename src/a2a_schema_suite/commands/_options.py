@@ -267,10 +267,14 @@ def budget(time_budget: float, memory_ceiling: int) -> Budget:
     return Budget(seconds=time_budget, memory_mib=memory_ceiling)
 
 
+def interrupt_code(exc: BaseException) -> int:
+    """The exit code for an interruption: 130 for Ctrl-C, 128 + N for signal N."""
+    return getattr(exc, "code", 130)
+
+
 def collect(results: Iterable[CaseResult]) -> tuple[list[CaseResult], int | None]:
     """Every result, or on Ctrl-C / SIGTERM / SIGHUP the results so far plus one *errored*
     result saying the run was interrupted; and the interruption's exit code (None if none)."""
-    from a2a_schema_suite.cli import interrupt_code
     from a2a_schema_suite.results import CaseResult, Outcome
 
     got: list[CaseResult] = []

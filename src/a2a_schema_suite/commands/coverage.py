@@ -4,29 +4,24 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
-from a2a_schema_suite import sanitize
 from a2a_schema_suite.commands._complete import versions as complete_versions
 from a2a_schema_suite.commands._options import (
     case_inputs,
     cases_option,
     choose_roots,
     console_options,
+    emit,
+    formats_option,
     load_store,
     output_option,
     percentage,
     profile_option,
     schemas_option,
 )
-from a2a_schema_suite.report import overwrites_input, write_report
-
-if TYPE_CHECKING:
-    from a2a_schema_suite.registry import SchemaStore
-
-FORMATS = ("text", "json", "html")
+from a2a_schema_suite.reporters import formats
 
 
 @click.command("coverage")
@@ -61,13 +56,10 @@ FORMATS = ("text", "json", "html")
     help="What this suite file adds: its versions' coverage by the other suites under "
     "PATHS, then with it, and the locations it covers first (text or json).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="text",
-    show_default=True,
+@formats_option(
+    "coverage",
     help="Report format (html: the coverage matrix as a heat map, with the run summary).",
+    choices=formats("coverage"),
 )
 @output_option
 def command(
@@ -99,9 +91,7 @@ def command(
       a2a-schema-suite coverage --suite cases/v1_0/task_status.json   # what one suite adds
     """
     from a2a_schema_suite.console import Progress
-    from a2a_schema_suite.coverage import render_text
-    from a2a_schema_suite.measure import measure
-    from a2a_schema_suite.results import ExitCode
+    from a2a_schema_suite.measure import measure, suite_gain
     from a2a_schema_suite.runner import RunOptions
 
     roots = choose_roots(schemas, cases, paths)
@@ -113,104 +103,29 @@ def command(
             raise click.BadParameter(
                 f"{version!r} is not a version under {store.root} (known: {known})", param_hint="--version"
             )
-    if suite_file is not None:
-        _suite_gain(inputs, suite_file, store, profile, fail_under, versions, fmt, output, roots.describe())
+    options = RunOptions(profile=profile)
+    if suite_file is not None:  # what one suite adds
+        _check_suite_options(fail_under, versions, fmt)
+        with Progress("coverage"):
+            gain = suite_gain(inputs, suite_file, store, options=options)
+        gain.roots, gain.read = roots, (*inputs, suite_file, store.root)
+        sys.exit(emit(gain, fmt, output))
     with Progress("coverage"):
-        report = measure(
-            inputs, store, versions=versions, options=RunOptions(profile=profile), fail_under=fail_under
-        )
-    code = int(report.exit_code)
-    if fmt == "text" or output is not None:  # stdout gets a text report: say which files
-        click.echo(sanitize.visible(roots.describe()))  # paths: untrusted text
-    document, problem = _render(report, fmt)
-    if output is None:
-        if document is None:
-            click.echo(f"error: cannot make the {fmt} report: {problem}", err=True)
-            click.echo(render_text(report), nl=False)
-            sys.exit(int(ExitCode.ERRORED))
-        click.echo(document, nl=False)
-        sys.exit(code)
-    # Like `run --output`: the report goes to the file, a short summary to stdout; the results
-    # are never lost to an unwritable file, and nothing the run read is overwritten.
-    if overwrites_input(output, [*inputs, store.root, *report.summary.inputs()]):
-        click.echo(f"error: --output {output} is one of the inputs; refusing to overwrite it", err=True)
-        click.echo(render_text(report), nl=False)
-        sys.exit(int(ExitCode.ERRORED))
-    try:
-        if document is None:
-            raise OSError(f"cannot make the {fmt} report: {problem}")
-        write_report(output, document)
-    except OSError as exc:
-        click.echo(f"error: cannot write report to {output}: {exc.strerror or exc}", err=True)
-        click.echo(render_text(report), nl=False)
-        sys.exit(int(ExitCode.ERRORED))
-    click.echo(render_text(report, details=False), nl=False)
-    sys.exit(code)
+        report = measure(inputs, store, versions=versions, options=options, fail_under=fail_under)
+    report.roots, report.read = roots, (*inputs, store.root)
+    sys.exit(emit(report, fmt, output))
 
 
-def _render(report, fmt: str) -> tuple[str | None, str | None]:
-    """The report in ``fmt``, or why it could not be made (a renderer bug must not lose results)."""
-    from a2a_schema_suite.coverage import render
-
-    try:
-        return render(report, fmt), None
-    except Exception as exc:
-        return None, f"{type(exc).__name__}: {exc}"
-
-
-def _suite_gain(
-    inputs: list[Path],
-    suite_file: Path,
-    store: SchemaStore,
-    profile: str | None,
-    fail_under: float | None,
-    versions: tuple[str, ...],
-    fmt: str,
-    output: Path | None,
-    roots_line: str,
-) -> None:
-    """``coverage --suite FILE``: what one suite adds to the others' coverage."""
-    import json
-
-    from a2a_schema_suite.console import Progress
-    from a2a_schema_suite.coverage import render_gain_text
-    from a2a_schema_suite.measure import suite_gain
-    from a2a_schema_suite.results import ExitCode
-    from a2a_schema_suite.runner import RunOptions
-
+def _check_suite_options(fail_under: float | None, versions: tuple[str, ...], fmt: str) -> None:
+    """``--suite`` reports the suite's own versions, as text or json: the options that say
+    otherwise are usage errors."""
     for value, hint in (
         (fail_under, "--fail-under"),
         (versions or None, "--version"),
-        (None if fmt != "html" else fmt, "--format html"),
+        (None if fmt in formats("suite_gain") else fmt, f"--format {fmt}"),
     ):
         if value is not None:
             raise click.BadParameter(
                 "cannot be combined with --suite (it reports the suite's own versions, as text or json)",
                 param_hint=hint,
             )
-    with Progress("coverage"):
-        gain = suite_gain(inputs, suite_file, store, options=RunOptions(profile=profile))
-    text = sanitize.lines(render_gain_text(gain))  # suite names are untrusted text
-    document = (
-        text
-        if fmt == "text"
-        else sanitize.json_text(json.dumps(gain.to_dict(), indent=2, ensure_ascii=False) + "\n")
-    )
-    code = int(gain.exit_code)
-    if fmt == "text" or output is not None:  # stdout gets a text report: say which files
-        click.echo(sanitize.visible(roots_line))
-    if output is None:
-        click.echo(document, nl=False)
-        sys.exit(code)
-    if overwrites_input(output, [*inputs, suite_file, store.root, *gain.own.summary.inputs()]):
-        click.echo(f"error: --output {output} is one of the inputs; refusing to overwrite it", err=True)
-        click.echo(text, nl=False)
-        sys.exit(int(ExitCode.ERRORED))
-    try:
-        write_report(output, document)
-    except OSError as exc:
-        click.echo(f"error: cannot write report to {output}: {exc.strerror or exc}", err=True)
-        click.echo(text, nl=False)
-        sys.exit(int(ExitCode.ERRORED))
-    click.echo(text, nl=False)
-    sys.exit(code)

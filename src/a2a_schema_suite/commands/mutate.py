@@ -7,13 +7,14 @@ from pathlib import Path
 
 import click
 
-from a2a_schema_suite import sanitize
 from a2a_schema_suite.commands._options import (
     case_inputs,
     cases_option,
     choose_roots,
     console_options,
+    emit,
     engine_option,
+    formats_option,
     load_store,
     output_option,
     percentage,
@@ -21,9 +22,8 @@ from a2a_schema_suite.commands._options import (
     schemas_option,
 )
 from a2a_schema_suite.mutate.operators import NAMES
-from a2a_schema_suite.report import overwrites_input, write_report
+from a2a_schema_suite.reporters import formats
 
-FORMATS = ("text", "json", "html")
 HINTS = ("likely-gap", "review", "likely-fine")  # mutate_report.HINTS, without importing it
 #: operator names for --help and validation, read without importing the operators
 OPERATOR_NAMES = NAMES
@@ -88,9 +88,7 @@ OPERATOR_NAMES = NAMES
     callback=percentage,
     help="Exit 1 if the score (rejected / generated mutants) is below PERCENT.",
 )
-@click.option(
-    "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Report format."
-)
+@formats_option("mutation", choices=formats("mutation"))
 @output_option
 @engine_option
 def command(
@@ -132,10 +130,9 @@ def command(
       a2a-schema-suite mutate cases/v1_0/task.json --emit review/   # then: run review/
     """
     from a2a_schema_suite.console import Progress
-    from a2a_schema_suite.mutate import AuditOptions, EmitError, audit, emit_suites
-    from a2a_schema_suite.mutate_report import Listing, render_text
-    from a2a_schema_suite.results import ExitCode
-    from a2a_schema_suite.suite import discover_roots, load_suite_file
+    from a2a_schema_suite.mutate import AuditOptions
+    from a2a_schema_suite.mutate_report import Listing, run_audit
+    from a2a_schema_suite.suite import discover_roots
 
     roots = choose_roots(schemas, cases, paths)
     inputs = case_inputs(roots, paths)
@@ -145,80 +142,17 @@ def command(
     if emit_dir is not None and emit_dir.exists() and not emit_dir.is_dir():
         raise click.BadParameter(f"{emit_dir} exists and is not a directory", param_hint="--emit")
     store = load_store(roots.schemas, engine)
-    files = discover_roots(inputs)
-    with Progress("mutate", "suite files", total=len(files)) as progress:
-        report = audit(
-            (item for file in progress.track(files) for item in load_suite_file(*file)),
+    with Progress("mutate", "suite files", total=len(discover_roots(inputs))) as progress:
+        result = run_audit(
+            inputs,
             store,
             AuditOptions(profile=profile, select=select, operators=chosen),
+            Listing(hints=hints or HINTS, limit=limit),
+            fail_under=fail_under,
+            emit_dir=emit_dir,
+            track=progress.track,
         )
-    listing = Listing(hints=hints or HINTS, limit=limit)
-
-    code = int(ExitCode.OK)
-    if report.errored:
-        code = int(ExitCode.ERRORED)
-    elif report.tally().generated == 0:
-        code = int(ExitCode.NO_TESTS)
-        if select is not None and report.tests == 0:
-            click.echo(
-                f"error: no test matched -k {select} (case-insensitive; only valid: true tests are mutated)",
-                err=True,
-            )
-        else:
-            click.echo("error: no mutant was generated (no valid: true test selected)", err=True)
-    elif fail_under is not None and (report.score or 0) * 100 < fail_under:
-        code = int(ExitCode.FAILED)
-        click.echo(
-            f"error: score {(report.score or 0) * 100:.1f}% is below --fail-under {fail_under:g}%", err=True
-        )
-
-    if emit_dir is not None:
-        survivors = listing.select(report.survivors)
-        try:
-            written = emit_suites(survivors, emit_dir)
-        except EmitError as exc:
-            click.echo(f"error: --emit: {exc}", err=True)
-            code = int(ExitCode.ERRORED)
-        else:
-            click.echo(
-                f"wrote {len(written)} suite file(s) with {len(survivors)} mutant "
-                f"test(s) to {emit_dir} (each mutant test fails until the schema rejects it)",
-                err=True,
-            )
-
-    if fmt == "text" or output is not None:  # stdout gets a text report: say which files
-        click.echo(sanitize.visible(roots.describe()))  # paths: untrusted text
-    document, problem = _render(report, fmt, listing)
-    if output is None:
-        if document is None:
-            click.echo(f"error: cannot make the {fmt} report: {problem}", err=True)
-            click.echo(render_text(report, listing), nl=False)
-            sys.exit(int(ExitCode.ERRORED))
-        click.echo(document, nl=False)
-        sys.exit(code)
-    # As `run --output`: the report goes to the file and a summary to stdout; nothing the audit
-    # read is overwritten, and an unwritable file never loses the results.
-    if overwrites_input(output, [*inputs, store.root]):
-        click.echo(f"error: --output {output} is one of the inputs; refusing to overwrite it", err=True)
-        click.echo(render_text(report, listing), nl=False)
-        sys.exit(int(ExitCode.ERRORED))
-    try:
-        if document is None:
-            raise OSError(f"cannot make the {fmt} report: {problem}")
-        write_report(output, document)
-    except OSError as exc:
-        click.echo(f"error: cannot write report to {output}: {exc.strerror or exc}", err=True)
-        click.echo(render_text(report, listing), nl=False)
-        sys.exit(int(ExitCode.ERRORED))
-    click.echo(render_text(report, listing, details=False), nl=False)
-    sys.exit(code)
-
-
-def _render(report, fmt: str, listing) -> tuple[str | None, str | None]:
-    """The report in ``fmt``, or why it could not be made (a renderer bug must not lose results)."""
-    from a2a_schema_suite.mutate_report import render
-
-    try:
-        return render(report, fmt, listing), None
-    except Exception as exc:
-        return None, f"{type(exc).__name__}: {exc}"
+    result.roots = roots
+    for message in result.messages():
+        click.echo(message, err=True)
+    sys.exit(emit(result, fmt, output))

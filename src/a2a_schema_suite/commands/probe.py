@@ -16,7 +16,7 @@ from a2a_schema_suite.commands._options import (
     choose_roots,
     console_options,
     emit,
-    format_option,
+    formats_option,
     load_store,
     output_option,
     policy_option,
@@ -25,7 +25,7 @@ from a2a_schema_suite.commands._options import (
 )
 
 if TYPE_CHECKING:
-    from a2a_schema_suite.suite import Suite
+    pass
 
 _TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # an HTTP header name (RFC 9110 token)
 #: headers that frame the request or name the host: the probe sets them, never the user
@@ -222,7 +222,7 @@ def _check_url(url: str) -> str:
 @schemas_option
 @profile_option
 @policy_option
-@format_option
+@formats_option("probe")
 @output_option
 def command(
     url: str,
@@ -261,17 +261,11 @@ def command(
       a2a-schema-suite probe https://agent.example --send hi --binding rest \\
           --header "Authorization=Bearer $TOKEN" --format json --output probe.json
     """
-    from a2a_schema_suite.probe import ProbeOptions, probe, summary_of
-    from a2a_schema_suite.probe.record import (
-        card_path_for,
-        operations_dir_for,
-        suite_stubs,
-        target_problem,
-        write_operations,
-        write_recording,
-    )
-    from a2a_schema_suite.probe.redact import Redactor
-    from a2a_schema_suite.results import CaseResult, ErrorDetail, ExitCode, Outcome, redacting
+    from a2a_schema_suite.console import Progress
+    from a2a_schema_suite.probe import ProbeOptions
+    from a2a_schema_suite.probe.record import card_path_for, operations_dir_for, target_problem
+    from a2a_schema_suite.probe.run import run_probe
+    from a2a_schema_suite.reporters.probe.text import tail
 
     _check_url(url)
     headers = _parse_headers(header_values)
@@ -331,114 +325,16 @@ def command(
         input_required_text=input_required_text,
         webhook=webhook,
     )
-    redactor = Redactor.for_headers(options.secret_headers())
-    from a2a_schema_suite.console import Progress
-
-    # redacting: before any message is shortened, so a secret cut in two is still redacted
-    with Progress("probe"), redacting(redactor.text):
-        report = probe(options, store)
-    summary = summary_of(report, redactor)
-
-    # Notes for people go where the report is not: stdout for text, stderr when stdout is JSON/XML.
-    to_stderr = fmt != "text" and output is None
-    notes: list[str] = [redactor.text(n) for n in report.notes]
-    stubs: list[Suite] = []
-    if record_path is not None and operations:
-        folder = operations_dir_for(record_path)
-        try:
-            suites = write_operations(
-                report.exchanges,
-                folder,
-                store,
-                redactor,
-                summary.results[0].suite.removeprefix("probe "),
-                options.policy,
-            )
-            count = sum(n for _, n in suites)
-            notes.append(
-                f"record: wrote {len(suites)} suite(s) of {count} recorded answer(s) to {folder} "
-                f"(a2a-schema-suite run {folder} checks them)"
-            )
-        except OSError as exc:
-            summary.results.insert(
-                len(summary.results) - 1,
-                CaseResult(
-                    report.suite,
-                    "",
-                    f"record: write {folder}",
-                    True,
-                    None,
-                    Outcome.ERRORED,
-                    (ErrorDetail.finding("record", f"cannot write: {exc.strerror or exc}"),),
-                    f"cannot write the recording: {exc.strerror or exc}",
-                ),
-            )
-    if record_path is not None and (stream or not operations):
-        if report.recording is None:
-            notes.append("record: nothing was recorded (no stream was captured)")
-        else:
-            try:
-                card_file = write_recording(report.recording, record_path, redactor)
-                stubs = suite_stubs(
-                    report.recording,
-                    record_path,
-                    store,
-                    options.profile,
-                    summary.results[0].suite.removeprefix("probe "),
-                    options.policy,
-                )
-                notes.append(
-                    f"record: wrote {record_path} ({len(report.recording.lines)} events) and {card_file}"
-                )
-            except OSError as exc:
-                summary.results.insert(
-                    len(summary.results) - 1,
-                    CaseResult(
-                        report.suite,
-                        "",
-                        f"record: write {record_path}",
-                        True,
-                        None,
-                        Outcome.ERRORED,
-                        (ErrorDetail.finding("record", f"cannot write: {exc.strerror or exc}"),),
-                        f"cannot write the recording: {exc.strerror or exc}",
-                    ),
-                )
-
-    from a2a_schema_suite import console
-
-    if fmt == "text" or output is not None:
-        click.echo(sanitize.visible(roots.describe()), err=to_stderr)
-    if (fmt == "text" or output is not None) and console.verbosity() >= 0:  # -q: no checklist
-        for result in summary.results[:-1]:
-            click.echo(f"  {result.outcome.value:<8} {sanitize.visible(result.description)}", err=to_stderr)
-    summary.read = (store.root,)  # never onto a schema
-    code = emit(summary, fmt, output)
-    for note in notes if console.verbosity() >= 0 else ():
-        click.echo(sanitize.visible(note), err=to_stderr)
-    level = report.level
-    click.echo(
-        f"conformance level: {level.name} ({sanitize.visible(redactor.text(level.why))})", err=to_stderr
+    run = run_probe(
+        options,
+        store,
+        record_path=record_path,
+        operations=operations,
+        stream=stream,
+        progress=Progress("probe"),
     )
-    for index, stub in enumerate(stubs):
-        name = stub.name
-        if index == 0 and report.recording is not None and record_path is not None:
-            intro = (
-                f"To add the recording as a case, move {record_path.name} to "
-                f"cases/{report.recording.version_dir}/streams/ and save as {name}:"
-            )
-        else:
-            intro = f"To add the recorded card as a case, save as {name}:"
-        click.echo(f"\n{sanitize.visible(intro)}", err=to_stderr)
-        click.echo(sanitize.json_text(stub.to_json()), nl=False, err=to_stderr)
-        verdicts = {case.valid for case in stub.cases}
-        if len(verdicts) == 1:  # nothing of the other verdict could be derived from the recording
-            missing = "valid: false" if True in verdicts else "valid: true"
-            click.echo(
-                f"(add a {missing} test before committing it: `check --strict` asks every "
-                "suite for a valid and an invalid case)",
-                err=to_stderr,
-            )
-    if code == int(ExitCode.OK) and any(r.outcome is Outcome.ERRORED for r in summary.results):
-        code = int(ExitCode.ERRORED)
+    run.roots = roots
+    code = emit(run, fmt, output)
+    if fmt != "text" and output is None:  # stdout is the report: notes for people go to stderr
+        click.echo(tail(run), nl=False, err=True)
     sys.exit(code)

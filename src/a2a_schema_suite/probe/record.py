@@ -16,13 +16,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from a2a_schema_suite.explain import collect_errors
 from a2a_schema_suite.jsonio import iter_jsonl, load_path
 from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.probe.exchange import Exchange
 from a2a_schema_suite.probe.redact import Redactor
 from a2a_schema_suite.probe.steps import Recording, quoted_names
 from a2a_schema_suite.registry import SchemaStore
-from a2a_schema_suite.results import ErrorDetail, collect_errors, split_policy
+from a2a_schema_suite.results import ErrorDetail, split_policy
 from a2a_schema_suite.streams import check_stream
 from a2a_schema_suite.suite import Suite
 

@@ -59,7 +59,6 @@ from a2a_schema_suite.results import (
     CaseResult,
     ErrorDetail,
     Outcome,
-    collect_errors,
     policy_reason,
     split_policy,
 )
@@ -239,7 +238,7 @@ class Prober:
         except SchemaError as exc:
             raise _Errored(str(exc)) from None
         try:
-            errors = collect_errors(validator, document) + explain.leftovers(validator, document)
+            errors = explain.collect_errors(validator, document) + explain.leftovers(validator, document)
         except RecursionError:
             raise _Errored(f"{ref}: the document nests too deeply to validate") from None
         if self.policy != "off":
@@ -432,7 +431,7 @@ class Prober:
             self._add(CARD, "card: v1_0 strict", ref, errors, data=card)
             return
         try:
-            interop_errors = collect_errors(self.store.validator(ref, "interop"), card)
+            interop_errors = explain.collect_errors(self.store.validator(ref, "interop"), card)
         except SchemaError as exc:
             raise _Errored(str(exc)) from None
         closed_only = bool(spec_errors) and all(e.keyword == "unevaluatedProperties" for e in spec_errors)

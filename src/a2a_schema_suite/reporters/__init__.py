@@ -24,6 +24,11 @@ _RUN = ("text", "json", "junit", "markdown", "github", "html")
 #: kind -> its formats, in the order ``--help`` lists them (each is ``reporters/<kind>/<format>.py``)
 FORMATS: dict[str, tuple[str, ...]] = {
     "run": _RUN,
+    "coverage": ("text", "json", "html"),
+    "suite_gain": ("text", "json"),
+    "mutation": ("text", "json", "html"),
+    "inventory": ("text", "json"),
+    "probe": _RUN,
     "drift": ("text", "json", "markdown"),
     "diff": ("markdown", "text", "json"),
     "sdk": ("text", "json", "markdown", "html"),

@@ -17,8 +17,8 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from a2a_schema_suite import TOOL_NAME, __version__
 from a2a_schema_suite import pointer as jsonpointer
+from a2a_schema_suite.tool import TOOL_NAME, __version__
 
 #: containers longer than this are elided in the data view, except the members on a marked path
 MAX_MEMBERS = 200

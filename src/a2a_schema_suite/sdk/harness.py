@@ -31,10 +31,11 @@ from pathlib import Path
 from typing import Any
 
 from a2a_schema_suite import api
+from a2a_schema_suite.explain import collect_errors
 from a2a_schema_suite.jsonio import LoadFailure, iter_jsonl, load_path, loads
 from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.registry import bundled_schemas
-from a2a_schema_suite.results import collect_errors, shorten
+from a2a_schema_suite.results import shorten
 from a2a_schema_suite.rules import RULES
 from a2a_schema_suite.sdk.canonical import DiffEntry, canonical_diff, json_path
 from a2a_schema_suite.sdk.types import (

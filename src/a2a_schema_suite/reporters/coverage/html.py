@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-from a2a_schema_suite import __version__
 from a2a_schema_suite.coverage import CoverageReport, LocationCoverage
 from a2a_schema_suite.reporters.htmlkit import (
     TOOL_NAME,
@@ -19,6 +18,7 @@ from a2a_schema_suite.reporters.htmlkit import (
     table,
 )
 from a2a_schema_suite.reporters.run.html import failures_section, summary_cards
+from a2a_schema_suite.tool import __version__
 
 # --- the coverage page -----------------------------------------------------------------------
 

@@ -9,7 +9,6 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from a2a_schema_suite import __version__
 from a2a_schema_suite import pointer as jsonpointer
 from a2a_schema_suite.reporters.htmlkit import (
     MAX_FAILURES_SHOWN,
@@ -24,6 +23,7 @@ from a2a_schema_suite.reporters.htmlkit import (
     table,
 )
 from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, RunSummary
+from a2a_schema_suite.tool import __version__
 
 # --- the run / check report ------------------------------------------------------------------
 

@@ -16,10 +16,11 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from a2a_schema_suite import TOOL_NAME, sanitize
+from a2a_schema_suite import sanitize
 from a2a_schema_suite.reporters.run.text import detail_lines, verdict_phrase
 from a2a_schema_suite.results import CaseResult, Outcome, RunSummary
 from a2a_schema_suite.suite import suite_file_name
+from a2a_schema_suite.tool import TOOL_NAME
 
 # Everything outside XML 1.0's Char production (https://www.w3.org/TR/xml/#charsets).
 _NOT_XML_CHAR = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")

@@ -13,9 +13,10 @@ import html
 import re
 from urllib.parse import urlsplit
 
-from a2a_schema_suite import TOOL_NAME, sanitize
+from a2a_schema_suite import sanitize
 from a2a_schema_suite.reporters.run.text import detail_lines, utf8_safe, verdict_phrase
 from a2a_schema_suite.results import CaseResult, ExitCode, Outcome, RunSummary
+from a2a_schema_suite.tool import TOOL_NAME
 
 #: GitHub rejects comments over 65536 characters; leave room for the closing lines.
 MAX_CHARS = 60_000

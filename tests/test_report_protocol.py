@@ -1,0 +1,196 @@
+"""The one report protocol (issue 15): every report of every command is a ``Report``, its JSON form
+is valid against its schema under ``schemas/_meta/``, every format of every kind renders without
+side effects, and the package's import graph has no cycle."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
+
+from a2a_schema_suite.inventory import take_inventory
+from a2a_schema_suite.measure import measure, suite_gain
+from a2a_schema_suite.mutate import AuditOptions
+from a2a_schema_suite.mutate_report import Listing, run_audit
+from a2a_schema_suite.probe.level import Level, level_result
+from a2a_schema_suite.probe.run import ProbeRun
+from a2a_schema_suite.registry import SchemaStore
+from a2a_schema_suite.report import Report
+from a2a_schema_suite.reporters import FORMATS, formats, render
+from a2a_schema_suite.results import RunSummary
+from a2a_schema_suite.roots import choose
+from a2a_schema_suite.runner import RunOptions, run_paths
+from conftest import CASES, SCHEMAS
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+META = SCHEMAS / "_meta"
+#: each kind's JSON schema (run and mutation kept the names they had before the protocol)
+SCHEMA_OF = {
+    "run": "report.json",
+    "coverage": "coverage.json",
+    "suite_gain": "suite_gain.json",
+    "mutation": "mutation_report.json",
+    "inventory": "inventory.json",
+    "probe": "probe.json",
+}
+SUITES = [CASES / "v1_0" / "task.json", CASES / "v1_0" / "artifact.json"]
+
+
+@pytest.fixture(scope="module")
+def reports() -> dict[str, Report]:
+    """One real report of every kind, made by the library calls the commands make."""
+    store = SchemaStore.load(SCHEMAS)
+    roots = choose(SCHEMAS, CASES, paths=True)
+    summary = RunSummary(list(run_paths(SUITES, store, RunOptions())), roots, read=(*SUITES, store.root))
+    coverage = measure(SUITES, store, fail_under=50)
+    coverage.roots, coverage.read = roots, (*SUITES, store.root)  # as the command does
+    gain = suite_gain(SUITES, SUITES[0], store)
+    gain.roots, gain.read = roots, (*SUITES, store.root)
+    audit = run_audit(SUITES[:1], store, AuditOptions(), Listing(limit=3), fail_under=10)
+    audit.roots = roots
+    level = Level("partial", "the agent card is valid; no message was sent")
+    probed = RunSummary(
+        [*summary.results[:2], level_result(level, "probe http://127.0.0.1:1")], read=(store.root,)
+    )
+    probe = ProbeRun(probed, level, ["a note"], roots=roots)
+    made: list[Any] = [summary, coverage, gain, audit, take_inventory(roots, SUITES), probe]
+    return {report.kind: report for report in made}
+
+
+def _validator(name: str) -> jsonschema.Draft202012Validator:
+    resources = []
+    for path in META.glob("*.json"):
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        resources.append((contents["$id"], DRAFT202012.create_resource(contents)))
+    schema = json.loads((META / name).read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema, registry=Registry().with_resources(resources))
+
+
+def test_every_kind_is_made_and_has_a_schema(reports):
+    assert set(reports) == set(FORMATS) == set(SCHEMA_OF)
+    for kind, report in reports.items():
+        assert isinstance(report, Report), kind
+        assert report.kind == kind
+        assert isinstance(report.exit_code(), int)
+        assert all(isinstance(p, Path) for p in report.inputs()) and report.inputs(), kind
+
+
+@pytest.mark.parametrize("kind", sorted(SCHEMA_OF))
+def test_the_json_form_is_valid_against_its_schema(reports, kind):
+    report = reports[kind]
+    data = report.to_dict()
+    errors = sorted(_validator(SCHEMA_OF[kind]).iter_errors(data), key=lambda e: list(e.path))
+    assert not errors, [f"{list(e.path)}: {e.message}" for e in errors[:5]]
+    # the json format is the JSON form, written out
+    assert json.loads(render(report, "json")) == json.loads(json.dumps(data))
+
+
+def test_a_schema_rejects_a_report_of_another_kind(reports):
+    """The schemas are not vacuous: each rejects the JSON form of every other kind (but a probe's
+    is a run report: the run schema accepts it; the probe schema asks for the level)."""
+    for kind, name in SCHEMA_OF.items():
+        validator = _validator(name)
+        for other, report in reports.items():
+            if SCHEMA_OF[other] != name and (kind, other) != ("run", "probe"):
+                assert not validator.is_valid(report.to_dict()), (kind, other)
+
+
+def test_every_format_of_every_kind_renders_without_side_effects(reports, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    summary_file = tmp_path / "step-summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary_file))
+    for kind, report in reports.items():
+        for fmt in formats(kind):
+            module = importlib.import_module(f"a2a_schema_suite.reporters.{kind}.{fmt}")
+            document = module.render(report)
+            assert isinstance(document, str) and document.endswith("\n"), (kind, fmt)
+    assert os.listdir(tmp_path) == []  # no renderer wrote anything, the job summary included
+
+
+def test_a_format_a_kind_does_not_have_is_refused(reports):
+    with pytest.raises(ValueError, match="a inventory report has no 'html' format"):
+        render(reports["inventory"], "html")
+
+
+def _imports() -> dict[str, set[str]]:
+    """Each module of the package -> the modules of the package it imports when it runs: at the
+    top or inside a function (a lazy import is still a dependency); imports under
+    ``if TYPE_CHECKING:`` are for annotations only and never run."""
+    files = {}
+    for path in (SRC / "a2a_schema_suite").rglob("*.py"):
+        parts = list(path.relative_to(SRC).with_suffix("").parts)
+        files[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+
+    def module_of(name: str) -> str | None:
+        while name and name not in files:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for module, path in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        typing_only = {
+            id(node)
+            for block in ast.walk(tree)
+            if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+            for node in ast.walk(block)
+        }
+        found: set[str | None] = set()
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
+            if isinstance(node, ast.Import):
+                found.update(module_of(alias.name) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    found.add(full if full in files else module_of(node.module))
+        graph[module] = {m for m in found if m is not None and m != module}
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of ``graph`` (a depth-first search), or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(module: str) -> list[str] | None:
+        state[module] = 1
+        path.append(module)
+        for other in sorted(graph.get(module, ())):
+            if state.get(other) == 1:
+                return [*path[path.index(other) :], other]
+            if other not in state and (found := visit(other)):
+                return found
+        state[module] = 2
+        path.pop()
+        return None
+
+    for module in sorted(graph):
+        if module not in state and (found := visit(module)):
+            return found
+    return None
+
+
+def test_the_package_has_no_import_cycle():
+    graph = _imports()
+    assert "a2a_schema_suite.coverage" in graph["a2a_schema_suite.reporters.coverage.html"]  # it looks
+    cycle = _cycle(graph)
+    assert cycle is None, " -> ".join(cycle or ())
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) is None
+    graph = _imports()
+    graph["a2a_schema_suite.coverage"].add("a2a_schema_suite.reporters.coverage.html")  # as it was
+    assert _cycle(graph) is not None
