@@ -35,33 +35,18 @@ from a2a_schema_suite import engines, explain, schemawalk, verdicts
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, load_path
 from a2a_schema_suite.pointer import append as pointer_append
 from a2a_schema_suite.regexlint import catastrophic_patterns
+from a2a_schema_suite.tool import META_DIR, bundled_cases, bundled_schemas
+
+__all__ = [
+    "META_DIR",
+    "bundled_cases",
+    "bundled_schemas",
+]  # where they were: many modules import them from here
 
 #: Base of every bundled schema's ``$id``; an identifier, never fetched.
 BASE_URI = "https://a2a-schema-suite.dev/schemas/"
 PROFILES = ("strict", "interop")
 DEFAULT_PROFILE = "strict"
-META_DIR = "_meta"
-
-_PACKAGE_DIR = Path(__file__).resolve().parent
-
-
-def _data_dir(name: str) -> Path:
-    installed = _PACKAGE_DIR / "_data" / name
-    # Editable install or source checkout: src/a2a_schema_suite -> repository root.
-    checkout = _PACKAGE_DIR.parent.parent / name
-    if not installed.is_dir() and (checkout.parent / "pyproject.toml").is_file():
-        return checkout
-    return installed
-
-
-def bundled_schemas() -> Path:
-    """The schema root shipped with the package."""
-    return _data_dir("schemas")
-
-
-def bundled_cases() -> Path:
-    """The case suites shipped with the package."""
-    return _data_dir("cases")
 
 
 class SchemaError(Exception):

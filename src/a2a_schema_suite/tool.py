@@ -1,9 +1,11 @@
-"""The tool's name and version, as every report states them (a leaf module: it imports nothing of
-the package, so any module can use it without an import cycle)."""
+"""The tool's name and version, as every report states them, and where its bundled schemas and
+cases are (a leaf module: it imports nothing of the package, so any module can use it without an
+import cycle)."""
 
 from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 
 #: the tool's name in every report
 TOOL_NAME = "a2a-schema-suite"
@@ -12,3 +14,26 @@ try:
     __version__ = version("a2a-schema-suite")
 except PackageNotFoundError:  # running from a source tree that was never installed
     __version__ = "0.0.0+unknown"
+
+META_DIR = "_meta"
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _data_dir(name: str) -> Path:
+    installed = _PACKAGE_DIR / "_data" / name
+    # Editable install or source checkout: src/a2a_schema_suite -> repository root.
+    checkout = _PACKAGE_DIR.parent.parent / name
+    if not installed.is_dir() and (checkout.parent / "pyproject.toml").is_file():
+        return checkout
+    return installed
+
+
+def bundled_schemas() -> Path:
+    """The schema root shipped with the package."""
+    return _data_dir("schemas")
+
+
+def bundled_cases() -> Path:
+    """The case suites shipped with the package."""
+    return _data_dir("cases")

@@ -29,7 +29,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from a2a_schema_suite import __version__
+from a2a_schema_suite.tool import META_DIR, __version__, bundled_schemas
 
 #: The environment variable that moves (or, set to ``off``, disables) the cache.
 CACHE_ENV = "A2A_SCHEMA_SUITE_CACHE"
@@ -65,7 +65,6 @@ def _folder() -> Path | None:
 def _fingerprint() -> bytes:
     here = Path(__file__).resolve().parent
     parts = [__version__]
-    from a2a_schema_suite.registry import META_DIR, bundled_schemas  # (registry imports this module)
 
     meta = bundled_schemas() / META_DIR / "suite.json"
     for name, path in [(name, here / name) for name in _DECIDERS] + [("suite.json", meta)]:
