@@ -65,7 +65,7 @@ def inventory(root: Path, paths: list[Path]) -> dict[str, Any]:
             }
         )
         problems += [e.to_dict() for e in store.load_errors.get(version, ())]
-    suites = []
+    suites: list[dict[str, Any]] = []
     for item in load_suites(paths):
         if not isinstance(item, Suite):
             problems += [e.to_dict() for e in item.errors]
