@@ -15,6 +15,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 from click.testing import CliRunner
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
 
 from a2a_schema_suite.cli import main
 from a2a_schema_suite.commands import probe as probe_command
@@ -491,6 +493,19 @@ def test_json_report_matches_the_report_schema_and_carries_the_level(broken, fas
     assert report["summary"]["failed"] == 0
     # the checklist and the level line go to stderr, so stdout stays one JSON document
     assert "conformance level: full (every check passed)" in result.stderr
+
+
+def test_output_dash_keeps_stdout_one_json_document(broken, fast_cli):
+    """``--output -`` is stdout, as without --output: the level line still goes to stderr."""
+    result = invoke(broken.url("good"), "--send", "hi", "--format", "json", "--output", "-")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    meta = {p.name: load_path(p) for p in (SCHEMAS / "_meta").glob("*.json")}
+    registry = Registry().with_resources(
+        (schema["$id"], DRAFT202012.create_resource(schema)) for schema in meta.values()
+    )
+    jsonschema.Draft202012Validator(meta["probe.json"], registry=registry).validate(report)
+    assert "conformance level: full" in result.stderr and not Path("-").exists()
 
 
 def test_quiet_probe_keeps_the_report_and_the_level(broken, fast_cli):

@@ -95,9 +95,18 @@ def formats_option(
 
 
 format_option = formats_option("run")
+
+
+def _stdout_dash(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """``--output -`` is stdout: the command sees no --output at all (so what it says for people
+    goes where the report is not, as without --output)."""
+    return None if value == Path("-") else value
+
+
 output_option = click.option(
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
+    callback=_stdout_dash,
     help="Write the report to FILE (a text summary still goes to stdout; '-': stdout).",
 )
 schemas_option = click.option(
