@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import jsonschema
@@ -184,3 +185,36 @@ def test_output_dash_is_stdout(tmp_path, command):
     document = json.loads(dash.stdout)  # stdout is the JSON report itself
     assert document["tool"]["name"] == "a2a-schema-suite"
     assert dash.stdout.count("\n") == plain.stdout.count("\n")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("coverage", str(CASES / "v1_0" / "task.json")),
+        ("coverage", str(CASES / "v1_0" / "task.json"), "--suite", str(CASES / "v1_0" / "task.json")),
+        ("mutate", str(CASES / "v1_0" / "task.json"), "--limit", "1"),
+    ],
+    ids=["coverage", "coverage-suite", "mutate"],
+)
+def test_a_text_report_file_is_the_report_and_stdout_names_the_roots(tmp_path, command):
+    """The roots line is for the person reading stdout; the text report written with --output is
+    the report alone, as printed after that line without --output."""
+    import subprocess
+    import sys
+
+    def cli(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "a2a_schema_suite", *command, *extra],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env={**__import__("os").environ, "NO_COLOR": "1"},
+            timeout=300,
+        )
+
+    printed, written = cli(), cli("--output", "report.txt")
+    assert printed.returncode == written.returncode == 0, written.stderr
+    roots, _, report = printed.stdout.partition("\n")
+    assert roots.startswith("schemas: ") and written.stdout.startswith(roots + "\n")
+    timing = re.compile(r"\d+\.\d s\b")  # how long the audit took differs between the two
+    assert timing.sub("T s", (tmp_path / "report.txt").read_text()) == timing.sub("T s", report)

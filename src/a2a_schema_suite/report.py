@@ -137,19 +137,22 @@ def emit(report: Report, fmt: str, output: Path | None = None) -> int:
     """Write ``report`` in ``fmt`` to ``output`` (``None`` or ``-``: stdout) and return the exit code.
 
     Results are never lost to a reporting error: with ``--output`` the report goes to the file and
-    the brief text report to stdout; if the file cannot be written (or is one of the report's
-    inputs), or the report cannot be made, the whole text report reaches stdout, the reason goes to
-    stderr and the exit code is ``ERRORED`` (3).
+    the brief text report to stdout (after the kind's preface, as for the text format); if the
+    file cannot be written (or is one of the report's inputs), or the report cannot be made, the
+    whole text report reaches stdout, the reason goes to stderr and the exit code is ``ERRORED``
+    (3).
     """
     import click
 
-    from a2a_schema_suite.reporters import brief, render
+    from a2a_schema_suite.reporters import brief, preface, render
     from a2a_schema_suite.results import ExitCode
 
     code = int(report.exit_code())
     errored = int(ExitCode.ERRORED)
     if output == STDOUT:
         output = None
+    if fmt == "text" or output is not None:  # stdout carries text: what it says first
+        click.echo(preface(report), nl=False)
     if output is None:
         if fmt == "text":  # coloured on a terminal: the renderer decided
             click.echo(render(report, "text"), nl=False, color=True)

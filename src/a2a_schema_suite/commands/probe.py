@@ -335,6 +335,6 @@ def command(
     )
     run.roots = roots
     code = emit(run, fmt, output)
-    if fmt != "text" and output is None:  # stdout is the report: notes for people go to stderr
-        click.echo(tail(run), nl=False, err=True)
+    # notes for people go where the report is not: stderr when stdout is the JSON/XML report
+    click.echo(tail(run), nl=False, err=fmt != "text" and output is None)
     sys.exit(code)

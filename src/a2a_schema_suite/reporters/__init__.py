@@ -4,7 +4,9 @@ A renderer is a module ``reporters/<kind>/<format>.py`` with ``render(report) ->
 effects (it writes nothing and reads no environment beyond what the report carries; a text
 renderer reads the console's verbosity and colour). A kind's ``text`` module may also have
 ``brief(report) -> str``: what stdout gets when the report goes to ``--output`` (default: the
-whole text report). Modules are imported only when used, so listing the formats (for
+whole text report), and ``preface(report) -> str``: what stdout gets first whenever it carries
+text (the text format, or any format with ``--output``), never part of the report itself (the
+schema root and cases measured). Modules are imported only when used, so listing the formats (for
 ``--format``) costs nothing. :func:`a2a_schema_suite.report.emit` writes a rendered report.
 """
 
@@ -53,6 +55,12 @@ def renderer(kind: str, fmt: str) -> Renderer:
 def render(report: Report, fmt: str) -> str:
     """``report`` in ``fmt``."""
     return renderer(report.kind, fmt)(report)
+
+
+def preface(report: Report) -> str:
+    """What stdout says before a text report (nothing for most kinds)."""
+    module = importlib.import_module(f"{__name__}.{report.kind}.text")
+    return cast(str, module.preface(report)) if hasattr(module, "preface") else ""
 
 
 def brief(report: Report) -> str:

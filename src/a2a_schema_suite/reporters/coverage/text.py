@@ -1,6 +1,6 @@
-"""The text report of ``coverage``: the roots, then per version the percentages and (unless
-``-q``) every location lacking a test; ``brief`` (stdout when the report went to ``--output``):
-the percentages only."""
+"""The text report of ``coverage``: per version the percentages and (unless ``-q``) every
+location lacking a test; ``brief`` (stdout when the report went to ``--output``): the percentages
+only; ``preface``: the roots, on stdout before either."""
 
 from __future__ import annotations
 
@@ -9,17 +9,17 @@ from a2a_schema_suite.coverage import CoverageReport, LocationCoverage, canonica
 from a2a_schema_suite.results import Outcome
 
 
-def roots_line(report: CoverageReport) -> str:
-    """Which schema root and cases were measured (paths: untrusted text)."""
+def preface(report: CoverageReport) -> str:
+    """Which schema root and cases were measured (paths: untrusted text): stdout only."""
     return sanitize.visible(report.roots.describe()) + "\n" if report.roots is not None else ""
 
 
 def render(report: CoverageReport) -> str:
-    return roots_line(report) + report_text(report)
+    return report_text(report)
 
 
 def brief(report: CoverageReport) -> str:
-    return roots_line(report) + report_text(report, details=False)
+    return report_text(report, details=False)
 
 
 def row_text(row: LocationCoverage) -> str:

@@ -1,6 +1,7 @@
-"""The text report of ``mutate``: the roots, the score table (rejected / generated, per operator
-and version: always every mutant) and the listed survivors (``--hint``/``--limit`` narrow the
-listing, never the numbers); ``brief`` (stdout when the report went to ``--output``): the scores."""
+"""The text report of ``mutate`` (on stdout after the roots, its ``preface``): the score table
+(rejected / generated, per operator and version: always every mutant) and the listed survivors
+(``--hint``/``--limit`` narrow the listing, never the numbers); ``brief`` (stdout when the report
+went to ``--output``): the scores."""
 
 from __future__ import annotations
 
@@ -14,16 +15,17 @@ from a2a_schema_suite.mutate_report import Listing, MutationAudit
 EXAMPLES_PER_GROUP = 3
 
 
-def _roots_line(audit: MutationAudit) -> str:
+def preface(audit: MutationAudit) -> str:
+    """Which schema root and cases were audited: stdout only."""
     return sanitize.visible(audit.roots.describe()) + "\n" if audit.roots is not None else ""
 
 
 def render(audit: MutationAudit) -> str:
-    return _roots_line(audit) + audit_text(audit.report, audit.listing)
+    return audit_text(audit.report, audit.listing)
 
 
 def brief(audit: MutationAudit) -> str:
-    return _roots_line(audit) + audit_text(audit.report, audit.listing, details=False)
+    return audit_text(audit.report, audit.listing, details=False)
 
 
 def percent(score: float | None) -> str:

@@ -1,8 +1,7 @@
-"""The text report of ``probe``: the roots and the checklist (:func:`head`), the run report of the
-checks, then the notes, the conformance level and the suite stubs of a recording (:func:`tail`).
-
-With another format on stdout, ``probe`` writes :func:`tail` to stderr: notes for people go where
-the report is not.
+"""The text report of ``probe``: the run report of its checks. On stdout, the roots and the
+checklist come first (:func:`preface`), and ``probe`` follows it with the notes, the conformance
+level and the suite stubs of a recording (:func:`tail`; on stderr when stdout carries another
+format: notes for people go where the report is not).
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from a2a_schema_suite.probe.run import ProbeRun
 from a2a_schema_suite.reporters.run import text
 
 
-def head(run: ProbeRun) -> str:
+def preface(run: ProbeRun) -> str:
     """Which schema root, then each check's outcome (``-q``: none)."""
     from a2a_schema_suite import console
 
@@ -51,4 +50,4 @@ def tail(run: ProbeRun) -> str:
 
 
 def render(run: ProbeRun) -> str:
-    return head(run) + text.render(run.summary) + tail(run)
+    return text.render(run.summary)

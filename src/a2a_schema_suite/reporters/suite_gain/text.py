@@ -8,9 +8,13 @@ from a2a_schema_suite.reporters.coverage.text import row_text
 from a2a_schema_suite.results import Outcome
 
 
+def preface(gain: SuiteGain) -> str:
+    """Which schema root and cases were measured: stdout only."""
+    return sanitize.visible(gain.roots.describe()) + "\n" if gain.roots is not None else ""
+
+
 def render(gain: SuiteGain) -> str:
-    roots = sanitize.visible(gain.roots.describe()) + "\n" if gain.roots is not None else ""
-    return roots + sanitize.lines(gain_text(gain))  # suite names are untrusted text
+    return sanitize.lines(gain_text(gain))  # suite names are untrusted text
 
 
 def gain_text(gain: SuiteGain, *, details: bool | None = None) -> str:
