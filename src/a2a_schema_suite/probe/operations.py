@@ -636,7 +636,7 @@ class Operations:
             validator = self.p.store.validator("v1_0/stream_response.json", self.p.profile)
         except SchemaError as exc:  # a schema that does not load: no verdict
             raise Errored(str(exc)) from None
-        from a2a_schema_suite.results import collect_errors
+        from a2a_schema_suite.explain import collect_errors
 
         findings: list[ErrorDetail] = []
         shown: list[Any] = []
