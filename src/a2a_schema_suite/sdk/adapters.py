@@ -63,8 +63,8 @@ class Adapter:
 def adapters_dir(start: Path | None = None) -> Path:
     """The ``adapters/`` of the project tree around ``start`` (default: the current directory),
     else the copy installed with the package."""
-    from a2a_schema_suite.tool import _data_dir
     from a2a_schema_suite.roots import find_project_tree
+    from a2a_schema_suite.tool import _data_dir
 
     tree = find_project_tree(Path.cwd() if start is None else start)
     if tree is not None and (tree / "adapters").is_dir():
