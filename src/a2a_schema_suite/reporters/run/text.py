@@ -64,7 +64,7 @@ class _Painter:
     def __call__(self, text: str, style: object) -> str:
         if not self.enabled or style not in _STYLES:
             return text
-        return f"\x1b[{_STYLES[style]}m{text}\x1b[0m"  # type: ignore[index]
+        return f"\x1b[{_STYLES[style]}m{text}\x1b[0m"
 
 
 def utf8_safe(text: str) -> str:
