@@ -751,3 +751,24 @@ def test_redactor_covers_sensitive_headers_credentials_and_nested_values():
     )
     cleaned = redactor.result(result)
     assert "abc" not in json.dumps([cleaned.to_dict(), cleaned.data, cleaned.suite])
+
+
+def test_a_step_that_crashes_is_one_errored_result_and_the_probe_goes_on(sdk, store, monkeypatch):
+    """The one crash guard (guard.py) around every probe step: an unexpected exception in a step
+    (a bug, an answer nobody foresaw) is that step's errored result naming the exception; the
+    other steps still run and the report is whole."""
+    from a2a_schema_suite.probe import steps
+
+    real = steps.Prober._answer
+
+    def crashing(self, call, description, *args, **kwargs):
+        if description.startswith("send: "):
+            raise RuntimeError("boom in the send step")
+        return real(self, call, description, *args, **kwargs)
+
+    monkeypatch.setattr(steps.Prober, "_answer", crashing)
+    report = probe(ProbeOptions(sdk.base_url, send="hello"), store)
+    send = check(report, "send: jsonrpc SendMessage")
+    assert send.outcome.value == "errored"
+    assert send.reason == "internal error while validating: RuntimeError: boom in the send step"
+    assert outcomes(report)["errors: unknown method -> -32601"] == "passed"

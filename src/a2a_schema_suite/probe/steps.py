@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from a2a_schema_suite import __version__, explain
+from a2a_schema_suite import __version__, explain, guard
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, loads
 from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.probe import card as cards
@@ -246,11 +246,21 @@ class Prober:
         return errors
 
     def _guarded(self, area: str, description: str, schema: str, step: Callable[[], Any]) -> Any:
-        try:
-            return step()
-        except _Errored as exc:
-            self._add(area, description, schema, outcome=Outcome.ERRORED, reason=str(exc))
-            return None
+        """``step()``; an expected failure (:class:`_Errored`) or any crash (the one guard's
+        words: the exception's type and message) is this step's errored result, and the probe
+        goes on."""
+
+        def errored(crash: guard.Crash) -> None:
+            self._add(area, description, schema, outcome=Outcome.ERRORED, reason=crash.reason)
+
+        def expected() -> Any:
+            try:
+                return step()
+            except _Errored as exc:
+                self._add(area, description, schema, outcome=Outcome.ERRORED, reason=str(exc))
+                return None
+
+        return guard.contain(expected, errored, subject=description)
 
     # -- HTTP ---------------------------------------------------------------------------------------
 
