@@ -267,14 +267,15 @@ def test_help_lists_only_the_real_engines(site, tmp_path):
     assert "[auto|jsonschema|jsonschema-rs]" in out and "miniature" not in out
 
 
-def test_a_crash_outside_any_case_is_one_visible_line_never_a_ci_command(site, tmp_path):
-    # mutate's audit is no case judging: its last-resort message must still be inert text
-    path = suite(tmp_path, ("crashes", True, {"crash": True}))
+def test_a_crash_in_the_mutation_audit_is_one_visible_problem_and_the_report_is_kept(site, tmp_path):
+    # the audit contains a crash per test: the report is written, the crash is one inert problem line
+    path = suite(tmp_path, ("crashes", True, {"crash": True}), ("fine", True, {}))
     code, out, err = cli(
         site, tmp_path, "mutate", str(path), "--engine", "miniature:crashing", "--limit", "3"
     )
-    assert code == 3
-    assert f"internal error: RuntimeError: {VISIBLE_CRASH}" in err
+    assert code == 3, (out, err)
+    assert f"crashes: internal error while validating: RuntimeError: {VISIBLE_CRASH}" in out + err
+    assert "Mutation audit:" in out  # the report itself
     assert not [line for line in (out + err).splitlines() if line.lstrip().startswith("::")]
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from referencing.exceptions import Unresolvable
 
+from a2a_schema_suite import guard
 from a2a_schema_suite.mutate.annotate import Annotator, Context
 from a2a_schema_suite.mutate.explain import expected_errors, judge, judge_blame, responsible
 from a2a_schema_suite.mutate.hints import LIKELY_FINE, LIKELY_GAP, REVIEW
@@ -231,6 +232,10 @@ def audit(
                     else f"{type(exc).__name__}: {exc}"
                 )
                 report.problems.append(f"{item.name} > {test.description}: cannot evaluate the schema: {why}")
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except Exception as exc:  # an engine or an operator that crashes: this test, not the audit
+                report.problems.append(f"{item.name} > {test.description}: {guard.internal_error(exc)}")
     if interop_suites:
         report.notes.append(
             f"operator `unknown` not applied to {interop_suites} interop-profile "
