@@ -36,6 +36,8 @@ import attrs
 import jsonschema
 from jsonschema import ValidationError
 from jsonschema.protocols import Validator
+from referencing import Registry
+from referencing.exceptions import Unresolvable
 
 from a2a_schema_suite.regexlint import ecma_pattern
 
@@ -347,6 +349,64 @@ def format_checker() -> jsonschema.FormatChecker:
     return checker
 
 
+#: The stock ``$ref`` keyword: it decides whenever :func:`_ref_keyword` has no cached answer.
+_STOCK_REF = jsonschema.Draft202012Validator.VALIDATORS["$ref"]
+#: (id(resolver), ref) -> (resolver, what it resolved ``ref`` to); bounded (see _ref_keyword)
+_RESOLVED: dict[tuple[int, str], tuple[Any, Any]] = {}
+_MAX_RESOLVED = 4096
+
+
+#: referencing's resolver class, as its public API hands one out (the module does not export it)
+_RESOLVER = type(Registry().resolver())
+
+
+def validator_resolver(validator: Validator) -> Any | None:
+    """The ``referencing`` resolver ``validator`` resolves ``$ref`` with, or None.
+
+    python-jsonschema has no public accessor for it: this reads its ``_resolver`` attribute, the
+    one place this package depends on a private name of jsonschema. None (a validator of the
+    legacy ``RefResolver`` API, or a jsonschema that renamed it) means "use the stock keyword";
+    tests/test_engine_speed.py fails loudly if the attribute goes away, so the speed-up is not
+    lost silently."""
+    if getattr(validator, "_ref_resolver", None) is not None:
+        return None
+    resolver = getattr(validator, "_resolver", None)
+    return resolver if isinstance(resolver, _RESOLVER) else None
+
+
+def _ref_keyword(
+    validator: Validator, ref: str, instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    """``$ref`` as python-jsonschema does it (look the reference up with the validator's
+    resolver, descend into the target with the target's resolver), with each lookup done once.
+
+    A stream event enters the same ``$ref``\\ s on every line, and ``referencing``'s lookup
+    (URL joining, pointer walking, a new resolver) was a quarter of the Python engine's time. A
+    lookup depends only on the resolver (base URI, registry, dynamic scope: all immutable) and the
+    reference, and the resolver it returns is reused as is, so later lookups from inside the
+    target hit the cache too. The cache holds each resolver it is keyed by, so an ``id`` is never
+    reused while its entry lives; it is emptied when it grows past a bound (memory stays flat).
+    A reference that does not resolve is never cached: the stock keyword raises its own error.
+    """
+    resolver = validator_resolver(validator)
+    if resolver is None:
+        yield from _STOCK_REF(validator, ref, instance, schema)
+        return
+    key = (id(resolver), ref)
+    hit = _RESOLVED.get(key)
+    if hit is None or hit[0] is not resolver:
+        try:
+            resolved = resolver.lookup(ref)
+        except Unresolvable:
+            yield from _STOCK_REF(validator, ref, instance, schema)
+            return
+        if len(_RESOLVED) >= _MAX_RESOLVED:
+            _RESOLVED.clear()
+        hit = _RESOLVED[key] = (resolver, resolved)
+    resolved = hit[1]
+    yield from validator.descend(instance, resolved.contents, resolver=resolved.resolver)
+
+
 @functools.cache
 def python_validator_class() -> type[Validator]:
     """Draft 2020-12 with ECMA-262 ``pattern`` semantics, in every schema resource it enters.
@@ -360,7 +420,8 @@ def python_validator_class() -> type[Validator]:
     a subschema that declares another dialect still gets that dialect's stock class.
     """
     cls = jsonschema.validators.extend(
-        jsonschema.Draft202012Validator, {"pattern": _pattern_keyword, "uniqueItems": _unique_items_keyword}
+        jsonschema.Draft202012Validator,
+        {"pattern": _pattern_keyword, "uniqueItems": _unique_items_keyword, "$ref": _ref_keyword},
     )
     stock_evolve = cls.evolve
     # (attribute name, __init__ name) of every field, as jsonschema's own evolve copies them

@@ -1,0 +1,137 @@
+"""The Python engine's speed-ups change nothing but the time: same verdicts, same error details.
+
+engines.python_validator_class caches what python-jsonschema recomputes for every document (the
+``$ref`` lookups): these tests compare it, on every bundled case and stream line under both
+profiles, with the same class doing every lookup itself, and fail loudly if the one private
+attribute of jsonschema the cache reads (a validator's resolver) goes away.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import jsonschema
+import pytest
+from referencing import Registry
+from referencing.exceptions import Unresolvable
+from referencing.jsonschema import DRAFT202012
+
+from a2a_schema_suite import engines
+from a2a_schema_suite.jsonio import iter_jsonl
+from a2a_schema_suite.registry import SchemaStore
+from a2a_schema_suite.results import ErrorDetail
+from a2a_schema_suite.suite import Suite, load_suites
+from conftest import CASES
+
+PROFILES = ("strict", "interop")
+
+
+def _documents() -> Iterator[tuple[str, str, Any]]:
+    """(schema ref, profile, document): every bundled test's data and every stream line."""
+    for suite in load_suites([CASES]):
+        if not isinstance(suite, Suite):
+            continue
+        for profile in PROFILES:
+            for test in suite.tests:
+                yield suite.schema, profile, test.data
+            for stream in suite.streams:
+                for _, value, error in iter_jsonl(stream.file):
+                    if error is None:
+                        yield suite.schema, profile, value
+
+
+def _details(validator: Any, document: Any) -> list[ErrorDetail]:
+    return [ErrorDetail.from_validation_error(e) for e in validator.iter_errors(document)]
+
+
+def _validator(store: SchemaStore, ref: str, profile: str) -> Any:
+    version, uri = store.resolve(ref)
+    return engines.python_validator_class()(
+        {"$ref": uri}, registry=store.registry(version, profile), format_checker=engines.format_checker()
+    )
+
+
+def test_the_validators_resolver_is_found():
+    """The ``$ref`` cache reads the validator's resolver from jsonschema's private ``_resolver``;
+    if jsonschema renames it, the cache falls back to the stock keyword (still correct) and this
+    test says the speed-up is gone."""
+    validator = engines.python_validator_class()({"$ref": "#/$defs/x", "$defs": {"x": {"type": "string"}}})
+    assert engines.validator_resolver(validator) is not None
+    (child,) = [validator.evolve(schema={"type": "string"})]
+    assert engines.validator_resolver(child) is not None
+
+
+def test_same_errors_with_and_without_the_caches(store, monkeypatch):
+    documents = list(_documents())
+    assert len(documents) > 1000
+    fast = {(ref, profile): _validator(store, ref, profile) for ref, profile, _ in documents}
+    got = [_details(fast[ref, profile], doc) for ref, profile, doc in documents]
+    assert engines._RESOLVED, "the $ref cache was never used"
+    monkeypatch.setattr(engines, "validator_resolver", lambda validator: None)  # every lookup: stock
+    plain = {(ref, profile): _validator(store, ref, profile) for ref, profile, _ in documents}
+    expected = [_details(plain[ref, profile], doc) for ref, profile, doc in documents]
+    assert sum(1 for details in expected if details) > 100  # invalid documents are compared too
+    assert got == expected
+
+
+def test_a_ref_is_looked_up_once_per_resolver(monkeypatch):
+    schema = {"properties": {"a": {"$ref": "#/$defs/s"}, "b": {"$ref": "#/$defs/s"}}, "$defs": {"s": {}}}
+    validator = engines.python_validator_class()(schema)
+    engines._RESOLVED.clear()
+    calls = []
+    resolver_type = type(Registry().resolver())
+    lookup = resolver_type.lookup
+    monkeypatch.setattr(resolver_type, "lookup", lambda self, ref: calls.append(ref) or lookup(self, ref))
+    for _ in range(3):
+        assert validator.is_valid({"a": 1, "b": 2})
+    assert calls == ["#/$defs/s"]
+
+
+def test_the_cache_stays_bounded(monkeypatch):
+    monkeypatch.setattr(engines, "_MAX_RESOLVED", 3)
+    engines._RESOLVED.clear()
+    schema = {"$defs": {str(i): {"type": "integer"} for i in range(10)}}
+    for i in range(10):
+        validator = engines.python_validator_class()({**schema, "$ref": f"#/$defs/{i}"})
+        assert not validator.is_valid("x")
+        assert len(engines._RESOLVED) <= 3
+
+
+def test_an_unresolvable_ref_raises_as_the_stock_keyword_does_and_is_not_cached():
+    engines._RESOLVED.clear()
+    schema = {"$ref": "#/$defs/missing"}
+    ours = engines.python_validator_class()(schema)
+    for _ in range(2):
+        with pytest.raises(Unresolvable) as caught:
+            ours.is_valid(1)
+        with pytest.raises(Unresolvable) as stock:
+            jsonschema.Draft202012Validator(schema).is_valid(1)
+        assert type(caught.value) is type(stock.value) and str(caught.value) == str(stock.value)
+    assert not engines._RESOLVED
+
+
+def test_dynamic_refs_still_follow_the_dynamic_scope():
+    """The cache is keyed by the resolver itself (its dynamic scope included), so a
+    ``$dynamicRef`` reached through a cached ``$ref`` resolves as before."""
+    tree = {
+        "$id": "https://example.test/tree",
+        "$dynamicAnchor": "node",
+        "type": "object",
+        "properties": {"children": {"type": "array", "items": {"$dynamicRef": "#node"}}},
+    }
+    strict_tree = {
+        "$id": "https://example.test/strict-tree",
+        "$dynamicAnchor": "node",
+        "$ref": "tree",
+        "unevaluatedProperties": False,
+    }
+    registry = Registry().with_resources(
+        [(s["$id"], DRAFT202012.create_resource(s)) for s in (tree, strict_tree)]
+    )
+    ours = engines.python_validator_class()({"$ref": "https://example.test/strict-tree"}, registry=registry)
+    stock = jsonschema.Draft202012Validator({"$ref": "https://example.test/strict-tree"}, registry=registry)
+    for document in ({"children": [{"children": []}]}, {"children": [{"extra": 1}]}, {"extra": 1}):
+        for _ in range(2):
+            assert _details(ours, document) == _details(stock, document)
+    assert not ours.is_valid({"children": [{"extra": 1}]})
