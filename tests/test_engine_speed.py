@@ -1,9 +1,10 @@
 """The Python engine's speed-ups change nothing but the time: same verdicts, same error details.
 
 engines.python_validator_class caches what python-jsonschema recomputes for every document (the
-``$ref`` lookups): these tests compare it, on every bundled case and stream line under both
-profiles, with the same class doing every lookup itself, and fail loudly if the one private
-attribute of jsonschema the cache reads (a validator's resolver) goes away.
+``$ref`` lookups, a validator object for every subschema it descends into): these tests compare
+it, on every bundled case and stream line under both profiles, with the same class doing that
+work every time, and fail loudly if the one private attribute of jsonschema the ``$ref`` cache
+reads (a validator's resolver) goes away.
 """
 
 from __future__ import annotations
@@ -68,7 +69,10 @@ def test_same_errors_with_and_without_the_caches(store, monkeypatch):
     fast = {(ref, profile): _validator(store, ref, profile) for ref, profile, _ in documents}
     got = [_details(fast[ref, profile], doc) for ref, profile, doc in documents]
     assert engines._RESOLVED, "the $ref cache was never used"
+    assert engines._EVOLVED, "the evolve cache was never used"
     monkeypatch.setattr(engines, "validator_resolver", lambda validator: None)  # every lookup: stock
+    monkeypatch.setattr(engines, "_MAX_EVOLVED", 0)  # every subschema: a new validator
+    engines._EVOLVED.clear()
     plain = {(ref, profile): _validator(store, ref, profile) for ref, profile, _ in documents}
     expected = [_details(plain[ref, profile], doc) for ref, profile, doc in documents]
     assert sum(1 for details in expected if details) > 100  # invalid documents are compared too
@@ -88,14 +92,30 @@ def test_a_ref_is_looked_up_once_per_resolver(monkeypatch):
     assert calls == ["#/$defs/s"]
 
 
-def test_the_cache_stays_bounded(monkeypatch):
+def test_descending_twice_into_a_subschema_reuses_its_validator():
+    schema = {"properties": {"a": {"type": "integer"}}}
+    validator = engines.python_validator_class()(schema)
+    resolver = engines.validator_resolver(validator)
+    sub = schema["properties"]["a"]
+    first = validator.evolve(schema=sub, _resolver=resolver)
+    assert validator.evolve(schema=sub, _resolver=resolver) is first
+    assert first.schema is sub and engines.validator_resolver(first) is resolver
+    # any other change (or another validator) makes a new one
+    assert validator.evolve(schema=sub) is not first
+    other = engines.python_validator_class()(schema)
+    assert other.evolve(schema=sub, _resolver=resolver) is not first
+
+
+def test_the_caches_stay_bounded(monkeypatch):
     monkeypatch.setattr(engines, "_MAX_RESOLVED", 3)
+    monkeypatch.setattr(engines, "_MAX_EVOLVED", 3)
     engines._RESOLVED.clear()
+    engines._EVOLVED.clear()
     schema = {"$defs": {str(i): {"type": "integer"} for i in range(10)}}
     for i in range(10):
         validator = engines.python_validator_class()({**schema, "$ref": f"#/$defs/{i}"})
         assert not validator.is_valid("x")
-        assert len(engines._RESOLVED) <= 3
+        assert len(engines._RESOLVED) <= 3 and len(engines._EVOLVED) <= 3
 
 
 def test_an_unresolvable_ref_raises_as_the_stock_keyword_does_and_is_not_cached():

@@ -407,6 +407,12 @@ def _ref_keyword(
     yield from validator.descend(instance, resolved.contents, resolver=resolved.resolver)
 
 
+#: ``(id(validator), id(subschema), id(resolver))`` -> (what ``validator.evolve`` made of them,
+#: the three): each entry holds what its key names, so an ``id`` is not reused while it lives.
+_EVOLVED: dict[tuple[int, ...], tuple[Validator, tuple[Any, ...]]] = {}
+_MAX_EVOLVED = 8192
+
+
 @functools.cache
 def python_validator_class() -> type[Validator]:
     """Draft 2020-12 with ECMA-262 ``pattern`` semantics, in every schema resource it enters.
@@ -428,6 +434,14 @@ def python_validator_class() -> type[Validator]:
     init_fields = [(f.name, f.alias or f.name) for f in attrs.fields(cls) if f.init]
 
     def evolve(self: Validator, **changes: Any) -> Validator:
+        # descend's call: the same subschema with the same resolver from the same validator is
+        # the same validator (nothing in it changes while it validates)
+        key = None
+        if len(changes) == 2 and "_resolver" in changes and "schema" in changes:
+            key = (id(self), id(changes["schema"]), id(changes["_resolver"]))
+            hit = _EVOLVED.get(key)
+            if hit is not None:
+                return hit[0]
         schema = changes.setdefault("schema", self.schema)
         dialect = jsonschema.validators.validator_for(schema, default=cls)
         if dialect is not cls and dialect is not jsonschema.Draft202012Validator:
@@ -435,7 +449,13 @@ def python_validator_class() -> type[Validator]:
         for name, alias in init_fields:
             if alias not in changes:
                 changes[alias] = getattr(self, name)
-        return cls(**changes)
+        evolved = cls(**changes)
+        # (a legacy RefResolver has state: never shared)
+        if key is not None and changes["resolver"] is None and _MAX_EVOLVED > 0:
+            if len(_EVOLVED) >= _MAX_EVOLVED:
+                _EVOLVED.clear()
+            _EVOLVED[key] = (evolved, (self, schema, changes["_resolver"]))
+        return evolved
 
     cls.evolve = evolve  # our own class only (jsonschema sets evolve the same way on subclasses)
     return cls
