@@ -1,7 +1,8 @@
 """The Python engine's speed-ups change nothing but the time: same verdicts, same error details.
 
 engines.python_validator_class caches what python-jsonschema recomputes for every document (the
-``$ref`` lookups, a validator object for every subschema it descends into): these tests compare
+``$ref`` lookups, a validator object for every subschema it descends into, the search for the
+members ``unevaluatedProperties`` has not seen): these tests compare
 it, on every bundled case and stream line under both profiles, with the same class doing that
 work every time, and fail loudly if the one private attribute of jsonschema the ``$ref`` cache
 reads (a validator's resolver) goes away.
@@ -72,6 +73,7 @@ def test_same_errors_with_and_without_the_caches(store, monkeypatch):
     assert engines._EVOLVED, "the evolve cache was never used"
     monkeypatch.setattr(engines, "validator_resolver", lambda validator: None)  # every lookup: stock
     monkeypatch.setattr(engines, "_MAX_EVOLVED", 0)  # every subschema: a new validator
+    monkeypatch.setattr(engines, "_plain_closed", lambda schema: False)  # unevaluatedProperties: stock
     engines._EVOLVED.clear()
     plain = {(ref, profile): _validator(store, ref, profile) for ref, profile, _ in documents}
     expected = [_details(plain[ref, profile], doc) for ref, profile, doc in documents]
@@ -155,3 +157,63 @@ def test_dynamic_refs_still_follow_the_dynamic_scope():
         for _ in range(2):
             assert _details(ours, document) == _details(stock, document)
     assert not ours.is_valid({"children": [{"extra": 1}]})
+
+
+UNEVALUATED = [
+    # (schema, document): the fast path answers only where the stock search reads `properties` alone
+    ({"properties": {"a": {}}, "unevaluatedProperties": False}, {"a": 1}),
+    ({"properties": {"a": {}}, "unevaluatedProperties": False}, {"a": 1, "b": 2}),
+    ({"properties": {"a": {}}, "unevaluatedProperties": {"type": "string"}}, {"a": 1, "b": 2}),
+    (
+        {
+            "properties": {"a": {}, "b": {}},
+            "oneOf": [{"required": ["a"]}, {"required": ["b"]}],
+            "unevaluatedProperties": False,
+        },
+        {"a": 1},
+    ),
+    (
+        {
+            "properties": {"a": {}},
+            "oneOf": [{"required": ["a"]}, {"required": ["b"]}],
+            "unevaluatedProperties": False,
+        },
+        {"a": 1, "b": 1},
+    ),
+    (
+        {"properties": {"a": {}}, "allOf": [{"properties": {"b": {}}}], "unevaluatedProperties": False},
+        {"a": 1, "b": 2, "c": 3},
+    ),
+    (
+        {
+            "properties": {"a": {}},
+            "$ref": "#/$defs/b",
+            "$defs": {"b": {"properties": {"b": {}}}},
+            "unevaluatedProperties": False,
+        },
+        {"a": 1, "b": 2},
+    ),
+    ({"properties": {"a": {}}, "unevaluatedProperties": False}, ["not", "an", "object"]),
+]
+
+
+@pytest.mark.parametrize(("schema", "document"), UNEVALUATED)
+def test_unevaluated_properties_says_what_the_stock_keyword_says(schema, document):
+    ours = engines.python_validator_class()(schema)
+    stock = jsonschema.Draft202012Validator(schema)
+    assert _details(ours, document) == _details(stock, document)
+    assert ours.is_valid(document) == stock.is_valid(document)
+
+
+def test_unevaluated_properties_still_raises_where_the_stock_search_would():
+    """An ``anyOf`` branch that the keyword never reaches (the first one holds) but the stock
+    search for evaluated members does: the broken ``$ref`` there is an error either way."""
+    schema = {
+        "properties": {"a": {}},
+        "unevaluatedProperties": False,
+        "anyOf": [{}, {"$ref": "#/$defs/missing"}],
+    }
+    with pytest.raises(Unresolvable):
+        jsonschema.Draft202012Validator(schema).is_valid({"a": 1})
+    with pytest.raises(Unresolvable):
+        engines.python_validator_class()(schema).is_valid({"a": 1})

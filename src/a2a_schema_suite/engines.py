@@ -407,6 +407,55 @@ def _ref_keyword(
     yield from validator.descend(instance, resolved.contents, resolver=resolved.resolver)
 
 
+_STOCK_UNEVALUATED_PROPERTIES = jsonschema.Draft202012Validator.VALIDATORS["unevaluatedProperties"]
+#: Keywords python-jsonschema's search for evaluated members looks at (besides ``properties``):
+#: where a schema has one of them, that search may descend, look up or raise; only the stock
+#: keyword decides then.
+_EVALUATING = frozenset(
+    {"$ref", "$dynamicRef", "patternProperties", "dependentSchemas", "if", "then", "else", "anyOf"}
+)
+#: What a branch of ``allOf``/``oneOf`` may hold for descending into it to be unable to raise.
+_PLAIN_BRANCH = frozenset({"required", "title", "description", "$comment"})
+
+
+def _plain_closed(schema: dict[str, Any]) -> bool:
+    """Whether python-jsonschema's search for the evaluated members of ``schema`` only reads
+    ``properties`` (and bool ``additionalProperties``/``unevaluatedProperties``, branches of
+    ``allOf``/``oneOf`` that are mere ``required`` lists): then it can raise nothing, and every
+    member ``properties`` names is evaluated."""
+    if not _EVALUATING.isdisjoint(schema):
+        return False
+    for keyword in ("additionalProperties", "unevaluatedProperties"):
+        if keyword in schema and not isinstance(schema[keyword], bool):
+            return False
+    for keyword in ("allOf", "oneOf"):
+        branches = schema.get(keyword)
+        if branches is not None and not (
+            isinstance(branches, list)
+            and all(isinstance(b, dict) and _PLAIN_BRANCH.issuperset(b) for b in branches)
+        ):
+            return False
+    return True
+
+
+def _unevaluated_properties_keyword(
+    validator: Validator, unevaluated: Any, instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    """``unevaluatedProperties`` as python-jsonschema does it, without its walk over the whole
+    schema (every ``oneOf`` branch validated again) when the answer is already known: an object
+    whose every member ``properties`` names has no unevaluated member, in a schema whose walk
+    could find nothing else (:func:`_plain_closed`). Every other case: the stock keyword."""
+    properties = schema.get("properties")
+    if (
+        isinstance(instance, dict)
+        and isinstance(properties, dict)
+        and all(name in properties for name in instance)
+        and _plain_closed(schema)
+    ):
+        return
+    yield from _STOCK_UNEVALUATED_PROPERTIES(validator, unevaluated, instance, schema)
+
+
 #: ``(id(validator), id(subschema), id(resolver))`` -> (what ``validator.evolve`` made of them,
 #: the three): each entry holds what its key names, so an ``id`` is not reused while it lives.
 _EVOLVED: dict[tuple[int, ...], tuple[Validator, tuple[Any, ...]]] = {}
@@ -427,7 +476,12 @@ def python_validator_class() -> type[Validator]:
     """
     cls = jsonschema.validators.extend(
         jsonschema.Draft202012Validator,
-        {"pattern": _pattern_keyword, "uniqueItems": _unique_items_keyword, "$ref": _ref_keyword},
+        {
+            "pattern": _pattern_keyword,
+            "uniqueItems": _unique_items_keyword,
+            "$ref": _ref_keyword,
+            "unevaluatedProperties": _unevaluated_properties_keyword,
+        },
     )
     stock_evolve = cls.evolve
     # (attribute name, __init__ name) of every field, as jsonschema's own evolve copies them
