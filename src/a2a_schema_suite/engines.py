@@ -363,11 +363,11 @@ _RESOLVER = type(Registry().resolver())
 def validator_resolver(validator: Validator) -> Any | None:
     """The ``referencing`` resolver ``validator`` resolves ``$ref`` with, or None.
 
-    python-jsonschema has no public accessor for it: this reads its ``_resolver`` attribute, the
-    one place this package depends on a private name of jsonschema. None (a validator of the
-    legacy ``RefResolver`` API, or a jsonschema that renamed it) means "use the stock keyword";
-    tests/test_engine_speed.py fails loudly if the attribute goes away, so the speed-up is not
-    lost silently."""
+    python-jsonschema has no public accessor for it: this reads its ``_resolver`` attribute (and
+    ``_ref_resolver``), the engine's only use of a private name of jsonschema, kept in this one
+    function. None (a validator of the legacy ``RefResolver`` API, or a jsonschema that renamed
+    it) means "use the stock keyword"; tests/test_engine_speed.py fails loudly if the attribute
+    goes away, so the speed-up is not lost silently."""
     if getattr(validator, "_ref_resolver", None) is not None:
         return None
     resolver = getattr(validator, "_resolver", None)
