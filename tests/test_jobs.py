@@ -255,9 +255,9 @@ def test_ctrl_c_stops_the_workers_without_a_traceback(tmp_path):
         {"statusUpdate": {"taskId": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}}
     )
     streams = []
-    for i in range(4):
+    for i in range(4):  # ~20 s of work for the Python engine (~10,000 lines/s a worker): Ctrl-C comes first
         path = tmp_path / f"interrupt-me-{i}.jsonl"
-        path.write_text("\n".join([task] + [status] * 20000) + "\n", encoding="utf-8")
+        path.write_text("\n".join([task] + [status] * 100_000) + "\n", encoding="utf-8")
         streams.append(str(path))
     proc = subprocess.Popen(
         [
