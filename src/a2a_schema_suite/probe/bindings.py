@@ -173,16 +173,91 @@ def _rpc(method: str, params: Any, request_id: Any) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
 
 
-class JsonRpc10(Binding):
+class _MethodBinding(Binding):
+    """A 1.0 binding that names an operation per call (JSON-RPC and gRPC): both carry the same
+    ProtoJSON params under the same method names; only the envelope (:meth:`_call`) and the
+    schemas of the answers (:attr:`result_schemas`) differ."""
+
+    #: the schema of each method's successful answer (a method not named here has none checked)
+    result_schemas: ClassVar[dict[str, str]]
+
+    def _call(self, method: str, params: Any, schema: str | None) -> Call:
+        raise NotImplementedError
+
+    def _method(self, method: str, params: Any) -> Call:
+        return self._call(method, params, self.result_schemas.get(method))
+
+    def message(self, text: str) -> dict[str, Any]:
+        return {"messageId": str(uuid.uuid4()), "role": "ROLE_USER", "parts": [{"text": text}]}
+
+    def send(self, text: str) -> Call:
+        return self._method("SendMessage", {"message": self.message(text)})
+
+    def stream(self, text: str) -> Call:
+        return self._method("SendStreamingMessage", {"message": self.message(text)})
+
+    def get_task(self, task_id: str) -> Call:
+        return self._method("GetTask", {"id": task_id})
+
+    def cancel_task(self, task_id: str) -> Call:
+        return self._method("CancelTask", {"id": task_id})
+
+    def send_message(self, request: dict[str, Any]) -> Call:
+        return self._method("SendMessage", request)
+
+    def get_task_history(self, task_id: str, history_length: int) -> Call:
+        return self._method("GetTask", {"id": task_id, "historyLength": history_length})
+
+    def list_tasks(self, params: dict[str, Any]) -> Call:
+        return self._method("ListTasks", params)
+
+    def subscribe(self, task_id: str) -> Call:
+        return self._method("SubscribeToTask", {"id": task_id})
+
+    def create_push_config(self, task_id: str, config: dict[str, Any]) -> Call:
+        return self._method("CreateTaskPushNotificationConfig", {**config, "taskId": task_id})
+
+    def get_push_config(self, task_id: str, config_id: str) -> Call:
+        return self._method("GetTaskPushNotificationConfig", {"taskId": task_id, "id": config_id})
+
+    def list_push_configs(self, task_id: str) -> Call:
+        return self._method("ListTaskPushNotificationConfigs", {"taskId": task_id})
+
+    def delete_push_config(self, task_id: str, config_id: str) -> Call:
+        return self._method("DeleteTaskPushNotificationConfig", {"taskId": task_id, "id": config_id})
+
+    def extended_card(self) -> Call:
+        return self._method("GetExtendedAgentCard", {})
+
+    def task_of(self, payload: Any) -> dict[str, Any] | None:
+        task = payload.get("task") if isinstance(payload, dict) else None
+        return task if isinstance(task, dict) else None
+
+
+_RPC_RESPONSE = "v1_0/jsonrpc_response.json#/$defs/"
+
+
+class JsonRpc10(_MethodBinding):
     name = "jsonrpc"
     version = "1.0"
     version_dir = "v1_0"
     stream_line_schema = "v1_0/stream_response.json"
     request_schema = "v1_0/jsonrpc_request.json#/$defs/SendMessageCall"
     error_schema = "v1_0/jsonrpc_response.json#/$defs/ErrorResponse"
-
-    def message(self, text: str) -> dict[str, Any]:
-        return {"messageId": str(uuid.uuid4()), "role": "ROLE_USER", "parts": [{"text": text}]}
+    result_schemas: ClassVar[dict[str, str]] = {
+        method: f"{_RPC_RESPONSE}{method}Response"
+        for method in (
+            "SendMessage",
+            "GetTask",
+            "CancelTask",
+            "ListTasks",
+            "CreateTaskPushNotificationConfig",
+            "GetTaskPushNotificationConfig",
+            "ListTaskPushNotificationConfigs",
+            "DeleteTaskPushNotificationConfig",
+            "GetExtendedAgentCard",
+        )
+    }
 
     def send_request(self, text: str) -> dict[str, Any]:
         return _rpc("SendMessage", {"message": self.message(text)}, self.next_id())
@@ -197,24 +272,6 @@ class JsonRpc10(Binding):
             self.headers,
             schema,
             request_id,
-        )
-
-    def send(self, text: str) -> Call:
-        return self._call(
-            "SendMessage",
-            {"message": self.message(text)},
-            "v1_0/jsonrpc_response.json#/$defs/SendMessageResponse",
-        )
-
-    def stream(self, text: str) -> Call:
-        return self._call("SendStreamingMessage", {"message": self.message(text)}, None)
-
-    def get_task(self, task_id: str) -> Call:
-        return self._call("GetTask", {"id": task_id}, "v1_0/jsonrpc_response.json#/$defs/GetTaskResponse")
-
-    def cancel_task(self, task_id: str) -> Call:
-        return self._call(
-            "CancelTask", {"id": task_id}, "v1_0/jsonrpc_response.json#/$defs/CancelTaskResponse"
         )
 
     def unknown_method(self) -> Call:
@@ -234,59 +291,6 @@ class JsonRpc10(Binding):
 
     def send_raw(self, body: bytes, request_id: Any) -> Call:
         return Call("jsonrpc SendMessage", "POST", self.url, body, self.headers, None, request_id)
-
-    def send_message(self, request: dict[str, Any]) -> Call:
-        return self._call("SendMessage", request, "v1_0/jsonrpc_response.json#/$defs/SendMessageResponse")
-
-    def get_task_history(self, task_id: str, history_length: int) -> Call:
-        return self._call(
-            "GetTask",
-            {"id": task_id, "historyLength": history_length},
-            "v1_0/jsonrpc_response.json#/$defs/GetTaskResponse",
-        )
-
-    def list_tasks(self, params: dict[str, Any]) -> Call:
-        return self._call("ListTasks", params, "v1_0/jsonrpc_response.json#/$defs/ListTasksResponse")
-
-    def subscribe(self, task_id: str) -> Call:
-        return self._call("SubscribeToTask", {"id": task_id}, None)
-
-    def create_push_config(self, task_id: str, config: dict[str, Any]) -> Call:
-        return self._call(
-            "CreateTaskPushNotificationConfig",
-            {**config, "taskId": task_id},
-            "v1_0/jsonrpc_response.json#/$defs/CreateTaskPushNotificationConfigResponse",
-        )
-
-    def get_push_config(self, task_id: str, config_id: str) -> Call:
-        return self._call(
-            "GetTaskPushNotificationConfig",
-            {"taskId": task_id, "id": config_id},
-            "v1_0/jsonrpc_response.json#/$defs/GetTaskPushNotificationConfigResponse",
-        )
-
-    def list_push_configs(self, task_id: str) -> Call:
-        return self._call(
-            "ListTaskPushNotificationConfigs",
-            {"taskId": task_id},
-            "v1_0/jsonrpc_response.json#/$defs/ListTaskPushNotificationConfigsResponse",
-        )
-
-    def delete_push_config(self, task_id: str, config_id: str) -> Call:
-        return self._call(
-            "DeleteTaskPushNotificationConfig",
-            {"taskId": task_id, "id": config_id},
-            "v1_0/jsonrpc_response.json#/$defs/DeleteTaskPushNotificationConfigResponse",
-        )
-
-    def extended_card(self) -> Call:
-        return self._call(
-            "GetExtendedAgentCard", {}, "v1_0/jsonrpc_response.json#/$defs/GetExtendedAgentCardResponse"
-        )
-
-    def task_of(self, payload: Any) -> dict[str, Any] | None:
-        task = payload.get("task") if isinstance(payload, dict) else None
-        return task if isinstance(task, dict) else None
 
 
 class Rest10(Binding):
@@ -535,7 +539,7 @@ GRPC_ERRORS: dict[int, tuple[frozenset[str], str | None]] = {
 }
 
 
-class Grpc10(Binding):
+class Grpc10(_MethodBinding):
     """A2A 1.0 over gRPC (service ``lf.a2a.v1.A2AService``): the same ProtoJSON requests, sent by
     :mod:`~a2a_schema_suite.probe.grpc_transport`; ``url`` is the target ``host:port``. A call's
     URL is ``grpc://<target>/<service>/<method>``; the answers are judged by the HTTP+JSON schemas
@@ -547,6 +551,19 @@ class Grpc10(Binding):
     jsonrpc = False
     stream_line_schema = "v1_0/stream_response.json"
     request_schema = "v1_0/send_message_request.json"
+    result_schemas: ClassVar[dict[str, str]] = {
+        "SendMessage": "v1_0/send_message_response.json",
+        "GetTask": "v1_0/task.json",
+        "CancelTask": "v1_0/task.json",
+        "ListTasks": "v1_0/list_tasks_response.json",
+        "CreateTaskPushNotificationConfig": "v1_0/push_notification_config.json",
+        "GetTaskPushNotificationConfig": "v1_0/push_notification_config.json",
+        "ListTaskPushNotificationConfigs": (
+            "v1_0/push_notification_config.json#/$defs/ListTaskPushNotificationConfigsResponse"
+        ),
+        "DeleteTaskPushNotificationConfig": "v1_0/jsonrpc_response.json#/$defs/Empty",
+        "GetExtendedAgentCard": "v1_0/agent_card.json",
+    }
 
     @property
     def headers(self) -> dict[str, str]:
@@ -556,76 +573,14 @@ class Grpc10(Binding):
         url = f"grpc://{self.url}/lf.a2a.v1.A2AService/{method}"
         return Call(f"grpc {method}", "GRPC", url, body, self.headers, schema)
 
-    def message(self, text: str) -> dict[str, Any]:
-        return {"messageId": str(uuid.uuid4()), "role": "ROLE_USER", "parts": [{"text": text}]}
-
     def send_request(self, text: str) -> dict[str, Any]:
         return {"message": self.message(text)}
-
-    def send(self, text: str) -> Call:
-        return self._call("SendMessage", self.send_request(text), "v1_0/send_message_response.json")
-
-    def stream(self, text: str) -> Call:
-        return self._call("SendStreamingMessage", self.send_request(text), None)
-
-    def get_task(self, task_id: str) -> Call:
-        return self._call("GetTask", {"id": task_id}, "v1_0/task.json")
-
-    def cancel_task(self, task_id: str) -> Call:
-        return self._call("CancelTask", {"id": task_id}, "v1_0/task.json")
 
     def unknown_method(self) -> Call:
         return self._call("A2aSchemaSuiteProbeUnknownMethod", b"", None)
 
     # no malformed() and send_raw(): a malformed protobuf is not an A2A error case, and --fuzz
     # (JSON mutations) is not run over gRPC
-
-    def task_of(self, payload: Any) -> dict[str, Any] | None:
-        task = payload.get("task") if isinstance(payload, dict) else None
-        return task if isinstance(task, dict) else None
-
-    def send_message(self, request: dict[str, Any]) -> Call:
-        return self._call("SendMessage", request, "v1_0/send_message_response.json")
-
-    def get_task_history(self, task_id: str, history_length: int) -> Call:
-        return self._call("GetTask", {"id": task_id, "historyLength": history_length}, "v1_0/task.json")
-
-    def list_tasks(self, params: dict[str, Any]) -> Call:
-        return self._call("ListTasks", params, "v1_0/list_tasks_response.json")
-
-    def subscribe(self, task_id: str) -> Call:
-        return self._call("SubscribeToTask", {"id": task_id}, None)
-
-    def create_push_config(self, task_id: str, config: dict[str, Any]) -> Call:
-        return self._call(
-            "CreateTaskPushNotificationConfig",
-            {**config, "taskId": task_id},
-            "v1_0/push_notification_config.json",
-        )
-
-    def get_push_config(self, task_id: str, config_id: str) -> Call:
-        return self._call(
-            "GetTaskPushNotificationConfig",
-            {"taskId": task_id, "id": config_id},
-            "v1_0/push_notification_config.json",
-        )
-
-    def list_push_configs(self, task_id: str) -> Call:
-        return self._call(
-            "ListTaskPushNotificationConfigs",
-            {"taskId": task_id},
-            "v1_0/push_notification_config.json#/$defs/ListTaskPushNotificationConfigsResponse",
-        )
-
-    def delete_push_config(self, task_id: str, config_id: str) -> Call:
-        return self._call(
-            "DeleteTaskPushNotificationConfig",
-            {"taskId": task_id, "id": config_id},
-            "v1_0/jsonrpc_response.json#/$defs/Empty",
-        )
-
-    def extended_card(self) -> Call:
-        return self._call("GetExtendedAgentCard", {}, "v1_0/agent_card.json")
 
 
 def binding_for(name: str, version: str, url: str) -> Binding | None:
