@@ -245,6 +245,33 @@ class Prober:
             errors += tuple(policy_findings(ref, document))
         return errors
 
+    def _add_answer(
+        self,
+        area: str,
+        description: str,
+        schema: str,
+        errors: list[ErrorDetail],
+        hint: str | None,
+        document: Any,
+    ) -> None:
+        """Record a checked answer: its findings, and the document when one was read."""
+        self._add(
+            area,
+            description,
+            schema,
+            tuple(errors),
+            hint=hint,
+            data=None if document is _MISSING else document,
+        )
+
+    def _refuse(self, description: str, reason: str) -> None:
+        """Record a card step that cannot go on (ERRORED, with why)."""
+        self._add(CARD, description, "", outcome=Outcome.ERRORED, reason=reason)
+
+    def _card_transport(self, description: str, exc: ValueError, hint: str) -> None:
+        """Record a card interface whose address cannot be used."""
+        self._add(CARD, description, "", (ErrorDetail.finding("transport", str(exc)),), hint=hint)
+
     def _guarded(self, area: str, description: str, schema: str, step: Callable[[], Any]) -> Any:
         """``step()``; an expected failure (:class:`_Errored`) or any crash (the one guard's
         words: the exception's type and message) is this step's errored result, and the probe
@@ -488,24 +515,17 @@ class Prober:
         version = cards.choose_version(shape, option, self.options.protocol_version)
         description = f"card: {cards.BINDINGS[option]} interface"
         if version is None:
-            self._add(
-                CARD,
+            self._refuse(
                 description,
-                "",
-                outcome=Outcome.ERRORED,
-                reason="the card declares no interface with a protocol version this probe "
-                "speaks (1.0 or 0.3)",
+                "the card declares no interface with a protocol version this probe speaks (1.0 or 0.3)",
             )
             return None
         iface = cards.pick_interface(shape, option, version)
         if iface is None:
             offered = ", ".join(f"{i.binding} {i.version}" for i in shape.interfaces) or "none"
-            self._add(
-                CARD,
+            self._refuse(
                 description,
-                "",
-                outcome=Outcome.ERRORED,
-                reason=f"cannot probe: the card declares no {cards.BINDINGS[option]} interface "
+                f"cannot probe: the card declares no {cards.BINDINGS[option]} interface "
                 f"with protocolVersion {version} (it offers: {offered})",
             )
             return None
@@ -515,22 +535,13 @@ class Prober:
         try:
             iface_origin = origin_of(url)
         except ValueError as exc:
-            self._add(
-                CARD,
-                description,
-                "",
-                (ErrorDetail.finding("transport", str(exc)),),
-                hint="declare absolute http(s) interface URLs",
-            )
+            self._card_transport(description, exc, "declare absolute http(s) interface URLs")
             return None
         if iface_origin != self.origin:
             if not self.options.allow_cross_origin:
-                self._add(
-                    CARD,
+                self._refuse(
                     description,
-                    "",
-                    outcome=Outcome.ERRORED,
-                    reason=f"refused: the interface {display_origin(url)} is not on the probed "
+                    f"refused: the interface {display_origin(url)} is not on the probed "
                     f"origin {display_origin(self.options.url)} (pass "
                     "--allow-cross-origin to probe it)",
                 )
@@ -538,12 +549,9 @@ class Prober:
             self.client.allowed_origins.add(iface_origin)
         binding = binding_for(option, version, url)
         if binding is None:
-            self._add(
-                CARD,
+            self._refuse(
                 description,
-                "",
-                outcome=Outcome.ERRORED,
-                reason="0.3 HTTP+JSON is not probed: its bodies are the 0.3 proto's ProtoJSON, "
+                "0.3 HTTP+JSON is not probed: its bodies are the 0.3 proto's ProtoJSON, "
                 "which this suite has no schemas for; use --binding jsonrpc",
             )
             return None
@@ -557,38 +565,28 @@ class Prober:
         --allow-cross-origin, and only with the [grpc] extra installed."""
         missing = grpc_available()
         if missing is not None:
-            self._add(CARD, description, "", outcome=Outcome.ERRORED, reason=f"cannot probe: {missing}")
+            self._refuse(description, f"cannot probe: {missing}")
             return None
         try:
             target = parse_target(url)
         except ValueError as exc:
-            self._add(
-                CARD,
-                description,
-                "",
-                (ErrorDetail.finding("transport", str(exc)),),
-                hint="declare the gRPC interface as host:port (or grpc://, grpcs://)",
+            self._card_transport(
+                description, exc, "declare the gRPC interface as host:port (or grpc://, grpcs://)"
             )
             return None
         probed = (urlsplit(self.options.url).hostname or "").lower()
         if target.host.lower() != probed and not self.options.allow_cross_origin:
-            self._add(
-                CARD,
+            self._refuse(
                 description,
-                "",
-                outcome=Outcome.ERRORED,
-                reason=f"refused: the gRPC interface {target.address} is not on the probed host "
+                f"refused: the gRPC interface {target.address} is not on the probed host "
                 f"{probed} (pass --allow-cross-origin to probe it)",
             )
             return None
         binding = binding_for("grpc", version, target.address)
         if binding is None:
-            self._add(
-                CARD,
+            self._refuse(
                 description,
-                "",
-                outcome=Outcome.ERRORED,
-                reason=f"cannot probe: gRPC is probed for protocol version 1.0, not {version}",
+                f"cannot probe: gRPC is probed for protocol version 1.0, not {version}",
             )
             return None
         self._grpc = GrpcClient(
@@ -676,14 +674,7 @@ class Prober:
                     payload = document.get("result", _MISSING)
                 if payload is not _MISSING and extra is not None:
                     errors.extend(extra(payload))
-        self._add(
-            area,
-            description,
-            schema,
-            tuple(errors),
-            hint=hint,
-            data=None if document is _MISSING else document,
-        )
+        self._add_answer(area, description, schema, errors, hint, document)
         return payload
 
     def _send_step(self, binding: Binding, text: str) -> dict[str, Any] | None:
@@ -952,23 +943,19 @@ class Prober:
 
                 self._guarded(CORE, description, schema, rpc_step)
             description = f"errors: {cancel_name} of a completed task -> -32002"
-            terminal = self._terminal_task_id(sent_task)
-            if isinstance(terminal, str):
-                call = binding.cancel_task(terminal)
-                self._guarded(
-                    CORE,
+            self._cancel_terminal(
+                binding,
+                sent_task,
+                description,
+                schema,
+                lambda call: self._rpc_error(
                     description,
+                    call,
+                    -32002,
+                    f"answer {cancel_name} of a terminal task with -32002 TaskNotCancelableError",
                     schema,
-                    lambda: self._rpc_error(
-                        description,
-                        call,
-                        -32002,
-                        f"answer {cancel_name} of a terminal task with -32002 TaskNotCancelableError",
-                        schema,
-                    ),
-                )
-            else:
-                self._skip(CORE, description, str(terminal))
+                ),
+            )
             return
         checks_rest = [
             (
@@ -1006,22 +993,35 @@ class Prober:
 
             self._guarded(CORE, description, "", rest_step)
         description = "errors: POST /tasks/{id}:cancel of a completed task -> HTTP 400 TASK_NOT_CANCELABLE"
+        # 400 since v1.0.1; v1.0.0 said 409 (A2A_REFERENCE §5.1)
+        self._cancel_terminal(
+            binding,
+            sent_task,
+            description,
+            "",
+            lambda call: self._rest_error(
+                description,
+                call,
+                {400, 409},
+                "TASK_NOT_CANCELABLE",
+                "answer cancel of a terminal task with HTTP 400 and an ErrorInfo TASK_NOT_CANCELABLE",
+            ),
+        )
+
+    def _cancel_terminal(
+        self,
+        binding: Binding,
+        sent_task: dict[str, Any] | None,
+        description: str,
+        schema: str,
+        check: Callable[[Call], None],
+    ) -> None:
+        """Cancel the sent task once it is terminal and ``check`` the error answer; skipped (with
+        why) when there is no terminal task to cancel."""
         terminal = self._terminal_task_id(sent_task)
         if isinstance(terminal, str):
-            # 400 since v1.0.1; v1.0.0 said 409 (A2A_REFERENCE §5.1)
             call = binding.cancel_task(terminal)
-            self._guarded(
-                CORE,
-                description,
-                "",
-                lambda: self._rest_error(
-                    description,
-                    call,
-                    {400, 409},
-                    "TASK_NOT_CANCELABLE",
-                    "answer cancel of a terminal task with HTTP 400 and an ErrorInfo TASK_NOT_CANCELABLE",
-                ),
-            )
+            self._guarded(CORE, description, schema, lambda: check(call))
         else:
             self._skip(CORE, description, str(terminal))
 
@@ -1086,9 +1086,7 @@ class Prober:
                         path=("details",),
                     )
                 )
-        self._add(
-            area, description, "", tuple(errors), hint=hint, data=None if document is _MISSING else document
-        )
+        self._add_answer(area, description, "", errors, hint, document)
 
     def _rpc_error(
         self, description: str, call: Call, code: int, hint: str, schema: str, area: str = CORE
@@ -1134,14 +1132,7 @@ class Prober:
             if reply.status >= 500:
                 errors.insert(0, ErrorDetail.finding("http-status", f"HTTP {reply.status}"))
         errors.sort(key=lambda e: e.rule != "error-code")
-        self._add(
-            area,
-            description,
-            schema,
-            tuple(errors),
-            hint=hint,
-            data=None if document is _MISSING else document,
-        )
+        self._add_answer(area, description, schema, errors, hint, document)
 
     def _rest_error(
         self,
@@ -1172,9 +1163,7 @@ class Prober:
             errors.extend(findings)
             if document is not _MISSING:
                 errors.extend(_rest_error_body(document, reply.status, reason))
-        self._add(
-            area, description, "", tuple(errors), hint=hint, data=None if document is _MISSING else document
-        )
+        self._add_answer(area, description, "", errors, hint, document)
 
     # -- fuzzing ----------------------------------------------------------------------------------
 
