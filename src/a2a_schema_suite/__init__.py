@@ -27,21 +27,6 @@ if TYPE_CHECKING:
         validator_for,
     )
 
-_API = frozenset(
-    {
-        "GoldenCase",
-        "GoldenStream",
-        "detect",
-        "iter_cases",
-        "iter_streams",
-        "load_schema",
-        "schema_path",
-        "validate_document",
-        "validate_stream",
-        "validator_for",
-    }
-)
-
 __all__ = [
     "TOOL_NAME",
     "GoldenCase",
@@ -56,6 +41,9 @@ __all__ = [
     "validate_stream",
     "validator_for",
 ]
+
+#: the names loaded from :mod:`a2a_schema_suite.api` on first use
+_API = frozenset(__all__) - {"TOOL_NAME", "__version__"}
 
 
 def __getattr__(name: str) -> Any:

@@ -43,8 +43,22 @@ __all__ = [
 ]
 
 
+class _GoldenId:
+    """The id both kinds of golden test share."""
+
+    schema: str
+    description: str
+    profile: str
+
+    @property
+    def id(self) -> str:
+        """A stable, unique id, e.g. ``v1_0/task.json > completed task`` (``[interop]`` when so)."""
+        profile = "" if self.profile == DEFAULT_PROFILE else f" [{self.profile}]"
+        return f"{self.schema}{profile} > {self.description}"
+
+
 @dataclass(frozen=True)
-class GoldenCase:
+class GoldenCase(_GoldenId):
     """One test of a case suite: a document and whether the schema accepts it."""
 
     version: str  #: "v1_0" or "v0_3"
@@ -58,18 +72,12 @@ class GoldenCase:
     profile: str  #: "strict" (canonical sender output) or "interop" (the receiver's view)
     comment: str | None = None
 
-    @property
-    def id(self) -> str:
-        """A stable, unique id, e.g. ``v1_0/task.json > completed task`` (``[interop]`` when so)."""
-        profile = "" if self.profile == DEFAULT_PROFILE else f" [{self.profile}]"
-        return f"{self.schema}{profile} > {self.description}"
-
     def __hash__(self) -> int:
         return hash((self.suite, self.description))
 
 
 @dataclass(frozen=True)
-class GoldenStream:
+class GoldenStream(_GoldenId):
     """One JSONL stream sample of a case suite (a file of events, one JSON value per line)."""
 
     version: str
@@ -81,11 +89,6 @@ class GoldenStream:
     expected_errors: tuple[dict[str, Any], ...]
     profile: str
     comment: str | None = None
-
-    @property
-    def id(self) -> str:
-        profile = "" if self.profile == DEFAULT_PROFILE else f" [{self.profile}]"
-        return f"{self.schema}{profile} > {self.description}"
 
     def __hash__(self) -> int:
         return hash((self.suite, self.description))
