@@ -270,6 +270,25 @@ memory_ceiling_option = click.option(
 )
 
 
+def _apply(function: _Command, *options: Callable[[_Command], _Command]) -> _Command:
+    """``options`` applied as a stack of decorators written in this order (so ``--help`` lists
+    them in it)."""
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def report_options(function: _Command) -> _Command:
+    """--time-budget, --memory-ceiling, --format and --output: a validating command's budget and
+    report (run, validate, check)."""
+    return _apply(function, time_budget_option, memory_ceiling_option, format_option, output_option)
+
+
+def validation_options(function: _Command) -> _Command:
+    """--jobs, --shard and --engine, then :func:`report_options` (run and validate)."""
+    return _apply(function, jobs_option, shard_option, engine_option, report_options)
+
+
 def budget(time_budget: float, memory_ceiling: int) -> Budget:
     from a2a_schema_suite.sandbox import Budget
 

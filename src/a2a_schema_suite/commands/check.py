@@ -15,12 +15,9 @@ from a2a_schema_suite.commands._options import (
     collect,
     console_options,
     emit,
-    format_option,
-    memory_ceiling_option,
-    output_option,
+    report_options,
     schemas_option,
     suite_files,
-    time_budget_option,
 )
 
 
@@ -42,10 +39,7 @@ from a2a_schema_suite.commands._options import (
     metavar="NAME",
     help="Accept this extension keyword (e.g. x-since) in schemas; repeatable.",
 )
-@time_budget_option
-@memory_ceiling_option
-@format_option
-@output_option
+@report_options
 def command(
     paths: tuple[Path, ...],
     schemas: Path | None,

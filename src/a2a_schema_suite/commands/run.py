@@ -16,18 +16,12 @@ from a2a_schema_suite.commands._options import (
     collect,
     console_options,
     emit,
-    engine_option,
-    format_option,
-    jobs_option,
     load_store,
-    memory_ceiling_option,
-    output_option,
     policy_option,
     profile_option,
     schemas_option,
-    shard_option,
     suite_files,
-    time_budget_option,
+    validation_options,
 )
 
 if TYPE_CHECKING:
@@ -48,13 +42,7 @@ if TYPE_CHECKING:
     help="Only tests whose 'suite > description' contains TEXT, ignoring case; exit 4 when none does.",
 )
 @click.option("--fail-fast", is_flag=True, help="Stop at the first test that does not pass.")
-@jobs_option
-@shard_option
-@engine_option
-@time_budget_option
-@memory_ceiling_option
-@format_option
-@output_option
+@validation_options
 def command(
     paths: tuple[Path, ...],
     schemas: Path | None,

@@ -17,17 +17,11 @@ from a2a_schema_suite.commands._options import (
     collect,
     console_options,
     emit,
-    engine_option,
-    format_option,
-    jobs_option,
     load_store,
-    memory_ceiling_option,
-    output_option,
     policy_option,
     profile_option,
     schemas_option,
-    shard_option,
-    time_budget_option,
+    validation_options,
 )
 
 if TYPE_CHECKING:
@@ -52,13 +46,7 @@ if TYPE_CHECKING:
 @schemas_option
 @profile_option
 @policy_option
-@jobs_option
-@shard_option
-@engine_option
-@time_budget_option
-@memory_ceiling_option
-@format_option
-@output_option
+@validation_options
 def command(
     schema_ref: str | None,
     files: tuple[Path, ...],
