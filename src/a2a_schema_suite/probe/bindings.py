@@ -234,10 +234,48 @@ class _MethodBinding(Binding):
         return task if isinstance(task, dict) else None
 
 
+class _JsonRpcEnvelope(Binding):
+    """The JSON-RPC 2.0 envelope both JSON-RPC bindings (1.0 and 0.3) send: a POST of
+    ``{"jsonrpc", "id", "method", "params"}`` to the interface URL (A2A_REFERENCE §5, §11)."""
+
+    send_method: ClassVar[str]  #: the method that sends a message
+
+    def send_request(self, text: str) -> dict[str, Any]:
+        return _rpc(self.send_method, {"message": self.message(text)}, self.next_id())
+
+    def _call(self, method: str, params: Any, schema: str | None) -> Call:
+        request_id = self.next_id()
+        return Call(
+            f"jsonrpc {method}",
+            "POST",
+            self.url,
+            _rpc(method, params, request_id),
+            self.headers,
+            schema,
+            request_id,
+        )
+
+    def malformed(self) -> Call:
+        request_id = self.next_id()
+        return Call(
+            "jsonrpc request without a method",
+            "POST",
+            self.url,
+            {"jsonrpc": "2.0", "id": request_id, "params": {}},
+            self.headers,
+            None,
+            request_id,
+        )
+
+    def send_raw(self, body: bytes, request_id: Any) -> Call:
+        return Call(f"jsonrpc {self.send_method}", "POST", self.url, body, self.headers, None, request_id)
+
+
 _RPC_RESPONSE = "v1_0/jsonrpc_response.json#/$defs/"
 
 
-class JsonRpc10(_MethodBinding):
+class JsonRpc10(_JsonRpcEnvelope, _MethodBinding):
+    send_method = "SendMessage"
     name = "jsonrpc"
     version = "1.0"
     version_dir = "v1_0"
@@ -259,38 +297,8 @@ class JsonRpc10(_MethodBinding):
         )
     }
 
-    def send_request(self, text: str) -> dict[str, Any]:
-        return _rpc("SendMessage", {"message": self.message(text)}, self.next_id())
-
-    def _call(self, method: str, params: Any, schema: str | None) -> Call:
-        request_id = self.next_id()
-        return Call(
-            f"jsonrpc {method}",
-            "POST",
-            self.url,
-            _rpc(method, params, request_id),
-            self.headers,
-            schema,
-            request_id,
-        )
-
     def unknown_method(self) -> Call:
         return self._call("A2aSchemaSuiteProbeUnknownMethod", {}, None)
-
-    def malformed(self) -> Call:
-        request_id = self.next_id()
-        return Call(
-            "jsonrpc request without a method",
-            "POST",
-            self.url,
-            {"jsonrpc": "2.0", "id": request_id, "params": {}},
-            self.headers,
-            None,
-            request_id,
-        )
-
-    def send_raw(self, body: bytes, request_id: Any) -> Call:
-        return Call("jsonrpc SendMessage", "POST", self.url, body, self.headers, None, request_id)
 
 
 class Rest10(Binding):
@@ -452,7 +460,8 @@ class Rest10(Binding):
         return task if isinstance(task, dict) else None
 
 
-class JsonRpc03(Binding):
+class JsonRpc03(_JsonRpcEnvelope):
+    send_method = "message/send"
     name = "jsonrpc"
     version = "0.3"
     version_dir = "v0_3"
@@ -467,21 +476,6 @@ class JsonRpc03(Binding):
             "role": "user",
             "parts": [{"kind": "text", "text": text}],
         }
-
-    def send_request(self, text: str) -> dict[str, Any]:
-        return _rpc("message/send", {"message": self.message(text)}, self.next_id())
-
-    def _call(self, method: str, params: Any, schema: str | None) -> Call:
-        request_id = self.next_id()
-        return Call(
-            f"jsonrpc {method}",
-            "POST",
-            self.url,
-            _rpc(method, params, request_id),
-            self.headers,
-            schema,
-            request_id,
-        )
 
     def send(self, text: str) -> Call:
         return self._call(
@@ -505,21 +499,6 @@ class JsonRpc03(Binding):
 
     def unknown_method(self) -> Call:
         return self._call("a2a-schema-suite/probeUnknownMethod", {}, None)
-
-    def malformed(self) -> Call:
-        request_id = self.next_id()
-        return Call(
-            "jsonrpc request without a method",
-            "POST",
-            self.url,
-            {"jsonrpc": "2.0", "id": request_id, "params": {}},
-            self.headers,
-            None,
-            request_id,
-        )
-
-    def send_raw(self, body: bytes, request_id: Any) -> Call:
-        return Call("jsonrpc message/send", "POST", self.url, body, self.headers, None, request_id)
 
     def task_of(self, payload: Any) -> dict[str, Any] | None:
         return payload if isinstance(payload, dict) and payload.get("kind") == "task" else None
