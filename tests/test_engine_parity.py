@@ -336,7 +336,7 @@ def test_missing_extra_is_a_usage_error(monkeypatch, command):
     finally:
         engines._rust.cache_clear()
     assert result.exit_code == 2
-    assert "install a2a-schema-suite[fast]" in result.output
+    assert "pip install 'jsonschema-rs>=0.40.1'" in result.output
     assert "Traceback" not in result.output
 
 

@@ -52,7 +52,9 @@ CHOICES = (AUTO, *ENGINES)
 AUTO_RS = "auto:jsonschema-rs"
 #: ``ValidationError.evaluation_path`` (0.39) and ``ValidationErrorKind.name`` (0.40.1) are needed.
 RS_MIN_VERSION = (0, 40, 1)
-INSTALL_HINT = "install a2a-schema-suite[fast] (jsonschema-rs>=0.40.1)"
+#: what to run, in the environment that runs this tool, to get the compiled engine (the ``[fast]`` extra
+#: is this one package; the tool itself is not on the package index, so the hint names the dependency)
+INSTALL_HINT = "pip install 'jsonschema-rs>=0.40.1' in the environment of a2a-schema-suite"
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
 

@@ -32,7 +32,10 @@ class ProtoFiles:
     source: Path
 
 
-_EXTRA = "install the proto extra: pip install 'a2a-schema-suite[proto]'"
+_EXTRA = (
+    "install the [proto] extra's packages: "
+    "pip install 'protobuf>=5.26' 'googleapis-common-protos>=1.60' 'grpcio-tools>=1.60'"
+)
 
 
 def _descriptor_pb2() -> ModuleType:

@@ -31,7 +31,10 @@ from a2a_schema_suite.probe.sse import SseEvent
 
 SERVICE = "lf.a2a.v1.A2AService"
 DESCRIPTORS = "a2a_v1.binpb"
-MISSING_EXTRA = "the gRPC binding needs grpcio and protobuf: pip install 'a2a-schema-suite[grpc]'"
+MISSING_EXTRA = (
+    "the gRPC binding needs grpcio and protobuf (the [grpc] extra): "
+    "pip install 'grpcio>=1.60' 'protobuf>=5.26'"
+)
 #: the content type a unary gRPC answer is given, so that the probe's JSON checks accept it
 JSON_TYPE = "application/json"
 
