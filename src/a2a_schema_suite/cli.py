@@ -90,6 +90,21 @@ class _Group(click.Group):
             return None
         return importlib.import_module(module).command
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """An unknown command is a usage error that suggests the nearest names (``rn`` -> ``run``)."""
+        name = click.utils.make_str(args[0]) if args else ""
+        if args and name not in COMMANDS and not name.startswith("-"):
+            import difflib
+
+            from a2a_schema_suite.sanitize import visible  # the name is whatever the user typed
+
+            close = difflib.get_close_matches(name, list(COMMANDS), n=3, cutoff=0.5)
+            hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            ctx.fail(f"No such command {visible(repr(name))}.{hint} (commands: {', '.join(COMMANDS)})")
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, SUMMARIES.get(name, "")) for name in COMMANDS]
         with formatter.section("Commands"):

@@ -1,0 +1,79 @@
+"""What a new user meets first (issue 25's smaller points), through the CLI as a subprocess."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+    )
+
+
+def test_a_mistyped_command_gets_did_you_mean(tmp_path):
+    done = _cli("valdate", "card.json", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "No such command 'valdate'. Did you mean 'validate'?" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_an_unknown_command_lists_the_commands(tmp_path):
+    done = _cli("zzzz", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "No such command 'zzzz'." in done.stderr
+    assert "Did you mean" not in done.stderr
+    assert "(commands: run, validate," in done.stderr
+
+
+def test_a_hostile_command_name_is_not_echoed_raw(tmp_path):
+    done = _cli("\x1b]0;owned\x07run", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "\x1b" not in done.stderr and "\x07" not in done.stderr
+
+
+def test_the_cli_summary_names_every_binding():
+    from a2a_schema_suite.commands.probe import command
+
+    binding = next(p for p in command.params if p.name == "binding")
+    choices = list(binding.type.choices)  # type: ignore[attr-defined]
+    summary = README.read_text(encoding="utf-8")
+    line = next(x for x in summary.splitlines() if "--binding " in x and "--send TEXT" in x)
+    assert f"--binding {'|'.join(choices)}" in line, (choices, line)
+
+
+def test_the_readme_describe_example_prints_each_hint_once(tmp_path):
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("### The CLI's verdicts in Python") :]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)  # type: ignore[union-attr]
+    namespace: dict[str, object] = {}
+    exec(compile(code, "README example", "exec"), namespace)
+    card = {**namespace["CARD"], "preferredTransport": "JSONRPC"}  # type: ignore[dict-item]
+    result = namespace["validate_document"](card, schema="v1_0/agent_card.json")  # type: ignore[operator]
+    described = namespace["describe"](result)  # type: ignore[operator]
+    hinted = [e for e in result.errors if e.hint]
+    assert hinted, "the 0.3 member should carry a hint"
+    for error in hinted:
+        assert described.count(error.hint) == 1, described
+
+
+def test_the_readme_says_what_the_test_command_needs_under_ci():
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## The two commands") :]
+    section = section[: section.index("\n## ", 1)]
+    assert "bash .ci/test-prerequisites" in section
+    run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert run.index("bash .ci/test-prerequisites") < run.index('for command in "${commands[@]}"')
+    prerequisites = (ROOT / ".ci" / "test-prerequisites").read_text(encoding="utf-8")
+    assert "git ls-files '*/package-lock.json'" in prerequisites and "npm ci" in prerequisites
+    assert "apt-get install" in prerequisites and "chromium" in prerequisites
