@@ -24,7 +24,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urldefrag
 
-from a2a_schema_suite.registry import BASE_URI, DEFAULT_PROFILE, bundled_cases, bundled_schemas
+from a2a_schema_suite.registry import (
+    BASE_URI,
+    DEFAULT_PROFILE,
+    bundled_cases,
+    bundled_schemas,
+    is_version_data,
+)
 
 if TYPE_CHECKING:
     from a2a_schema_suite.suite import Case, CaseTest, StreamCase, Suite
@@ -254,8 +260,11 @@ def schema_path(ref: str, *, schemas_dir: str | Path | None = None) -> Path:
         or relpath.startswith(("/", "_", "."))
         or ".." in relpath.split("/")
         or not path.is_file()
+        or is_version_data(path, root / relpath.split("/")[0])
     ):
-        known = sorted(p.relative_to(root).as_posix() for p in root.glob("v*/*.json"))
+        known = sorted(
+            p.relative_to(root).as_posix() for p in root.glob("v*/*.json") if not is_version_data(p, p.parent)
+        )
         raise ValueError(f"unknown schema {ref!r}; expected <version>/<file>, one of: {', '.join(known)}")
     return path
 

@@ -35,12 +35,20 @@ from a2a_schema_suite import engines, explain, schemawalk, verdicts
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, load_path
 from a2a_schema_suite.pointer import append as pointer_append
 from a2a_schema_suite.regexlint import catastrophic_patterns
-from a2a_schema_suite.tool import META_DIR, bundled_cases, bundled_schemas
+from a2a_schema_suite.tool import (
+    META_DIR,
+    VERSION_DATA_FILES,
+    bundled_cases,
+    bundled_schemas,
+    is_version_data,
+)
 
 __all__ = [
     "META_DIR",
+    "VERSION_DATA_FILES",
     "bundled_cases",
     "bundled_schemas",
+    "is_version_data",
 ]  # where they were: many modules import them from here
 
 #: Base of every bundled schema's ``$id``; an identifier, never fetched.
@@ -139,13 +147,19 @@ def union_branches(files: Iterable[tuple[str, Any]]) -> dict[str, set[str]]:
     return found
 
 
+def version_schema_files(version_dir: Path) -> list[Path]:
+    """The schema files of one version directory (``**/*.json``, sorted), its data files left out."""
+    return [p for p in sorted(version_dir.rglob("*.json")) if not is_version_data(p, version_dir)]
+
+
 def schema_paths(root: Path) -> Iterator[tuple[str, Path]]:
     """``(version, file)`` of every schema file of a root: ``<version>/**/*.json``, sorted, with
-    ``.``/``_`` directories (``_meta``) skipped. What :meth:`SchemaStore.load` and ``check`` read."""
+    ``.``/``_`` directories (``_meta``) and the version's data files (:data:`VERSION_DATA_FILES`)
+    skipped. What :meth:`SchemaStore.load` and ``check`` read."""
     for version_dir in sorted(p for p in root.iterdir() if p.is_dir()):
         if version_dir.name.startswith((".", "_")):
             continue
-        for path in sorted(version_dir.rglob("*.json")):
+        for path in version_schema_files(version_dir):
             yield version_dir.name, path
 
 

@@ -17,6 +17,17 @@ except PackageNotFoundError:  # running from a source tree that was never instal
 
 META_DIR = "_meta"
 
+#: files at the top of a version directory that are data about the version, not schemas: its
+#: descriptor and its rules across the events of a stream (each checked by ``check`` against its
+#: meta-schema in ``schemas/_meta/``). No walk over the schema files reads them as schemas.
+VERSION_DATA_FILES = frozenset({"version.json", "stream_rules.json"})
+
+
+def is_version_data(path: Path, version_dir: Path) -> bool:
+    """Is ``path`` one of :data:`VERSION_DATA_FILES` of ``version_dir`` (not a schema)?"""
+    return path.name in VERSION_DATA_FILES and path.parent == version_dir
+
+
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 

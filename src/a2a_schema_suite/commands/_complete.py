@@ -14,6 +14,8 @@ from pathlib import Path
 import click
 from click.shell_completion import CompletionItem
 
+from a2a_schema_suite.tool import is_version_data
+
 
 def _root(ctx: click.Context) -> Path | None:
     """The schema root the command would use: ``--schemas``, the project tree around the current
@@ -32,6 +34,7 @@ def _schema_files(root: Path) -> list[str]:
         p.relative_to(root).as_posix()
         for p in root.glob("*/**/*.json")
         if not any(part.startswith(("_", ".")) for part in p.relative_to(root).parts)
+        and not is_version_data(p, root / p.relative_to(root).parts[0])
     )
 
 

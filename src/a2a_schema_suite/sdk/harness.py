@@ -34,7 +34,7 @@ from a2a_schema_suite import api
 from a2a_schema_suite.explain import collect_errors
 from a2a_schema_suite.jsonio import LoadFailure, iter_jsonl, load_path, loads
 from a2a_schema_suite.policy import policy_findings
-from a2a_schema_suite.registry import bundled_schemas
+from a2a_schema_suite.registry import bundled_schemas, version_schema_files
 from a2a_schema_suite.results import shorten
 from a2a_schema_suite.rules import RULES
 from a2a_schema_suite.sdk.canonical import DiffEntry, canonical_diff, json_path
@@ -236,8 +236,9 @@ def _declared_names(root: Path, version: str) -> frozenset[str]:
             for value in node:
                 walk(value)
 
-    for path in sorted((root / version).glob("*.json")):
-        walk(load_path(path))
+    for path in version_schema_files(root / version):
+        if path.parent == root / version:
+            walk(load_path(path))
     return frozenset(names)
 
 
