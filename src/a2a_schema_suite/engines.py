@@ -600,7 +600,8 @@ class RustValidator:
         try:
             if self._validator.is_valid(instance):
                 return
-            errors = list(self._validator.iter_errors(instance))
+            errors = iter(self._validator.iter_errors(instance))  # lazily: the caller may stop
+            first = next(errors, None)
         except (ValueError, TypeError, OverflowError) as exc:
             # A Python value with no JSON form (a lone surrogate, a non-string key): the strict
             # loader never produces one, but API callers can. Reported, never raised.
@@ -610,6 +611,9 @@ class RustValidator:
                 instance=instance,
             )
             return
+        if first is None:
+            return
+        yield self._convert(first, (), ())
         for error in errors:
             yield self._convert(error, (), ())
 

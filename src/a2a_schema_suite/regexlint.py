@@ -50,6 +50,10 @@ _UNROLL = 64
 _UNROLL_SMALL = 4
 _MAX_POSITIONS = 2_000
 _MAX_PRODUCT_NODES = 300_000
+#: Pairs of edges the ambiguity search may compare for one pattern (about half a second of work).
+#: A pattern that needs more, such as ``(?:a|a?){60}`` (millions of pairs, half a minute), is
+#: refused as too large to analyse: an analysis that cannot finish cannot show it is safe.
+_MAX_PRODUCT_STEPS = 500_000
 
 Ranges = tuple[tuple[int, int], ...]
 
@@ -610,9 +614,13 @@ def _product(automaton: _Automaton) -> tuple[list[tuple[int, int]], list[list[tu
     for p in range(len(labels)):
         if out[p]:
             add((p, p))
+    steps = 0
     while queue:
         current = queue.popleft()
         a, b = nodes[current]
+        steps += len(out[a]) * len(out[b])
+        if steps > _MAX_PRODUCT_STEPS:
+            raise _TooLarge
         for q1, o1 in out[a]:
             for q2, o2 in out[b]:
                 key = (q1, q2) if q1 <= q2 else (q2, q1)

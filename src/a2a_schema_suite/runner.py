@@ -453,6 +453,8 @@ def verdict_result(
         outcome, reason = Outcome.FAILED, f"{len(decisive)} validation error(s)"
         if decisive[-1].keyword == "truncated":
             reason = f"more than {MAX_STREAM_FINDINGS} validation errors (the first are shown)"
+        elif any(e.keyword == "truncated" for e in decisive):
+            reason = f"more than {explain.MAX_DOCUMENT_ERRORS} validation errors (the first are shown)"
         if warnings:
             reason += f" and {len(warnings)} warning(s)"
     elif warnings:

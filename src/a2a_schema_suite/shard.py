@@ -15,6 +15,7 @@ every suite file's stream references; it does not run them).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import defaultdict
 from collections.abc import Sequence
@@ -130,10 +131,14 @@ def merge(paths: Sequence[Path]) -> RunSummary:
 
 def _merge_shards(reports: list[tuple[Path, dict[str, Any]]]) -> RunSummary:
     first_path, first = reports[0]
-    count, units = first["shard"]["count"], first["shard"]["units"]
+    count, units = int(first["shard"]["count"]), first["shard"]["units"]  # 2.0 is an integer too
     by_index: dict[int, tuple[Path, dict[str, Any]]] = {}
     for path, data in reports:
         shard = data["shard"]
+        if not 1 <= shard["index"] <= shard["count"]:
+            raise ShardError(
+                f"{path}: shard {shard['index']}/{shard['count']} does not exist (K must be 1 to N)"
+            )
         if shard["count"] != count or shard["units"] != units:
             raise ShardError(
                 f"{path}: shard {shard['index']}/{shard['count']} is not of the run of {first_path}"
@@ -142,12 +147,18 @@ def _merge_shards(reports: list[tuple[Path, dict[str, Any]]]) -> RunSummary:
             raise ShardError(f"{path}: its schemas or cases are not those of {first_path}")
         if data.get("engine") != first.get("engine"):
             raise ShardError(f"{path}: its engine is not that of {first_path}")
-        if shard["index"] in by_index:
-            raise ShardError(f"{path}: shard {shard['index']}/{count} is also {by_index[shard['index']][0]}")
-        by_index[shard["index"]] = (path, data)
-    missing = [str(k) for k in range(1, count + 1) if k not in by_index]
-    if missing:
-        raise ShardError(f"missing shard(s) {', '.join(missing)} of {count}: a merge needs every shard")
+        index = int(shard["index"])
+        if index in by_index:
+            raise ShardError(f"{path}: shard {index}/{count} is also {by_index[index][0]}")
+        by_index[index] = (path, data)
+    if len(by_index) < count:  # the count is the reports' word, not a size to build: name ten
+        absent = (str(k) for k in range(1, count + 1) if k not in by_index)
+        missing = list(itertools.islice(absent, 10))
+        more = count - len(by_index) - len(missing)
+        listed = ", ".join(missing) + (f" and {more} more" if more else "")
+        raise ShardError(
+            f"missing shard(s) {listed} of {count}: a merge needs every shard ({len(reports)} given)"
+        )
     position = {name: i for i, name in enumerate(units)}
     before: list[dict[str, Any]] = []  # not of a unit (JSONL files no suite references): first
     of_unit: dict[str, list[dict[str, Any]]] = defaultdict(list)

@@ -3,11 +3,11 @@
 - Only allowed origins are contacted (the probed URL's origin, plus the card's interface origins
   when the user passes ``--allow-cross-origin``); a redirect never leaves the origin it came from.
 - Bodies are read in chunks and cut off at ``max_bytes`` (after content decoding, so a compressed
-  bomb is cut off too), SSE streams at ``max_events``. No read waits longer than the time left
-  of ``timeout`` when the request starts, and an exchange that is still going after ``timeout``
-  seconds ends at its next chunk: a server that drips bytes slowly is cut off within twice
-  ``timeout`` at worst (httpx reads the read timeout once per response, so the bound cannot be
-  tighter without closing the socket from another thread).
+  bomb is cut off too), SSE streams at ``max_events``. Every exchange has one deadline,
+  ``timeout`` seconds after it starts, kept by a watchdog thread that shuts the exchange's sockets
+  down when it passes: an agent that drips its response head one header line at a time, or a
+  compressed body that decodes to nothing (``deflate`` of empty stored blocks, which never yields
+  a chunk to look at), ends at the deadline like a silent one.
 - Environment proxies and ``.netrc`` are ignored (``trust_env=False``): credentials come only from
   the headers the user gave, and the probe never prints them.
 
@@ -16,7 +16,10 @@ Every failure is a :class:`ProbeHttpError` with a one-line message, never a trac
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -123,6 +126,8 @@ class ProbeClient:
     user_agent: str = "a2a-schema-suite probe"
 
     def __post_init__(self) -> None:
+        self._sockets: list[socket.socket] = []  # every connection opened, for the watchdog
+        self._expired = threading.Event()
         self._client = httpx.Client(
             trust_env=False,
             follow_redirects=False,
@@ -138,6 +143,37 @@ class ProbeClient:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+    # -- the watchdog -----------------------------------------------------------------------------
+
+    def _trace(self, event: str, info: Mapping[str, Any]) -> None:
+        """httpcore's trace hook: remember the socket of every connection this client opens."""
+        if event in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
+            stream = info.get("return_value")
+            sock = stream.get_extra_info("socket") if stream is not None else None
+            if isinstance(sock, socket.socket):
+                self._sockets = [s for s in self._sockets if s.fileno() != -1]
+                self._sockets.append(sock)
+
+    def _expire(self) -> None:
+        """The deadline passed: shut every connection down, which wakes a blocked read."""
+        self._expired.set()
+        for sock in list(self._sockets):
+            with contextlib.suppress(OSError):  # already closed
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def _watch(self, deadline: float) -> threading.Timer:
+        self._expired.clear()
+        timer = threading.Timer(max(deadline - time.monotonic(), 0.0), self._expire)
+        timer.daemon = True
+        timer.start()
+        return timer
+
+    def _late(self, exc: ProbeHttpError, message: str) -> ProbeHttpError:
+        """The error to report: a timeout (``message``) if the watchdog cut the exchange, else ``exc``."""
+        if self._expired.is_set() and exc.kind != "timeout":
+            return ProbeHttpError("timeout", message)
+        return exc
 
     # -- policy ---------------------------------------------------------------------------------
 
@@ -170,6 +206,7 @@ class ProbeClient:
             if remaining <= 0:
                 raise ProbeHttpError("timeout", f"no answer within {self.timeout:g} s")
             request.extensions["timeout"] = httpx.Timeout(remaining).as_dict()
+            request.extensions["trace"] = self._trace
             response = self._send(request)
             location = response.headers.get("location")
             if response.status_code not in REDIRECTS or not location:
@@ -198,29 +235,35 @@ class ProbeClient:
     def _send(self, request: httpx.Request) -> httpx.Response:
         try:
             return self._client.send(request, stream=True)
-        except httpx.TimeoutException:
-            raise ProbeHttpError("timeout", f"no answer within {self.timeout:g} s") from None
-        except httpx.ConnectError as exc:
-            raise ProbeHttpError(
-                "connect", f"cannot connect to {display_origin(str(request.url))}: {_reason(exc)}"
-            ) from None
-        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
-            raise ProbeHttpError("dropped", f"connection dropped: {_reason(exc)}") from None
         except httpx.HTTPError as exc:
-            raise ProbeHttpError("protocol", f"{type(exc).__name__}: {_reason(exc)}") from None
+            raise self._late(self._send_error(request, exc), f"no answer within {self.timeout:g} s") from None
+
+    def _send_error(self, request: httpx.Request, exc: httpx.HTTPError) -> ProbeHttpError:
+        if isinstance(exc, httpx.TimeoutException):
+            return ProbeHttpError("timeout", f"no answer within {self.timeout:g} s")
+        if isinstance(exc, httpx.ConnectError):
+            return ProbeHttpError(
+                "connect", f"cannot connect to {display_origin(str(request.url))}: {_reason(exc)}"
+            )
+        if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):
+            return ProbeHttpError("dropped", f"connection dropped: {_reason(exc)}")
+        return ProbeHttpError("protocol", f"{type(exc).__name__}: {_reason(exc)}")
 
     def _chunks(self, response: httpx.Response, deadline: float) -> Iterator[bytes]:
+        late = f"the response did not end within {self.timeout:g} s"
         try:
             for chunk in response.iter_bytes():
                 yield chunk
                 if time.monotonic() > deadline:
-                    raise ProbeHttpError("timeout", f"the response did not end within {self.timeout:g} s")
+                    raise ProbeHttpError("timeout", late)
+            if self._expired.is_set():  # the watchdog's shutdown reads as the end of the body
+                raise ProbeHttpError("timeout", late)
         except httpx.TimeoutException:
-            raise ProbeHttpError("timeout", f"the response did not end within {self.timeout:g} s") from None
+            raise ProbeHttpError("timeout", late) from None
         except (httpx.RemoteProtocolError, httpx.ReadError) as exc:
-            raise ProbeHttpError("dropped", f"connection dropped: {_reason(exc)}") from None
+            raise self._late(ProbeHttpError("dropped", f"connection dropped: {_reason(exc)}"), late) from None
         except httpx.DecodingError as exc:
-            raise ProbeHttpError("protocol", f"undecodable body: {_reason(exc)}") from None
+            raise self._late(ProbeHttpError("protocol", f"undecodable body: {_reason(exc)}"), late) from None
 
     def _read(self, response: httpx.Response, deadline: float) -> bytes:
         declared = response.headers.get("content-length", "")
@@ -247,11 +290,15 @@ class ProbeClient:
         """One request and its complete response."""
         start = time.monotonic()
         deadline = start + self.timeout
-        response = self._open(method, url, body, headers or {}, deadline)
+        watchdog = self._watch(deadline)
         try:
-            data = self._read(response, deadline)
+            response = self._open(method, url, body, headers or {}, deadline)
+            try:
+                data = self._read(response, deadline)
+            finally:
+                response.close()
         finally:
-            response.close()
+            watchdog.cancel()
         return HttpReply(
             str(response.url),
             response.status_code,
@@ -271,6 +318,21 @@ class ProbeClient:
         """
         start = time.monotonic()
         deadline = start + self.timeout
+        watchdog = self._watch(deadline)
+        try:
+            return self._stream(method, url, body, headers, start, deadline)
+        finally:
+            watchdog.cancel()
+
+    def _stream(
+        self,
+        method: str,
+        url: str,
+        body: bytes | None,
+        headers: Mapping[str, str] | None,
+        start: float,
+        deadline: float,
+    ) -> SseReply:
         response = self._open(method, url, body, {"Accept": "text/event-stream", **(headers or {})}, deadline)
         reply_headers = {k.lower(): v for k, v in response.headers.items()}
         content_type = reply_headers.get("content-type", "").split(";", 1)[0].strip().lower()

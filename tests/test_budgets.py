@@ -1,0 +1,233 @@
+"""Budgets for every piece of untrusted work, and crashes that must be verdicts (issue 27, items 5, 8).
+
+Each test is an attack that once kept the tool busy past every limit, or made it crash, run
+through the CLI in a subprocess (SECURITY.md). Sizes and budgets are small so that the tests run in
+seconds; on the code before the fix each of them hangs past its ``timeout`` or fails its assertion.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import socketserver
+import threading
+import time
+
+import pytest
+from test_adversarial import CARD, cli, schema_root, write
+
+# --- pattern analysis ---------------------------------------------------------------------------
+
+#: millions of pairs of automaton edges to compare: the analysis took 34 s, then accepted it
+AMBIGUOUS = "^(?:a|a?){60}$"
+
+
+def test_a_pattern_that_cannot_be_analysed_in_time_is_refused(tmp_path):
+    root = schema_root(
+        tmp_path,
+        {f"p{i}.json": {"type": "string", "pattern": AMBIGUOUS.replace("a", "ab"[i % 2])} for i in range(3)},
+    )
+    write(tmp_path / "doc.json", '"a"')
+    for i in range(3):
+        write(
+            tmp_path / "cases" / f"p{i}.json",
+            {"schema": f"v1_0/p{i}.json", "tests": [{"description": "x", "valid": True, "data": "a"}]},
+        )
+    started = time.monotonic()
+    code, out, _ = cli(
+        tmp_path, "validate", "--schemas", str(root), "--schema", "v1_0/p0.json", "doc.json", timeout=30
+    )
+    assert code == 3 and "too large to analyse" in out and "/pattern" in out
+    code, out, _ = cli(tmp_path, "run", "cases", "--schemas", str(root), "--time-budget", "5", timeout=30)
+    assert code == 3 and out.rstrip().endswith("0 passed, 0 failed, 3 errored")
+    code, out, _ = cli(tmp_path, "check", "cases", "--schemas", str(root), timeout=30)
+    assert code == 3 and "pattern-backtracking" in out and "too large to analyse" in out
+    assert time.monotonic() - started < 30
+
+
+# --- the probe: deadlines on the head and on raw bytes ----------------------------------------------
+
+#: a zlib header, then deflate stored blocks of no bytes (BFINAL=0, LEN=0, NLEN=0xFFFF): a body
+#: that never ends and never decodes to a single byte
+ZLIB_HEADER = b"\x78\x01"
+EMPTY_BLOCKS = b"\x00\x00\x00\xff\xff" * 200
+
+
+class RawAgent(socketserver.BaseRequestHandler):
+    """An agent written on the socket: ``/drip`` sends its response head one header line every
+    0.2 s forever; ``/deflate`` answers the card (``/sdeflate``: the stream) with an endless
+    ``Content-Encoding: deflate`` body of empty stored blocks."""
+
+    def handle(self) -> None:
+        sock: socket.socket = self.request
+        data = b""
+        try:
+            while b"\r\n\r\n" not in data:
+                more = sock.recv(65536)
+                if not more:
+                    return
+                data += more
+            head, _, rest = data.partition(b"\r\n\r\n")
+            method, path, _ = head.split(b"\r\n", 1)[0].decode("latin-1").split(" ", 2)
+            length = next(
+                (
+                    int(h.split(b":", 1)[1])
+                    for h in head.split(b"\r\n")
+                    if h.lower().startswith(b"content-length:")
+                ),
+                0,
+            )
+            while len(rest) < length:
+                rest += sock.recv(65536)
+            mode = path.strip("/").split("/")[0]
+            base = f"http://127.0.0.1:{self.server.server_address[1]}/{mode}"
+            if mode == "drip":
+                sock.sendall(b"HTTP/1.1 200 OK\r\n")
+                for i in range(10_000):
+                    sock.sendall(b"X-Drip-%d: x\r\n" % i)
+                    time.sleep(0.2)
+            elif mode == "deflate" or (mode == "sdeflate" and method == "POST"):
+                kind = b"text/event-stream" if method == "POST" else b"application/json"
+                sock.sendall(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: " + kind + b"\r\nContent-Encoding: deflate\r\n"
+                    b"Connection: close\r\n\r\n" + ZLIB_HEADER
+                )
+                for _ in range(100_000):
+                    sock.sendall(EMPTY_BLOCKS)
+                    time.sleep(0.001)
+            else:
+                card = {
+                    **CARD,
+                    "capabilities": {**CARD.get("capabilities", {}), "streaming": True},
+                    "supportedInterfaces": [
+                        {"url": f"{base}/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+                    ],
+                }
+                body = json.dumps(card).encode()
+                sock.sendall(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                    b"Content-Length: %d\r\n\r\n" % len(body) + body
+                )
+        except OSError:
+            pass  # the probe hung up: what it should do
+
+
+class _Server(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+@pytest.fixture(scope="module")
+def raw_agent():
+    server = _Server(("127.0.0.1", 0), RawAgent)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize(
+    ("mode", "args", "step"),
+    [
+        ("drip", (), "card: fetch"),
+        ("deflate", (), "card: fetch"),
+        ("sdeflate", ("--stream",), "stream: jsonrpc SendStreamingMessage"),
+    ],
+)
+def test_the_probe_deadline_holds_on_the_head_and_on_raw_bytes(tmp_path, raw_agent, mode, args, step):
+    started = time.monotonic()
+    code, out, err = cli(tmp_path, "probe", f"{raw_agent}/{mode}", *args, "--timeout", "1", timeout=20)
+    elapsed = time.monotonic() - started
+    assert code in (1, 3), out + err
+    assert f"failed   {step}" in out and "within 1 s" in out, out
+    assert elapsed < 10, elapsed
+
+
+# --- a cap on errors per document ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", ["jsonschema", "jsonschema-rs"])
+def test_a_document_with_thousands_of_errors_is_reported_in_bounded_size(tmp_path, engine):
+    """60,000 empty Parts (180 KB) gave 60,000 errors and a 110 MB JSON report (1.1 GB RSS)."""
+    parts = {"messageId": "m", "role": "ROLE_USER", "parts": [{}] * 3000}
+    write(tmp_path / "parts.json", parts)
+    code, out, _ = cli(
+        tmp_path,
+        "validate",
+        "--schema",
+        "v1_0/message.json",
+        "parts.json",
+        "--engine",
+        engine,
+        "--format",
+        "json",
+        "--output",
+        "report.json",
+        timeout=60,
+    )
+    assert code == 1, out
+    report = (tmp_path / "report.json").read_text(encoding="utf-8")
+    (result,) = json.loads(report)["results"]
+    assert result["outcome"] == "failed"
+    assert result["reason"] == "more than 1000 validation errors (the first are shown)"
+    assert len(result["errors"]) == 1001 and result["errors"][-1]["keyword"] == "truncated"
+    assert len(report) < 3_000_000
+
+
+# --- merge: shard metadata is the report's word ---------------------------------------------------
+
+
+def test_merge_refuses_shard_metadata_that_cannot_be_true(tmp_path):
+    """``"count": 10**12`` was a MemoryError (an internal error); shard 7 of 1 was dropped with
+    its failure and the merge exited 0."""
+    write(
+        tmp_path / "schemas" / "v1_0" / "x.json",
+        {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://t.test/v1_0/x.json",
+            "type": "string",
+        },
+    )
+    write(
+        tmp_path / "cases" / "a.json",
+        {"schema": "v1_0/x.json", "tests": [{"description": "ok", "valid": True, "data": "a"}]},
+    )
+    write(
+        tmp_path / "cases" / "b.json",
+        {"schema": "v1_0/x.json", "tests": [{"description": "bad", "valid": True, "data": 1}]},
+    )
+    for k in (1, 2):
+        code, out, err = cli(
+            tmp_path,
+            "run",
+            "cases",
+            "--schemas",
+            "schemas",
+            "--shard",
+            f"{k}/2",
+            "--format",
+            "json",
+            "--output",
+            f"shard-{k}.json",
+        )
+        assert code in (0, 1), out + err
+    code, out, _ = cli(tmp_path, "merge", "shard-1.json", "shard-2.json")
+    assert code == 1 and "1 passed, 1 failed" in out
+    shards = [json.loads((tmp_path / f"shard-{k}.json").read_text(encoding="utf-8")) for k in (1, 2)]
+
+    def forged(name: str, k: int, **shard) -> str:
+        write(tmp_path / name, {**shards[k - 1], "shard": {**shards[k - 1]["shard"], **shard}})
+        return name
+
+    cases = [
+        ([forged("huge.json", 1, count=10**12)], "missing shard(s) 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and "),
+        (
+            [forged("one.json", 1, count=1), forged("seven.json", 2, index=7, count=1)],
+            "shard 7/1 does not exist",
+        ),
+        ([forged("zero.json", 1, index=0)], "not a JSON report"),
+    ]
+    for reports, message in cases:
+        code, out, err = cli(tmp_path, "merge", *reports, timeout=30)
+        assert code == 2 and message in err and out == "", (reports, out, err)
