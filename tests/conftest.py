@@ -40,3 +40,46 @@ def write_json(tmp_path: Path):
         return path
 
     return write
+
+
+def version_names(root: Path = SCHEMAS) -> list[str]:
+    """The versions of a schema root, discovered as every command discovers them (never a list
+    written into a test: a version added by new-version is one more)."""
+    from a2a_schema_suite.descriptor import sorted_versions
+    from a2a_schema_suite.roots import versions
+
+    return sorted_versions(versions(root))
+
+
+def unused_version(root: Path = SCHEMAS, after: str | None = None) -> str:
+    """A version name that ``root`` has no directory for, after its newest version (or after
+    ``after``): the scratch name of a test, which a committed version can never take."""
+    names = set(version_names(root))
+    major, minor = (int(n) for n in (after or (version_names(root) or ["v0_0"])[-1])[1:].split("_"))
+    minor += 1
+    while f"v{major}_{minor}" in names:
+        minor += 1
+    return f"v{major}_{minor}"
+
+
+def review_inherited(cases: Path) -> list[Path]:
+    """Delete the ``"inherited"`` member of every suite under ``cases``, as an author does once
+    each suite is reviewed; returns the suites that had one."""
+    import re
+
+    reviewed = []
+    for path in sorted(cases.rglob("*.json")):
+        text = path.read_text(encoding="utf-8")
+        kept = re.sub(r'"inherited"\s*:\s*"[^"]*"\s*,\s*', "", text, count=1)
+        if kept != text:
+            path.write_text(kept, encoding="utf-8")
+            reviewed.append(path)
+    return reviewed
+
+
+def schema_files(root: Path = SCHEMAS, version: str | None = None) -> list[Path]:
+    """The schema files of a root (of one version), as the registry and check read them: each
+    version's descriptor (version.json) and the _meta/_drift directories are not schemas."""
+    from a2a_schema_suite.registry import schema_paths
+
+    return [path for v, path in schema_paths(root) if version is None or v == version]

@@ -27,7 +27,7 @@ from a2a_schema_suite import registry, suite
 from a2a_schema_suite.jsonio import load_path
 from a2a_schema_suite.registry import SchemaStore
 from a2a_schema_suite.suite import Suite, SuiteProblem, discover, load_suite, load_suite_file
-from conftest import CASES, SCHEMAS
+from conftest import CASES, SCHEMAS, schema_files
 
 HAVE_RS = registry.meta_accelerator() is not None
 needs_rs = pytest.mark.skipif(not HAVE_RS, reason="jsonschema-rs (the [fast] extra) is not installed")
@@ -212,7 +212,7 @@ def suite_variants(data: dict, count: int, seed: int) -> Iterator[Any]:
 
 
 def _bundled_schema_files() -> list[Path]:
-    return sorted(p for p in SCHEMAS.rglob("*.json") if "_meta" not in p.parts)
+    return schema_files(SCHEMAS)
 
 
 @needs_rs

@@ -12,12 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CASES, SCHEMAS
+from conftest import CASES, REPO, SCHEMAS, review_inherited, unused_version
+
+#: the scratch version of these tests: a name no committed version has
+NEW = unused_version()
+#: a version made from NEW
+NEXT = unused_version(after=NEW)
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, NO_COLOR="1")
-    env.pop("PYTHONPATH", None)
+    # this checkout's code, not whatever copy the interpreter would import from elsewhere
+    env = dict(os.environ, NO_COLOR="1", PYTHONPATH=str(REPO / "src"))
     return subprocess.run(
         [sys.executable, "-m", "a2a_schema_suite", *args],
         cwd=cwd,
@@ -33,98 +38,150 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("tree")
     shutil.copytree(SCHEMAS, root / "schemas")
     shutil.copytree(CASES, root / "cases")
-    result = cli("new-version", "v1_1", "--from", "v1_0", cwd=root)
+    result = cli("new-version", NEW, "--from", "v1_0", cwd=root)
     assert result.returncode == 0, result.stdout + result.stderr
     (root / "new-version.out").write_text(result.stdout)
     return root
 
 
 def test_schemas_are_copied_with_their_ids_rewritten(tree: Path):
-    old, new = tree / "schemas" / "v1_0", tree / "schemas" / "v1_1"
-    names = sorted(p.name for p in old.glob("*.json"))
-    assert sorted(p.name for p in new.glob("*.json")) == names
+    old, new = tree / "schemas" / "v1_0", tree / "schemas" / NEW
+    names = sorted(p.name for p in old.glob("*.json") if p.name != "version.json")
+    assert sorted(p.name for p in new.glob("*.json")) == [*names, "version.json"]
     for name in names:
         schema = json.loads((new / name).read_text())
-        assert schema["$id"] == f"https://a2a-schema-suite.dev/schemas/v1_1/{name}"
+        assert schema["$id"] == f"https://a2a-schema-suite.dev/schemas/{NEW}/{name}"
         assert "/v1_0/" not in (new / name).read_text()
         # the rest is the same text: only the $id changed
         assert (new / name).read_text() == (old / name).read_text().replace(
-            "/schemas/v1_0/", "/schemas/v1_1/"
+            "/schemas/v1_0/", f"/schemas/{NEW}/"
         )
-    assert (tree / "schemas" / "_drift" / "v1_1.json").read_text() == (
+    assert (tree / "schemas" / "_drift" / f"{NEW}.json").read_text() == (
         tree / "schemas" / "_drift" / "v1_0.json"
     ).read_text()
 
 
 def test_suites_are_inherited_re_pointed_and_marked(tree: Path):
-    suites = sorted((tree / "cases" / "v1_1").glob("*.json"))
+    suites = sorted((tree / "cases" / NEW).glob("*.json"))
     assert len(suites) == len(list((tree / "cases" / "v1_0").glob("*.json")))
     for path in suites:
         data = json.loads(path.read_text())
         assert data["inherited"] == "v1_0"
-        assert data["schema"].startswith("v1_1/")
-    streams = json.loads((tree / "cases" / "v1_1" / "streams" / "stream_response.json").read_text())
-    assert streams["inherited"] == "v1_0" and streams["schema"] == "v1_1/stream_response.json"
+        assert data["schema"].startswith(f"{NEW}/")
+    streams = json.loads((tree / "cases" / NEW / "streams" / "stream_response.json").read_text())
+    assert streams["inherited"] == "v1_0" and streams["schema"] == f"{NEW}/stream_response.json"
     for stream in streams["streams"]:
-        assert (tree / "cases" / "v1_1" / "streams" / stream["file"]).is_file()
+        assert (tree / "cases" / NEW / "streams" / stream["file"]).is_file()
     # the other purpose folders (cross-version migration suites, ...) are listed, not copied
-    assert not (tree / "cases" / "v1_1" / "migration").exists()
+    assert not (tree / "cases" / NEW / "migration").exists()
     out = (tree / "new-version.out").read_text()
-    assert (
-        "not copied: 31 suite(s) in cases/v1_0/migration (a purpose folder of v1_0: give v1_1 its own)" in out
-    )
-    assert "a2a-schema-suite drift --proto a2a.proto --version v1_1" in out
+    purpose = f"(a purpose folder of v1_0: give {NEW} its own)"
+    assert f"not copied: 31 suite(s) in cases/v1_0/migration {purpose}" in out
+    assert f"a2a-schema-suite drift --proto a2a.proto --version {NEW}" in out
 
 
 def test_list_run_check_coverage_and_drift_work_on_the_new_version_at_once(tree: Path):
     listed = cli("list", "--format", "json", cwd=tree)
     assert listed.returncode == 0
-    assert "v1_1" in [v["version"] for v in json.loads(listed.stdout)["versions"]]
-    run = cli("run", "cases/v1_1", "-q", cwd=tree)
+    assert NEW in [v["version"] for v in json.loads(listed.stdout)["versions"]]
+    run = cli("run", f"cases/{NEW}", "-q", cwd=tree)
     assert run.returncode == 0, run.stdout[-2000:]
     assert " 0 failed, 0 errored" in run.stdout
-    check = cli("check", "--strict", "-q", cwd=tree)
+    check = cli("check", "-q", cwd=tree)  # the inherited suites are warnings (--strict: below)
     assert check.returncode == 0, check.stdout[-3000:]
-    coverage = cli("coverage", "--version", "v1_1", cwd=tree)
+    coverage = cli("coverage", "--version", NEW, cwd=tree)
     assert coverage.returncode == 0, coverage.stdout[-2000:]
-    assert "coverage v1_1:" in coverage.stdout
+    assert f"coverage {NEW}:" in coverage.stdout
     pytest.importorskip("a2a.types.a2a_pb2")
     from a2a_schema_suite.evolve.protoload import sdk_descriptor_set
 
     (tree / "a2a.binpb").write_bytes(sdk_descriptor_set())
-    drift = cli("drift", "--proto", "a2a.binpb", "--version", "v1_1", "-q", cwd=tree)
+    drift = cli("drift", "--proto", "a2a.binpb", "--version", NEW, "-q", cwd=tree)
     assert drift.returncode == 0, drift.stdout + drift.stderr
     assert "no drift; 3 allowed" in drift.stdout
-    diff = cli("diff", "v1_0", "v1_1", cwd=tree)
+    diff = cli("diff", "v1_0", NEW, cwd=tree)
     assert diff.returncode == 0 and "0 wire-visible changes" in diff.stdout
 
 
+def test_check_strict_fails_while_inherited_suites_are_unreviewed(tree: Path, tmp_path: Path):
+    """Every suite new-version copied is named by check --strict until its marker is removed
+    (a warning without --strict); once the author has reviewed them all, check --strict passes."""
+    copy = tmp_path / "tree"
+    shutil.copytree(tree / "schemas", copy / "schemas")
+    shutil.copytree(tree / "cases", copy / "cases")
+    inherited = sorted(
+        p.relative_to(copy).as_posix()
+        for p in (copy / "cases" / NEW).rglob("*.json")
+        if "inherited" in json.loads(p.read_text())
+    )
+    assert len(inherited) > 50
+    strict = cli("check", "--strict", "--format", "json", cwd=copy)
+    assert strict.returncode == 1, strict.stdout[-3000:]
+    report = json.loads(strict.stdout)
+    named = [r for r in report["results"] if r["description"].startswith("check: inherited-suite: ")]
+    assert sorted(r["suite"] for r in named) == inherited
+    assert {r["outcome"] for r in named} == {"failed"}
+    assert all("not reviewed yet" in r["reason"] and r["line"] for r in named)
+    text = cli("check", "--strict", cwd=copy)
+    assert f"{inherited[0]}:" in text.stdout and "copied from v1_0 by new-version" in text.stdout
+    lenient = cli("check", "--format", "json", cwd=copy)
+    assert lenient.returncode == 0
+    assert {
+        r["outcome"]
+        for r in json.loads(lenient.stdout)["results"]
+        if r["description"].startswith("check: inherited-suite: ")
+    } == {"warning"}
+    assert len(review_inherited(copy / "cases")) == len(inherited)
+    reviewed = cli("check", "--strict", "-q", cwd=copy)
+    assert reviewed.returncode == 0, reviewed.stdout[-3000:]
+
+
+def test_the_counts_are_the_files_written(tree: Path):
+    """The summary counts the schema files of the new version, then names the descriptor and the
+    drift allow file (it said 17 schema files where it had copied 16 and the allow file)."""
+    out = (tree / "new-version.out").read_text()
+    schemas = [p for p in (tree / "schemas" / NEW).rglob("*.json") if p.name != "version.json"]
+    assert f"({len(schemas)} files, $ids rewritten)" in out
+    assert f"descriptor: schemas/{NEW}/version.json (draft, predecessor v1_0, no proto yet)" in out
+    assert f"drift allow file: schemas/_drift/{NEW}.json" in out
+    from a2a_schema_suite.descriptor import read
+
+    descriptor = json.loads((tree / "schemas" / NEW / "version.json").read_text())
+    assert descriptor == {
+        "$schema": "https://a2a-schema-suite.dev/schemas/_meta/version.json",
+        "protocolVersion": NEW[1:].replace("_", "."),
+        "status": "draft",
+        "predecessor": "v1_0",
+        "wire": read(SCHEMAS, "v1_0").wire,  # the built-in code speaks it as it speaks 1.0
+    }
+
+
 def test_a_version_that_exists_is_never_overwritten(tree: Path):
-    before = (tree / "schemas" / "v1_1" / "task.json").read_text()
-    again = cli("new-version", "v1_1", "--from", "v1_0", cwd=tree)
+    before = (tree / "schemas" / NEW / "task.json").read_text()
+    again = cli("new-version", NEW, "--from", "v1_0", cwd=tree)
     assert again.returncode == 3
     assert "exists already; nothing was written" in again.stderr
-    assert (tree / "schemas" / "v1_1" / "task.json").read_text() == before
+    assert (tree / "schemas" / NEW / "task.json").read_text() == before
 
 
 def test_a_taken_case_path_leaves_nothing_behind(tmp_path: Path):
     shutil.copytree(SCHEMAS, tmp_path / "schemas")
     shutil.copytree(CASES, tmp_path / "cases")
-    (tmp_path / "cases" / "v1_2").mkdir()
-    (tmp_path / "cases" / "v1_2" / "task.json").write_text("{}")  # the user's own file
-    result = cli("new-version", "v1_2", "--from", "v1_0", cwd=tmp_path)
+    (tmp_path / "cases" / NEXT).mkdir()
+    (tmp_path / "cases" / NEXT / "task.json").write_text("{}")  # the user's own file
+    result = cli("new-version", NEXT, "--from", "v1_0", cwd=tmp_path)
     assert result.returncode == 3
-    assert "v1_2/task.json exists already" in result.stderr
-    assert not (tmp_path / "schemas" / "v1_2").exists()
-    assert (tmp_path / "cases" / "v1_2" / "task.json").read_text() == "{}"
-    assert sorted(p.name for p in (tmp_path / "cases" / "v1_2").iterdir()) == ["task.json"]
+    assert f"{NEXT}/task.json exists already" in result.stderr
+    assert not (tmp_path / "schemas" / NEXT).exists()
+    assert (tmp_path / "cases" / NEXT / "task.json").read_text() == "{}"
+    assert sorted(p.name for p in (tmp_path / "cases" / NEXT).iterdir()) == ["task.json"]
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (("1.1", "--from", "v1_0"), "'1.1' is not a version name"),
-        (("v1_1", "--from", "v9_9"), "'v9_9' is not a version under"),
+        ((NEW, "--from", NEXT), f"'{NEXT}' is not a version under"),
     ],
 )
 def test_bad_names_are_usage_errors(tmp_path: Path, args: tuple[str, ...], message: str):
@@ -133,19 +190,19 @@ def test_bad_names_are_usage_errors(tmp_path: Path, args: tuple[str, ...], messa
     result = cli("new-version", *args, cwd=tmp_path)
     assert result.returncode == 2
     assert message in result.stderr
-    assert not (tmp_path / "schemas" / "v1_1").exists()
+    assert not (tmp_path / "schemas" / NEW).exists()
 
 
 def test_the_bundled_copy_is_never_written(tmp_path: Path):
-    result = cli("new-version", "v1_1", "--from", "v1_0", cwd=tmp_path)  # no project tree here
+    result = cli("new-version", NEW, "--from", "v1_0", cwd=tmp_path)  # no project tree here
     assert result.returncode == 2
     assert "writes into a project tree" in result.stderr
     # --schemas alone, outside a project tree: the cases would be the bundled ones
     shutil.copytree(SCHEMAS, tmp_path / "schemas")
-    result = cli("new-version", "v1_1", "--from", "v1_0", "--schemas", "schemas", cwd=tmp_path)
+    result = cli("new-version", NEW, "--from", "v1_0", "--schemas", "schemas", cwd=tmp_path)
     assert result.returncode == 2
     assert "writes into a project tree" in result.stderr
-    assert not (tmp_path / "schemas" / "v1_1").exists()
+    assert not (tmp_path / "schemas" / NEW).exists()
 
 
 def test_a_tree_per_version_layout_samples_next_to_their_suite_and_cross_version_suites(tmp_path: Path):
@@ -191,9 +248,9 @@ def test_a_tree_per_version_layout_samples_next_to_their_suite_and_cross_version
 def test_a_version_made_from_an_inherited_one_is_marked_once(tree: Path):
     """1.2 from the scaffolded 1.1: a suite still marked inherited from 1.0 is now inherited from
     1.1, one member (a second "inherited" key would be a duplicate the strict loader rejects)."""
-    result = cli("new-version", "v1_2", "--from", "v1_1", cwd=tree)
+    result = cli("new-version", NEXT, "--from", NEW, cwd=tree)
     assert result.returncode == 0, result.stderr
-    text = (tree / "cases" / "v1_2" / "task.json").read_text()
-    assert text.count('"inherited"') == 1 and json.loads(text)["inherited"] == "v1_1"
-    run = cli("run", "cases/v1_2", "-q", cwd=tree)
+    text = (tree / "cases" / NEXT / "task.json").read_text()
+    assert text.count('"inherited"') == 1 and json.loads(text)["inherited"] == NEW
+    run = cli("run", f"cases/{NEXT}", "-q", cwd=tree)
     assert run.returncode == 0, run.stdout[-2000:]

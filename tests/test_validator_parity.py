@@ -39,7 +39,7 @@ from a2a_schema_suite.registry import PROFILES, SchemaStore
 from a2a_schema_suite.results import Outcome
 from a2a_schema_suite.runner import RunOptions, suite_results
 from a2a_schema_suite.suite import Suite, load_suites
-from conftest import CASES, REPO, SCHEMAS
+from conftest import CASES, REPO, SCHEMAS, schema_files
 
 VALIDATORS = ("python-jsonschema", "jsonschema-rs", "ajv", "hyperjump", "check-jsonschema")
 
@@ -382,7 +382,7 @@ def _keywords(node: Any, found: set[str]) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("path", sorted(p.relative_to(SCHEMAS).as_posix() for p in SCHEMAS.glob("v*/*.json")))
+@pytest.mark.parametrize("path", sorted(p.relative_to(SCHEMAS).as_posix() for p in schema_files(SCHEMAS)))
 def test_no_schema_relies_on_format_or_dependent_schemas(path):
     """docs/SCHEMA_CONVENTIONS.md, Portability: `format` is an annotation that validators assert
     differently; `dependentSchemas` next to `unevaluatedProperties` is mishandled by ajv."""

@@ -167,7 +167,7 @@ def display_path(path: Path) -> str:
 
 
 #: The order :meth:`Suite.to_dict` writes a suite's members in, unless the suite has its own.
-MEMBER_ORDER = ("schema", "description", "profile", "policy", "tests", "streams")
+MEMBER_ORDER = ("inherited", "schema", "description", "profile", "policy", "tests", "streams")
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +183,8 @@ class Suite:
     #: the order of the top-level members as written (a loaded file's own), for :meth:`to_dict`;
     #: members not named follow in :data:`MEMBER_ORDER`
     member_order: tuple[str, ...] = ()
+    #: the version new-version copied the suite from, while nobody has reviewed it (``v1_0``)
+    inherited: str | None = None
 
     @classmethod
     def from_dict(
@@ -219,6 +221,7 @@ class Suite:
             ),
             policy=data.get("policy"),
             member_order=tuple(data),
+            inherited=data.get("inherited"),
         )
 
     @property
@@ -230,6 +233,7 @@ class Suite:
         """The suite file's JSON value (stream files relative to the suite file's directory)."""
         directory = self.path.parent
         members: dict[str, Any] = {
+            "inherited": self.inherited,
             "schema": self.schema,
             "description": self.description,
             "profile": self.profile,

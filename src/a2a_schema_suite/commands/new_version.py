@@ -39,6 +39,7 @@ def command(new: str, source: str, schemas: Path | None, cases: Path | None) -> 
     Example:
       a2a-schema-suite new-version v1_1 --from v1_0
     """
+    from a2a_schema_suite.descriptor import DESCRIPTOR_FILE
     from a2a_schema_suite.evolve.newversion import ScaffoldError, scaffold
     from a2a_schema_suite.roots import VERSION_DIR, versions
 
@@ -70,6 +71,10 @@ def command(new: str, source: str, schemas: Path | None, cases: Path | None) -> 
 
     click.echo(f"created {new} from {source}:")
     click.echo(f"  schemas: {show(roots.schemas / new)} ({len(made.schemas)} files, $ids rewritten)")
+    if made.descriptor is not None:
+        click.echo(f"  descriptor: {show(made.descriptor)} (draft, predecessor {source}, no proto yet)")
+    if made.allow is not None:
+        click.echo(f"  drift allow file: {show(made.allow)}")
     click.echo(
         f'  suites: {len(made.suites)} inherited, marked "inherited": "{source}"; '
         f"{len(made.streams)} stream samples"
@@ -84,6 +89,7 @@ def command(new: str, source: str, schemas: Path | None, cases: Path | None) -> 
         )
     cases_dir = show(roots.cases) if roots.cases else "cases"
     steps = [
+        f"name the proto {new} tracks in schemas/{new}/{DESCRIPTOR_FILE} (repository, path, ref, commit)",
         f"a2a-schema-suite drift --proto a2a.proto --version {new}   # what the new proto changed",
         f"edit schemas/{new}/ until drift is clean (or each difference is in schemas/_drift/{new}.json)",
         f'review each inherited suite, then delete its "inherited" member (grep -rl inherited {cases_dir})',

@@ -1,7 +1,8 @@
 """``new-version``: a protocol version scaffolded from an existing one.
 
 - **schemas**: ``<root>/<from>/`` copied to ``<root>/<new>/``, each ``$id`` (and any absolute
-  ``$ref`` to the old version) rewritten; the drift allow file ``_drift/<from>.json`` too.
+  ``$ref`` to the old version) rewritten; the drift allow file ``_drift/<from>.json`` too. The
+  new version's descriptor (``version.json``) is a draft following ``<from>``, with no proto yet.
 - **cases** (one tree per version, ``cases/<version>/``, docs/AUTHORING.md section 1): the suites
   at the top of ``cases/<from>/`` and in its ``streams/`` (with the JSONL samples beside them)
   are copied to ``cases/<new>/``, re-pointed at the new version and marked
@@ -24,6 +25,15 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from a2a_schema_suite.descriptor import (
+    DESCRIPTOR_FILE,
+    DRAFT,
+    DescriptorError,
+    VersionDescriptor,
+    dumps,
+    protocol_version_of,
+    read,
+)
 from a2a_schema_suite.jsonio import LoadFailure, load_path
 from a2a_schema_suite.roots import VERSION_DIR, versions
 
@@ -45,7 +55,9 @@ class Scaffold:
     source: str
     schema_root: Path
     cases_root: Path | None
-    schemas: list[Path] = field(default_factory=list)  #: files written under the schema root
+    schemas: list[Path] = field(default_factory=list)  #: schema files written into the new version
+    descriptor: Path | None = None  #: the new version's version.json
+    allow: Path | None = None  #: the drift allow file copied, when the old version has one
     suites: list[Path] = field(default_factory=list)  #: inherited suites written
     streams: list[Path] = field(default_factory=list)  #: JSONL samples copied
     not_inherited: list[Path] = field(default_factory=list)  #: suites of the old version about two versions
@@ -83,7 +95,10 @@ def scaffold(schema_root: Path, cases_root: Path | None, new: str, source: str) 
     old_dir, new_dir = schema_root / source, schema_root / new
     if new_dir.exists():
         raise ScaffoldError(f"{new_dir} exists already; nothing was written")
+    descriptor_job = (new_dir / DESCRIPTOR_FILE, dumps(_new_descriptor(schema_root, new, source)))
     for path in sorted(p for p in old_dir.rglob("*") if p.is_file()):
+        if path == old_dir / DESCRIPTOR_FILE:
+            continue  # the new version gets its own (draft, following the old one)
         text = path.read_text(encoding="utf-8") if path.suffix == ".json" else None
         if text is not None:
             prefix = _id_prefix(path, old_dir)
@@ -92,10 +107,12 @@ def scaffold(schema_root: Path, cases_root: Path | None, new: str, source: str) 
             jobs.append((new_dir / path.relative_to(old_dir), text))
         else:
             jobs.append((new_dir / path.relative_to(old_dir), path.read_bytes()))
+    schema_jobs = len(jobs)
+    jobs.append(descriptor_job)
     allow = schema_root / "_drift" / f"{source}.json"
     if allow.is_file():
         jobs.append((schema_root / "_drift" / f"{new}.json", allow.read_text(encoding="utf-8")))
-    schema_jobs = len(jobs)
+    root_jobs = len(jobs)
     stream_jobs: list[tuple[Path, bytes]] = []
     old_tree = cases_root / source if cases_root is not None else None
     if old_tree is not None and old_tree.is_dir():
@@ -141,6 +158,10 @@ def scaffold(schema_root: Path, cases_root: Path | None, new: str, source: str) 
             written.append(path)
             if i < schema_jobs:
                 result.schemas.append(path)
+            elif path == descriptor_job[0]:
+                result.descriptor = path
+            elif i < root_jobs:
+                result.allow = path
             elif i < len(jobs):
                 result.suites.append(path)
             else:
@@ -154,6 +175,16 @@ def scaffold(schema_root: Path, cases_root: Path | None, new: str, source: str) 
             f"cannot write {exc.filename}: {exc.strerror}; what was written is removed"
         ) from None
     return result
+
+
+def _new_descriptor(schema_root: Path, new: str, source: str) -> VersionDescriptor:
+    """The new version's descriptor: a draft that follows ``source`` and shares its wire
+    conventions; it tracks no proto until the author names the one it is checked against."""
+    try:
+        old = read(schema_root, source)
+    except DescriptorError as exc:
+        raise ScaffoldError(f"cannot read the descriptor of {source}: {exc.error}") from None
+    return VersionDescriptor(new, protocol_version_of(new), DRAFT, source, None, old.wire, None)
 
 
 def _repoint(text: str, old: str, new: str) -> str:

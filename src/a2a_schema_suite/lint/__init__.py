@@ -32,8 +32,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from a2a_schema_suite.descriptor import DESCRIPTOR_FILE, problems
 from a2a_schema_suite.lint.refs import dead_def_findings
-from a2a_schema_suite.lint.rules import DEFAULT_OPTIONS, RULES, CheckOptions, Rule, clean_passes
+from a2a_schema_suite.lint.rules import DEFAULT_OPTIONS, RULES, CheckOptions, Rule, clean_passes, rule_finding
 from a2a_schema_suite.lint.schemas import lint_schemas
 from a2a_schema_suite.lint.suites import (
     case_layout_findings,
@@ -48,6 +49,18 @@ from a2a_schema_suite.results import CaseResult, Outcome
 from a2a_schema_suite.suite import Suite, SuiteProblem, discover_roots, load_suite_file
 
 __all__ = ["RULES", "CheckOptions", "Rule", "check", "pointer_lines"]
+
+
+def descriptor_findings(schema_root: Path, versions: list[str]) -> list[CaseResult]:
+    """Every problem of every version's descriptor (``version-descriptor``)."""
+    found = []
+    for version in versions:
+        for error in problems(schema_root, version):
+            relpath = f"{version}/{DESCRIPTOR_FILE}"
+            found.append(
+                rule_finding("version-descriptor", error.source, relpath, error.reason, line=error.line)
+            )
+    return found
 
 
 def check(
@@ -73,6 +86,7 @@ def check(
     tree, findings = load_tree(schema_root)
     store = SchemaStore.load(schema_root)  # its meta-schema verdicts are reused below
     findings += lint_schemas(tree, options, valid_schemas=set(store.files))
+    findings += descriptor_findings(schema_root, tree.versions)
     files = discover_roots(paths)
     items = [item for path, name, root in files for item in load_suite_file(path, name, root)]
     suites = [s for s in items if isinstance(s, Suite)]
@@ -108,6 +122,7 @@ def check(
     findings += orphan_findings(orphans)
     counts = {
         "schema files": len(tree.docs),
+        "version directories": len(tree.versions),
         "suite files": len(files),
         "JSONL files": sum(1 for p in paths if p.is_dir() for _ in p.rglob("*.jsonl")),
     }

@@ -90,6 +90,13 @@ RULES: dict[str, Rule] = {
             "every pattern means the same in ECMA-262 and Python's re ($ before a final newline, '.', "
             "\\d \\w \\s \\b, one-engine syntax) (an error with --strict)",
         ),
+        Rule(
+            "version-descriptor",
+            Outcome.ERRORED,
+            "version directories",
+            "each version's version.json is strict JSON, valid against schemas/_meta/version.json, "
+            "names its directory's protocol version and a predecessor that comes before it",
+        ),
         Rule("suite-load", Outcome.ERRORED, "suite files", "the suite file is strict JSON"),
         Rule(
             "suite-metaschema",
@@ -121,6 +128,12 @@ RULES: dict[str, Rule] = {
             Outcome.WARNING,
             "suite files",
             "every valid: false test or stream pins its reason with expectedErrors (an error with --strict)",
+        ),
+        Rule(
+            "inherited-suite",
+            Outcome.WARNING,
+            "suite files",
+            "no suite is still marked inherited by new-version, unreviewed (an error with --strict)",
         ),
         Rule(
             "orphan-jsonl",

@@ -44,6 +44,16 @@ def _suite_line(suite: Suite) -> int | None:
     return found[0] if found else None
 
 
+def _member_line(suite: Suite, member: str) -> int | None:
+    """The line of a top-level member of the suite file (None when unreadable or absent)."""
+    try:
+        text = decode_utf8(read_bytes(suite.path, suite.name), suite.name)
+    except LoadFailure:
+        return None
+    found = SuiteLocations.of_text(text).positions.get((member,))
+    return found[0] if found else None
+
+
 def _entries(suite: Suite) -> list[CaseTest | StreamCase]:
     """A suite's tests, then its streams: the entries every suite rule looks at."""
     return [*suite.tests, *suite.streams]
@@ -66,6 +76,18 @@ def suite_findings(suite: Suite, options: CheckOptions = DEFAULT_OPTIONS) -> Ite
                 line=_suite_line(suite),
             )
     outcome = Outcome.FAILED if options.strict else Outcome.WARNING
+    if suite.inherited is not None:
+        yield rule_finding(
+            "inherited-suite",
+            suite.name,
+            suite.path.name,
+            f"copied from {suite.inherited} by new-version and not reviewed yet: check that each "
+            f"test still holds for {suite.schema.split('/')[0]} (names, descriptions, verdicts), "
+            'then delete the "inherited" member',
+            schema=suite.schema,
+            line=_member_line(suite, "inherited"),
+            outcome=outcome,
+        )
     for entry in entries:
         if not entry.valid and not entry.expected_errors:
             yield rule_finding(
