@@ -8,6 +8,8 @@ seconds; on the code before the fix each of them hangs past its ``timeout`` or f
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import socket
 import socketserver
 import threading
@@ -15,6 +17,8 @@ import time
 
 import pytest
 from test_adversarial import CARD, cli, schema_root, write
+
+from conftest import SCHEMAS
 
 # --- pattern analysis ---------------------------------------------------------------------------
 
@@ -96,11 +100,12 @@ class RawAgent(socketserver.BaseRequestHandler):
                     sock.sendall(EMPTY_BLOCKS)
                     time.sleep(0.001)
             else:
+                url = "http://[::1" if mode == "badurl" else f"{base}/rpc"
                 card = {
                     **CARD,
                     "capabilities": {**CARD.get("capabilities", {}), "streaming": True},
                     "supportedInterfaces": [
-                        {"url": f"{base}/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+                        {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
                     ],
                 }
                 body = json.dumps(card).encode()
@@ -231,3 +236,134 @@ def test_merge_refuses_shard_metadata_that_cannot_be_true(tmp_path):
     for reports, message in cases:
         code, out, err = cli(tmp_path, "merge", *reports, timeout=30)
         assert code == 2 and message in err and out == "", (reports, out, err)
+
+
+# --- what the runner's environment names -----------------------------------------------------------
+
+
+def test_a_step_summary_that_is_not_a_regular_file_is_a_warning_never_a_hang(tmp_path):
+    write(tmp_path / "doc.json", json.dumps(CARD))
+    fifo = tmp_path / "summary"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader that never reads: open succeeds
+    try:
+        for env in ({"GITHUB_STEP_SUMMARY": str(fifo)}, {"GITHUB_STEP_SUMMARY": str(tmp_path)}):
+            code, out, err = cli(
+                tmp_path,
+                "validate",
+                "--schema",
+                "v1_0/agent_card.json",
+                "doc.json",
+                "--format",
+                "github",
+                env=env,
+                timeout=20,
+            )
+            assert code == 0, out + err
+            assert "warning: cannot append the job summary to GITHUB_STEP_SUMMARY" in err
+    finally:
+        os.close(reader)
+    os.unlink(fifo)
+    os.mkfifo(fifo)  # and with no reader at all
+    code, out, err = cli(
+        tmp_path,
+        "validate",
+        "--schema",
+        "v1_0/agent_card.json",
+        "doc.json",
+        "--format",
+        "github",
+        env={"GITHUB_STEP_SUMMARY": str(fifo)},
+        timeout=20,
+    )
+    assert code == 0 and "warning: cannot append the job summary" in err
+
+
+# --- coverage --fail-under with nothing to cover ----------------------------------------------------
+
+
+def test_coverage_fail_under_with_nothing_to_cover_is_not_met(tmp_path):
+    """No location in the schemas measured was 100% and exit 0; now exit 4, as ``mutate`` exits when
+    it generates no mutant."""
+    write(
+        tmp_path / "schemas" / "v1_0" / "x.json",
+        {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://t.test/v1_0/x.json"},
+    )
+    write(
+        tmp_path / "cases" / "a.json",
+        {"schema": "v1_0/x.json", "tests": [{"description": "ok", "valid": True, "data": "a"}]},
+    )
+    code, out, err = cli(tmp_path, "coverage", "cases", "--schemas", "schemas", "--fail-under", "90")
+    assert code == 4, out + err
+    assert "nothing to cover" in out and "error: nothing to cover" in err
+    code, out, err = cli(
+        tmp_path, "coverage", "cases", "--schemas", "schemas", "--fail-under", "90", "--format", "json"
+    )
+    assert code == 4 and json.loads(out)["coverage"]["passed"] is False
+    code, out, err = cli(tmp_path, "coverage", "cases", "--schemas", "schemas")  # no threshold: a report
+    assert code == 0, out + err
+
+
+# --- crashes that must be verdicts ------------------------------------------------------------------
+
+BAD_INTERFACE = {
+    **CARD,
+    "supportedInterfaces": [
+        {"url": "http://[::1", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+        {"url": "https://agent.example/a2a", "protocolBinding": "http://[::1", "protocolVersion": "1.0"},
+    ],
+}
+
+
+def test_an_unparsable_interface_url_is_a_finding_not_a_crash(tmp_path, raw_agent):
+    """``http://[::1`` (an unclosed IPv6 host) made a policy rule raise: errored (3), not failed."""
+    write(tmp_path / "card.json", BAD_INTERFACE)
+    code, out, err = cli(tmp_path, "validate", "--schema", "v1_0/agent_card.json", "card.json")
+    assert code == 1, out + err
+    assert "[https-interface]" in out and "[binding-uri]" in out
+    code, out, err = cli(tmp_path, "probe", f"{raw_agent}/badurl", "--send", "hi", "--timeout", "5")
+    assert code == 1, out + err
+    assert "failed   card: v1_0 strict" in out and "[https-interface]" in out, out
+    assert "failed   card: JSONRPC interface" in out and ", 0 errored" in out
+
+
+def test_new_version_on_a_json_file_that_is_not_utf8_is_a_clear_error(tmp_path):
+    """A UnicodeDecodeError traceback before."""
+    shutil.copytree(SCHEMAS, tmp_path / "schemas")
+    write(tmp_path / "schemas" / "v1_0" / "latin1.json", b'{"description": "caf\xe9"}')
+    (tmp_path / "cases").mkdir()
+    code, out, err = cli(
+        tmp_path, "new-version", "v1_1", "--from", "v1_0", "--schemas", "schemas", "--cases", "cases"
+    )
+    assert code == 3, out + err
+    assert "latin1.json: not UTF-8 text (byte 20); nothing was written" in err
+    assert not (tmp_path / "schemas" / "v1_1").exists()
+
+
+@pytest.mark.parametrize(
+    ("ref", "defs", "message"),
+    [
+        (
+            "#/$defs/A",
+            {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}},
+            "a $ref loop that never reaches",
+        ),
+        ("missing.json", {}, "unknown $ref 'missing.json'"),
+    ],
+)
+def test_drift_on_a_ref_loop_or_an_unknown_ref_is_a_located_error(tmp_path, ref, defs, message):
+    """RecursionError / Unresolvable, reported as internal errors, before."""
+    pytest.importorskip("grpc_tools")
+    from test_drift import MINI_PROTO, mini_root
+
+    write(tmp_path / "note.proto", MINI_PROTO)
+    root = mini_root(tmp_path, {"type": "string", "pattern": "^-?[0-9]+$"})
+    schema = json.loads((root / "v9_0" / "note.json").read_text(encoding="utf-8"))
+    schema["properties"]["id"] = {"$ref": ref}  # a REQUIRED field: drift asks whether "" is accepted
+    schema["$defs"].update(defs)
+    write(root / "v9_0" / "note.json", schema)
+    code, out, err = cli(
+        tmp_path, "drift", "--proto", "note.proto", "--version", "v9_0", "--schemas", str(root)
+    )
+    assert code == 3, out + err
+    assert f"v9_0/note.json:1#/properties/id: {message}" in err

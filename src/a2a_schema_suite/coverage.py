@@ -186,11 +186,20 @@ class CoverageReport:
         # compare the rounded figure the user sees, so "80.0% < 80" never happens
         return self.fail_under is not None and round(self.combined_percent, 1) < self.fail_under
 
+    @property
+    def nothing_to_cover(self) -> bool:
+        """``--fail-under`` with no location in the schemas measured: a threshold on nothing is not
+        met (exit 4, as ``mutate`` when it generates no mutant), never 100%."""
+        return self.fail_under is not None and not any(self.stats(v).locations for v in self.versions)
+
     def exit_code(self) -> ExitCode:
-        """The run's own code first (errored 3, failed 1, nothing ran 4), then ``--fail-under`` (1)."""
+        """The run's own code first (errored 3, failed 1, nothing ran 4), then nothing to cover
+        under ``--fail-under`` (4), then ``--fail-under`` (1)."""
         code = self.summary.exit_code()
         if code is not ExitCode.OK:
             return code
+        if self.nothing_to_cover:
+            return ExitCode.NO_TESTS
         return ExitCode.FAILED if self.below_threshold else ExitCode.OK
 
     def to_dict(self) -> dict[str, Any]:
@@ -201,7 +210,7 @@ class CoverageReport:
             "coverage": {
                 "combined_percent": round(self.combined_percent, 2),
                 "fail_under": self.fail_under,
-                "passed": not self.below_threshold,
+                "passed": not self.below_threshold and not self.nothing_to_cover,
                 "versions": [self.stats(v).to_dict() for v in self.versions],
             },
             "locations": [row.to_dict() for v in self.versions for row in self.locations.get(v, [])],

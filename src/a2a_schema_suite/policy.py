@@ -10,7 +10,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urldefrag, urlsplit
+from urllib.parse import SplitResult, urldefrag, urlsplit
 
 from a2a_schema_suite.results import ErrorDetail
 from a2a_schema_suite.rules import message
@@ -30,12 +30,21 @@ def is_loopback(host: str | None) -> bool:
         return False
 
 
+def _split(url: str) -> SplitResult | None:
+    """``url`` split, or None when it cannot be (``http://[::1``: an unclosed IPv6 host): the
+    card's own words, so a finding, never an exception."""
+    try:
+        return urlsplit(url)
+    except ValueError:
+        return None
+
+
 def _interface_findings(
     url: Any, binding: Any, path: tuple[Any, ...], url_key: str, binding_key: str
 ) -> Iterator[ErrorDetail]:
     if isinstance(binding, str) and binding not in CORE_BINDINGS:
-        parts = urlsplit(binding)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
+        parts = _split(binding)
+        if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
             yield ErrorDetail.finding(
                 "binding-uri",
                 message(
@@ -45,11 +54,12 @@ def _interface_findings(
             )
     if not isinstance(url, str):
         return
-    parts = urlsplit(url)
-    http_based = binding in HTTP_BINDINGS or parts.scheme in ("http", "https")
-    if http_based and parts.scheme != "https":
+    parts = _split(url)
+    scheme = parts.scheme if parts is not None else url.partition(":")[0].lower()
+    http_based = binding in HTTP_BINDINGS or scheme in ("http", "https")
+    if http_based and scheme != "https":
         try:
-            host = parts.hostname
+            host = parts.hostname if parts is not None else None
         except ValueError:
             host = None
         if not is_loopback(host):

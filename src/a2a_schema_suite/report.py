@@ -126,7 +126,16 @@ def _step_summary(report: Report) -> None:
     try:
         if markdown is None:
             raise OSError(f"cannot make the markdown report: {problem}")
-        with open(path, "a", encoding="utf-8") as handle:
+        # Opened without blocking and checked before writing: a named pipe nobody reads (or a
+        # device) is a warning, never a hang.
+        flags = (
+            os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+        )
+        fd = os.open(path, flags, 0o644)
+        with open(fd, "a", encoding="utf-8", closefd=True) as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise OSError("not a regular file")
+            os.set_blocking(fd, True)
             handle.write(markdown + "\n")
     except OSError as exc:
         reason = sanitize.visible(f"{path}: {exc.strerror or exc}")

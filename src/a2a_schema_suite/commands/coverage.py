@@ -82,7 +82,8 @@ def command(
 
     \b
     Exit codes: 0 ok; 1 coverage below --fail-under, or a test failed; 3 a suite, schema or
-    the report errored; 4 nothing ran.
+    the report errored; 4 nothing ran, or --fail-under with nothing to cover (no location in
+    the schemas measured).
 
     \b
     Example:
@@ -112,8 +113,15 @@ def command(
         sys.exit(emit(gain, fmt, output))
     with Progress("coverage"):
         report = measure(inputs, store, versions=versions, options=options, fail_under=fail_under)
+    from a2a_schema_suite.results import ExitCode
+
     report.roots, report.read = roots, (*inputs, store.root)
-    sys.exit(emit(report, fmt, output))
+    code = emit(report, fmt, output)
+    if report.nothing_to_cover and code == ExitCode.NO_TESTS:
+        click.echo(
+            "error: nothing to cover (no location in the schemas measured): --fail-under is not met", err=True
+        )
+    sys.exit(code)
 
 
 def _check_suite_options(fail_under: float | None, versions: tuple[str, ...], fmt: str) -> None:

@@ -595,8 +595,15 @@ class _Compare:
             )
 
     def _accepts(self, member: Location, value: Any) -> bool:
+        from referencing.exceptions import Unresolvable
+
         validator = self._validator()
-        return validator.evolve(schema={"$ref": f"{member.doc.uri}#{member.pointer}"}).is_valid(value)
+        try:
+            return validator.evolve(schema={"$ref": f"{member.doc.uri}#{member.pointer}"}).is_valid(value)
+        except RecursionError:  # the schemas' own doing: a located error, not a crash
+            raise SchemaInputError(f"{member.where()}: a $ref loop that never reaches a value") from None
+        except Unresolvable as exc:
+            raise SchemaInputError(f"{member.where()}: unknown $ref {exc.ref!r}") from None
 
     _cached: Any = None
 

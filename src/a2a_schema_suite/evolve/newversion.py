@@ -76,6 +76,18 @@ def _id_prefix(schema_file: Path, version_dir: Path) -> str | None:
     return uri[: -len(tail)] if uri.endswith(tail) else None
 
 
+def _text(path: Path) -> str:
+    """A ``.json`` file's text; one that is not UTF-8 is a located error, not a traceback."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScaffoldError(
+            f"cannot read {path}: not UTF-8 text (byte {exc.start}); nothing was written"
+        ) from None
+    except OSError as exc:
+        raise ScaffoldError(f"cannot read {path}: {exc.strerror or exc}; nothing was written") from None
+
+
 def plan(schema_root: Path, cases_root: Path | None, new: str, source: str) -> Scaffold:
     """What ``scaffold`` would write; raises ScaffoldError when it cannot be done."""
     if not VERSION_DIR.fullmatch(new):
@@ -99,7 +111,7 @@ def scaffold(schema_root: Path, cases_root: Path | None, new: str, source: str) 
     for path in sorted(p for p in old_dir.rglob("*") if p.is_file()):
         if path == old_dir / DESCRIPTOR_FILE:
             continue  # the new version gets its own (draft, following the old one)
-        text = path.read_text(encoding="utf-8") if path.suffix == ".json" else None
+        text = _text(path) if path.suffix == ".json" else None
         if text is not None:
             prefix = _id_prefix(path, old_dir)
             if prefix:
@@ -111,7 +123,7 @@ def scaffold(schema_root: Path, cases_root: Path | None, new: str, source: str) 
     jobs.append(descriptor_job)
     allow = schema_root / "_drift" / f"{source}.json"
     if allow.is_file():
-        jobs.append((schema_root / "_drift" / f"{new}.json", allow.read_text(encoding="utf-8")))
+        jobs.append((schema_root / "_drift" / f"{new}.json", _text(allow)))
     root_jobs = len(jobs)
     stream_jobs: list[tuple[Path, bytes]] = []
     old_tree = cases_root / source if cases_root is not None else None

@@ -371,11 +371,11 @@ class Operations:
         if iface is None:
             self._skip(CORE, description, "the card offers no 0.3 JSON-RPC interface")
             return
-        url = urljoin(cards.card_url(self.p.options.url), iface.url)
-        try:
+        try:  # the card's words: urljoin raises on an unclosed IPv6 host (http://[::1)
+            url = urljoin(cards.card_url(self.p.options.url), iface.url)
             allowed = origin_of(url) in self.p.client.allowed_origins
         except ValueError:
-            allowed = False
+            url, allowed = iface.url, False
         if not allowed:
             self._skip(CORE, description, f"the 0.3 interface {url} is not on a probed origin")
             return

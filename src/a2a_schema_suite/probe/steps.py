@@ -531,8 +531,8 @@ class Prober:
             return None
         if option == "grpc":
             return self._grpc_interface(description, version, iface.url)
-        url = urljoin(cards.card_url(self.options.url), iface.url)
-        try:
+        try:  # the card's words: urljoin raises on an unclosed IPv6 host (http://[::1)
+            url = urljoin(cards.card_url(self.options.url), iface.url)
             iface_origin = origin_of(url)
         except ValueError as exc:
             self._card_transport(description, exc, "declare absolute http(s) interface URLs")

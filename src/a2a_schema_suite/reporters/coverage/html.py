@@ -33,8 +33,9 @@ def _coverage_cards(report: CoverageReport) -> Markup:
             )
     verdict = ""
     if report.fail_under is not None:
-        kind = "failed" if report.below_threshold else "passed"
-        outcome = "FAIL" if report.below_threshold else "ok"
+        failed = report.below_threshold or report.nothing_to_cover
+        kind = "failed" if failed else "passed"
+        outcome = "FAIL" if failed else "ok"
         verdict = f" (fail-under {report.fail_under:g}: {outcome})"
     else:
         kind = "total"

@@ -71,6 +71,8 @@ def report_text(report: CoverageReport, *, details: bool | None = None) -> str:
     combined = f"combined coverage {report.combined_percent:.1f}%"
     if report.fail_under is not None:
         verdict = "FAIL" if report.below_threshold else "ok"
+        if report.nothing_to_cover:
+            verdict = "FAIL: nothing to cover, no location in the schemas measured"
         combined += f" (--fail-under {report.fail_under:g}: {verdict})"
     lines.append(combined)
     problems = [r for r in report.summary.results if r.outcome in (Outcome.FAILED, Outcome.ERRORED)]
