@@ -139,11 +139,13 @@ def test_the_cli_prints_a_markdown_migration_table_and_json_valid_against_its_sc
     assert result.stdout.startswith("## Migration v0_3 -> v1_0\n")
     assert "| Type | Change | v0_3 | v1_0 | Note |" in result.stdout
     assert (
-        "| SendMessageConfiguration | member renamed | `blocking` | `returnImmediately` | "
+        "| SendMessageConfiguration | member renamed | <code>blocking</code> | "
+        "<code>returnImmediately</code> | "
         "§12 configuration.blocking: 1.0 has returnImmediately (inverted, default false = blocking) |"
     ) in result.stdout
     assert (
-        "| TaskState | enum value respelled | `completed` | `TASK_STATE_COMPLETED` | §12 |" in result.stdout
+        "| TaskState | enum value respelled | <code>completed</code> | "
+        "<code>TASK_STATE_COMPLETED</code> | §12 |" in result.stdout
     )
     result = cli("diff", "v0_3", "v1_0", "--format", "json")
     report = json.loads(result.stdout)

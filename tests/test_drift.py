@@ -288,7 +288,7 @@ def test_a_doctored_proto_through_the_cli_names_both_locations_and_exits_1(tmp_p
     assert "#/required" in result.stdout
     result = cli("drift", "--proto", str(path), "--version", "v1_0", "--format", "markdown")
     assert result.returncode == 1
-    assert "| drift | `required-missing` |" in result.stdout
+    assert "| drift | <code>required-missing</code> |" in result.stdout
 
 
 # --- a .proto compiled with protoc: file:line locations, int64, Timestamp, maps --------------------

@@ -21,7 +21,7 @@ from jsonschema.exceptions import best_match
 
 from a2a_schema_suite.cli import main
 from a2a_schema_suite.registry import SchemaStore
-from a2a_schema_suite.reporters import formats, render
+from a2a_schema_suite.reporters import formats, markdownkit, render, workflowkit
 from a2a_schema_suite.reporters.run import github, junit, markdown, text
 from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, RunSummary
 from conftest import CASES, REPO, SCHEMAS
@@ -501,8 +501,8 @@ def test_run_tests_names_bundled_suites_relative_to_the_repository_root(monkeypa
 
 
 def test_github_escaping():
-    assert github.escape_data("50% done\r\nnext") == "50%25 done%0D%0Anext"
-    assert github.escape_property("a:b,c%d\n") == "a%3Ab%2Cc%25d%0A"
+    assert workflowkit.escape_data("50% done\r\nnext") == "50%25 done%0D%0Anext"
+    assert workflowkit.escape_property("a:b,c%d\n") == "a%3Ab%2Cc%25d%0A"
     result = CaseResult(
         "we,ird:name.json", "x", "d", True, False, Outcome.FAILED, reason="line1\nline2 100%", line=3
     )
@@ -586,7 +586,8 @@ def test_markdown_tables_per_version_and_suite(project):
     assert table["cases/broken.json"][2:] == ["1", "0", "0", "1"]
     # failures: a <details> block each, user text escaped, error list in a long-enough fence
     assert out.count("<details>") == 8 and out.count("</details>") == 8
-    assert "ctrl \\x01 char, a &#124; pipe and a ``` fence: accepted" in out  # shown, not sent
+    # shown, not sent, and no Markdown (issue 27: the backticks are references, not a code span)
+    assert "ctrl \\x01 char, a &#124; pipe and a &#96;&#96;&#96; fence: accepted" in out
     assert "\n````text\n" in out  # the fence is longer than the ``` in the description
     assert "- $.text [type] 5 is not of type 'string'" in out
 
@@ -596,7 +597,7 @@ def test_markdown_version_names_and_size_cap():
     assert markdown.version_of("https://a2a-schema-suite.dev/schemas/v0_3/task.json") == "v0_3"
     assert markdown.version_of("https://example.com/x/v2_0/task.json") == "v2_0"
     assert markdown.version_of("") == markdown.NO_VERSION
-    assert markdown.cell("a|b<c>\n`d`") == "a&#124;b&lt;c&gt; `d`"
+    assert markdownkit.text("a|b<c>\n`d`") == "a&#124;b&lt;c&gt;\\n&#96;d&#96;"  # issue 27
     errors = (ErrorDetail("$", "", "/x", "type", "y" * 300),)
     results = [
         CaseResult(f"s{i % 7}.json", "v1_0/x.json", f"t{i}", True, False, Outcome.FAILED, errors, "rejected")

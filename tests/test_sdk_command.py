@@ -283,7 +283,7 @@ def test_markdown_and_html_matrices_escape_case_text_and_show_documents(tmp_path
     assert markdown.returncode == 0, markdown.stderr
     page = markdown.stdout
     assert "| verdict | lenient 0 | rejecting 0 |" in page
-    assert "### `v1_0/Task` (2)" in page
+    assert "### <code>v1_0/Task</code> (2)" in page
     assert "&lt;script&gt;" in page and "<script>" not in page and "&#124; a pipe" in page
     assert '"state": "working"' in page and "<details>" in page
     assert "rejected: no" in page  # the SDK's error, next to the document

@@ -23,7 +23,7 @@ from urllib.parse import urldefrag, urljoin
 
 from referencing.exceptions import Unresolvable
 
-from a2a_schema_suite import schemawalk
+from a2a_schema_suite import sanitize, schemawalk
 from a2a_schema_suite.registry import BASE_URI, DEFAULT_PROFILE, SchemaError, SchemaStore
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -122,8 +122,15 @@ def bundle(
 
 
 def dumps(document: dict[str, Any]) -> str:
-    """The bundle as written to a file: stable, readable, one trailing newline."""
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    """The bundle as written to a file or stdout: stable, readable, one trailing newline, and
+    terminal text (:func:`a2a_schema_suite.sanitize.json_text`: a schema's C1 controls, bidi
+    overrides, line separators and ``##[`` written as JSON escapes, the same JSON value)."""
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: only a \uXXXX escape can carry it
+        text = json.dumps(document, indent=2) + "\n"
+    return sanitize.json_text(text)
 
 
 def _dotted(version: str) -> str:

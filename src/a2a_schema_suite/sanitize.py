@@ -18,6 +18,14 @@ therefore a hint, not a reversible encoding: the JSON report keeps the exact tex
 
 Used by every human-facing reporter (text, github, junit, markdown; HTML escapes its own way and
 JSON escapes control characters by definition) and by ``probe``'s live output.
+
+This is the escaping of one output medium, terminal text; each other medium has its own module,
+built on this one, and every reporter goes through them: GitHub workflow commands
+(:mod:`a2a_schema_suite.reporters.workflowkit`), GitHub-flavoured Markdown for every markdown
+report and the job summary (:mod:`a2a_schema_suite.reporters.markdownkit`) and HTML
+(:func:`a2a_schema_suite.reporters.htmlkit.esc`). A text reporter makes each untrusted field
+visible on its own (:func:`visible`, :func:`values`), never a whole report after the fact, so a
+line break in a name cannot start a line.
 """
 
 from __future__ import annotations
@@ -73,6 +81,18 @@ def json_text(text: str) -> str:
     text = _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     # "##[" can only be inside a string: "#\u0023[" is the same string, and no workflow command
     return text.replace("##[", "#\\u0023[")
+
+
+def values(data: Any) -> Any:
+    """A copy of a JSON-like value (dicts, lists, tuples) with every string, keys included,
+    made :func:`visible`: for a reporter that formats many fields of untrusted data."""
+    if isinstance(data, str):
+        return visible(data)
+    if isinstance(data, dict):
+        return {values(k): values(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return type(data)(values(v) for v in data)
+    return data
 
 
 T = TypeVar("T")

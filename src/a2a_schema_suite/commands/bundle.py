@@ -92,18 +92,19 @@ def command(
       a2a-schema-suite bundle --version v1_0 --output a2a-v1_0.schema.json
       a2a-schema-suite bundle --schema v1_0/task.json --output task.schema.json
     """
+    from a2a_schema_suite import sanitize
     from a2a_schema_suite.bundle import bundle, dumps
     from a2a_schema_suite.registry import SchemaError
 
     roots = choose_roots(schemas, uses_cases=False)
     store = load_store(roots.schemas)
-    click.echo(roots.describe(), err=True)  # stdout may be the bundle itself
+    click.echo(sanitize.visible(roots.describe()), err=True)  # stdout may be the bundle itself
     if version is None and schema_ref is None:
         version = _newest(store.versions)
     try:
         document = bundle(store, version, profile, schema_ref)
     except SchemaError as exc:
-        text = str(exc)
+        text = sanitize.visible(str(exc))  # names from the schemas: untrusted
         if "failed to load" in text or "is broken" in text:
             click.echo(f"error: {text}", err=True)
             sys.exit(3)

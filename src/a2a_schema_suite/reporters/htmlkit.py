@@ -2,8 +2,15 @@
 
 Everything a page needs is inline (CSS and no script at all), so the file can be mailed,
 attached to a CI run or opened offline. Every piece of text that comes from the user (suite
-names, descriptions, messages, data) goes through :func:`esc`; helpers return :class:`Markup`,
-a ``str`` that is already safe HTML, so composing them never escapes twice.
+names, descriptions, messages, data) goes through :func:`esc`, the one HTML escaping; helpers
+return :class:`Markup`, a ``str`` that is already safe HTML, so composing them never escapes twice.
+
+:func:`esc` makes text terminal text first (:func:`a2a_schema_suite.sanitize.lines`: control
+characters, C1, bidi overrides and the Unicode line separators shown as ``\x1b``, ``\u202e``...;
+no line that starts a workflow command), then escapes it for HTML. A page is printed to stdout
+(``--format html`` without ``--output``) and so read by terminals and CI logs, and a browser
+would apply a bidi override too: the escape is the same for both readers. The data view writes
+JSON strings with :func:`a2a_schema_suite.sanitize.json_text`, so they stay JSON.
 
 The pieces: :func:`page`, :func:`table`, :func:`badge`, :func:`section`, :func:`highlight_json`,
 :func:`heat_cell`. The pages: ``reporters/run/html.py``, ``reporters/coverage/html.py``,
@@ -18,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from a2a_schema_suite import pointer as jsonpointer
+from a2a_schema_suite import sanitize
 from a2a_schema_suite.tool import TOOL_NAME, __version__
 
 #: containers longer than this are elided in the data view, except the members on a marked path
@@ -38,7 +46,13 @@ def esc(value: Any) -> Markup:
     """Escape ``value`` for HTML text and attribute values, unless it is :class:`Markup`."""
     if isinstance(value, Markup):
         return value
-    return Markup(html.escape(str(value), quote=True))
+    return Markup(html.escape(sanitize.visible(str(value)), quote=True))
+
+
+def esc_lines(text: str) -> Markup:
+    """Several lines of our own layout (a ``<pre>`` of pretty JSON) whose content may be
+    untrusted: each line as :func:`esc` makes it, the line breaks kept."""
+    return Markup("\n".join(esc(line) for line in text.split("\n")))
 
 
 def join(parts: Iterable[Any], sep: str = "") -> Markup:
@@ -197,13 +211,23 @@ class _Marks:
         return path in self.prefixes or path in self.targets
 
 
+def _json(value: Any) -> str:
+    """One JSON scalar (or member name) as the data view shows it: still JSON, and terminal text."""
+    text = json.dumps(value, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: only its \uXXXX escape can carry it
+        text = json.dumps(value)
+    return sanitize.json_text(text)
+
+
 def _scalar(value: Any) -> str:
     if isinstance(value, str) and len(value) > MAX_STRING:
-        shown = json.dumps(value[:MAX_STRING], ensure_ascii=False)
+        shown = _json(value[:MAX_STRING])
         return esc(shown[:-1]) + Markup(
             f'<span class="elided">… {len(value) - MAX_STRING} more characters</span>"'
         )
-    return esc(json.dumps(value, ensure_ascii=False))
+    return esc(_json(value))
 
 
 def _open_mark(path: tuple[str, ...], value: Any) -> str:
@@ -239,12 +263,7 @@ def _render_value(
             shown += 1
             # a marked member is marked with its name: `"kind": "task"`, not just `"task"`
             member_marked = marks.marked(child)
-            out.append(
-                pad
-                + (_open_mark(child, member) if member_marked else "")
-                + esc(json.dumps(key, ensure_ascii=False))
-                + ": "
-            )
+            out.append(pad + (_open_mark(child, member) if member_marked else "") + esc(_json(key)) + ": ")
             _render_value(member, child, indent + 1, marks, out, marked_by_parent=member_marked)
             if member_marked:
                 out.append("</mark>")

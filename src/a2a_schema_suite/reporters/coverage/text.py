@@ -8,6 +8,10 @@ from a2a_schema_suite import sanitize
 from a2a_schema_suite.coverage import CoverageReport, LocationCoverage, canonical
 from a2a_schema_suite.results import Outcome
 
+#: suite names, descriptions, schema locations and enum values are untrusted text: each is made
+#: visible on its own (a line break in one cannot start a line of the report)
+v = sanitize.visible
+
 
 def preface(report: CoverageReport) -> str:
     """Which schema root and cases were measured (paths: untrusted text): stdout only."""
@@ -23,7 +27,8 @@ def brief(report: CoverageReport) -> str:
 
 
 def row_text(row: LocationCoverage) -> str:
-    return f"    {row.location.id}  [{row.location.kind}]"
+    """A schema location (untrusted: names from the schemas), one line."""
+    return f"    {v(row.location.id)}  [{v(row.location.kind)}]"
 
 
 def report_text(report: CoverageReport, *, details: bool | None = None) -> str:
@@ -40,7 +45,7 @@ def report_text(report: CoverageReport, *, details: bool | None = None) -> str:
     for version in report.versions:
         stats = report.stats(version)
         lines.append(
-            f"coverage {version}: {stats.locations} locations; "
+            f"coverage {v(version)}: {stats.locations} locations; "
             f"valid example {stats.valid_percent:.1f}% ({stats.with_valid}), "
             f"invalid test {stats.invalid_percent:.1f}% ({stats.with_invalid}), "
             f"combined {stats.combined_percent:.1f}%  "
@@ -61,8 +66,8 @@ def report_text(report: CoverageReport, *, details: bool | None = None) -> str:
         if unused:
             lines.append(f"  enum values without a valid example ({len(unused)} enums):")
             for row in unused:
-                values = ", ".join(canonical(v) for v in row.unexercised_values())
-                lines.append(f"    {row.location.id}: {values}")
+                values = ", ".join(canonical(value) for value in row.unexercised_values())
+                lines.append(f"    {v(row.location.id)}: {v(values)}")
         if level > 0 and rows:
             lines.append(f"  every location (valid / invalid tests) ({len(rows)}):")
             lines.extend(f"{row_text(r)}  {r.valid} / {r.invalid}" for r in rows)
@@ -80,8 +85,8 @@ def report_text(report: CoverageReport, *, details: bool | None = None) -> str:
         lines.append(
             f"{len(problems)} test(s) did not pass and were not counted (`a2a-schema-suite run` shows why):"
         )
-        lines.extend(f"    {r.outcome.value.upper()} {r.test_id}" for r in problems[:20])
+        lines.extend(f"    {r.outcome.value.upper()} {v(r.test_id)}" for r in problems[:20])
         if len(problems) > 20:
             lines.append(f"    ... {len(problems) - 20} more")
     lines.append(report.summary.closing_line())
-    return sanitize.lines("\n".join(lines)) + "\n"  # suite names and descriptions: untrusted
+    return "\n".join(lines) + "\n"

@@ -1,9 +1,12 @@
-"""The diff report as a markdown migration table: one row per wire-visible change."""
+"""The diff report as a markdown migration table: one row per wire-visible change. Type and
+member names go through the one Markdown escaping (:mod:`a2a_schema_suite.reporters.markdownkit`):
+a backtick in a name cannot close its code span."""
 
 from __future__ import annotations
 
 from a2a_schema_suite.evolve.diff import DiffReport
-from a2a_schema_suite.reporters.drift.markdown import cell
+from a2a_schema_suite.reporters import markdownkit as md
+from a2a_schema_suite.reporters.markdownkit import text as cell
 
 _WORDS = {
     "type-added": "type added",
@@ -23,7 +26,7 @@ _WORDS = {
 
 
 def _code(text: str) -> str:
-    return f"`{cell(text)}`" if text else ""
+    return md.code(text) if text else ""
 
 
 def render(report: DiffReport) -> str:
@@ -37,7 +40,7 @@ def render(report: DiffReport) -> str:
     ]
     for row in report.rows:
         out.append(
-            f"| {cell(row.name)} | {_WORDS.get(row.change, row.change)} | {_code(row.old)} | "
+            f"| {cell(row.name)} | {cell(_WORDS.get(row.change, row.change))} | {_code(row.old)} | "
             f"{_code(row.new)} | {cell(row.note)} |"
         )
     return "\n".join(out) + "\n"

@@ -5,19 +5,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from a2a_schema_suite import sanitize
 from a2a_schema_suite.inventory import Inventory
 
 
 def render(report: Inventory) -> str:
     from a2a_schema_suite import console
 
-    head = report.roots.describe() + "\n" if report.roots is not None else ""
+    head = sanitize.visible(report.roots.describe()) + "\n" if report.roots is not None else ""
     return head + render_text(report.data, console.verbosity())
 
 
 def render_text(data: dict[str, Any], verbosity: int = 0) -> str:
     """Root, versions, schema files and suites; ``verbosity`` < 0: the totals only, > 0: every
-    schema file's ``$defs`` names too."""
+    schema file's ``$defs`` names too. Every name, ``$id``, ``schema`` and problem is untrusted
+    text: each is made visible (one line, no control sequence, no workflow command)."""
+    data = sanitize.values(data)
     out = [
         f"Schema root: {data['schemaRoot']}",
         "Versions: " + (", ".join(v["version"] for v in data["versions"]) or "(none)"),

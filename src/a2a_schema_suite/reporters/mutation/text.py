@@ -11,6 +11,9 @@ from a2a_schema_suite import sanitize
 from a2a_schema_suite.mutate import MutationReport, Survivor, Tally
 from a2a_schema_suite.mutate_report import Listing, MutationAudit
 
+#: every name, location, mutation and message is untrusted text: each is made visible on its own
+#: (one line each: a line break in a name cannot start a line of the report)
+v = sanitize.visible
 #: examples listed per survivor group in the text report (the JSON has every survivor)
 EXAMPLES_PER_GROUP = 3
 
@@ -59,11 +62,11 @@ def group_survivors(survivors: Sequence[Survivor]) -> list[tuple[str, list[list[
 def score_rows(report: MutationReport) -> tuple[list[str], list[list[str]]]:
     """The score table: one row per operator (then "all"), one column per version (then "all")."""
     versions = report.versions
-    headers = ["operator", *versions, "all"]
+    headers = ["operator", *(v(version) for version in versions), "all"]
     rows = []
     for op in [*report.operators, None]:
         cells = [_cell(report.tally(v, op)) for v in versions]
-        rows.append([op or "all", *cells, _cell(report.tally(operator=op))])
+        rows.append([v(op or "all"), *cells, _cell(report.tally(operator=op))])
     return headers, rows
 
 
@@ -95,17 +98,17 @@ def audit_text(report: MutationReport, listing: Listing, *, details: bool | None
         note = f", {hidden} left out by --hint/--limit" if hidden else ""
         lines += ["", f"Survivors by schema location, likely gaps first ({len(chosen)} listed{note}):"]
         for location, by_op in group_survivors(chosen):
-            lines.append(location)
+            lines.append(v(location))
             for group in by_op:
                 first = group[0]
-                lines.append(f"  {first.operator} x{len(group)} [{first.hint}] {first.mutation}")
-                lines.append(f"      why: {first.why}")
+                lines.append(f"  {v(first.operator)} x{len(group)} [{v(first.hint)}] {v(first.mutation)}")
+                lines.append(f"      why: {v(first.why)}")
                 for s in group[:examples]:
-                    lines.append(f"      {s.suite} > {s.test} at {s.path}")
+                    lines.append(f"      {v(s.suite)} > {v(s.test)} at {v(s.path)}")
                 if examples is not None and len(group) > examples:
                     lines.append(f"      ... {len(group) - examples} more (-v lists them all)")
     for title, items in (("notes", report.notes), ("skipped", report.skipped), ("errored", report.problems)):
         if items:
-            lines += ["", f"{title}:"] + [f"  {item}" for item in items]
+            lines += ["", f"{title}:"] + [f"  {v(str(item))}" for item in items]
     lines += ["", closing_line(report)]
-    return sanitize.lines("\n".join(lines)) + "\n"  # suite names and descriptions: untrusted
+    return "\n".join(lines) + "\n"

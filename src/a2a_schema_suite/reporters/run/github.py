@@ -15,25 +15,15 @@ that file, the job summary: a renderer writes nothing.)
 from __future__ import annotations
 
 import os
-import secrets
 from pathlib import Path
 
 from a2a_schema_suite import sanitize
 from a2a_schema_suite.reporters.run import text
+from a2a_schema_suite.reporters.workflowkit import command, inert
 from a2a_schema_suite.results import CaseResult, Outcome, RunSummary
 from a2a_schema_suite.suite import suite_file_name
 
 _COMMANDS = {Outcome.FAILED: "error", Outcome.ERRORED: "error", Outcome.WARNING: "warning"}
-
-
-def escape_data(value: str) -> str:
-    """A workflow command's message (after ``::``)."""
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def escape_property(value: str) -> str:
-    """A workflow command's property value (``file=``, ``title=``...)."""
-    return escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
 def workspace_path(name: str, base: Path | None = None, file: Path | None = None) -> str:
@@ -72,13 +62,13 @@ def location(result: CaseResult) -> tuple[str, int | None]:
 
 def annotation(result: CaseResult, base: Path | None = None, files: dict[str, Path] | None = None) -> str:
     file, line = location(result)
-    properties = [f"file={escape_property(workspace_path(file, base, (files or {}).get(file)))}"]
+    properties = [("file", workspace_path(file, base, (files or {}).get(file)))]
     if line is not None:
-        properties.append(f"line={line}")
-    properties.append(f"title={escape_property(text.title(result))}")
+        properties.append(("line", str(line)))
+    properties.append(("title", text.title(result)))
     head = text.verdict_phrase(result).removeprefix(": ") or result.outcome.value
     message = "\n".join(text.detail_lines(result, "") or [head])
-    return f"::{_COMMANDS[result.outcome]} {','.join(properties)}::{escape_data(message)}"
+    return command(_COMMANDS[result.outcome], properties, message)
 
 
 def render(summary: RunSummary) -> str:
@@ -86,14 +76,11 @@ def render(summary: RunSummary) -> str:
     lines = [annotation(r, files=summary.files) for r in summary.results if r.outcome in _COMMANDS]
     with text.use_colour(False):
         report = text.render(summary)
-    # The full text report, folded; stop-commands (with a token the report cannot contain) keep
-    # user text in it from being read as workflow commands.
-    token = f"a2a-schema-suite-{secrets.token_hex(8)}"
+    # The full text report, folded; stop-commands keep user text in it from being read as
+    # workflow commands.
     lines += [
         "::group::a2a-schema-suite report",
-        f"::stop-commands::{token}",
-        report.rstrip("\n"),
-        f"::{token}::",
+        *inert(report.rstrip("\n")),
         "::endgroup::",
         summary.closing_line(),
     ]

@@ -1,19 +1,20 @@
 """Markdown for a pull-request comment: the verdict, a table per version and suite, the failures.
 
 Versions come from the schema reference (``v1_0/task.json`` or an absolute ``$id`` ending in
-``/v0_3/task.json``). User text (suite names, descriptions, messages) never breaks the layout:
-table cells and ``<summary>`` lines are HTML-escaped (``|`` as ``&#124;``), and error lists sit
-in code fences longer than any backtick run inside them. The comment stays under GitHub's size
-limit: past :data:`MAX_CHARS` the remaining failures are only counted.
+``/v0_3/task.json``). User text (suite names, descriptions, messages) goes through the one
+Markdown escaping (:mod:`a2a_schema_suite.reporters.markdownkit`): it is shown, never read as
+Markdown or HTML (no link, image, heading or code span of its own), in table cells, headings and
+``<summary>`` lines alike, and error lists sit in code fences longer than any backtick run.
+The comment stays under GitHub's size limit: past :data:`MAX_CHARS` the remaining failures are
+only counted.
 """
 
 from __future__ import annotations
 
-import html
-import re
 from urllib.parse import urlsplit
 
 from a2a_schema_suite import sanitize
+from a2a_schema_suite.reporters import markdownkit as md
 from a2a_schema_suite.reporters.run.text import detail_lines, utf8_safe, verdict_phrase
 from a2a_schema_suite.results import CaseResult, ExitCode, Outcome, RunSummary
 from a2a_schema_suite.tool import TOOL_NAME
@@ -38,18 +39,6 @@ def version_of(schema: str) -> str:
             ref = "/".join(parts[-2:])
     parts = [p for p in ref.split("/") if p]
     return parts[0] if len(parts) > 1 else NO_VERSION
-
-
-def cell(text: str) -> str:
-    """Text for a table cell or an HTML line: no markup, no column break."""
-    return html.escape(text, quote=False).replace("|", "&#124;").replace("\n", " ")
-
-
-def _fence(lines: list[str]) -> str:
-    body = "\n".join(lines)
-    longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
-    fence = "`" * max(3, longest + 1)
-    return f"{fence}text\n{body}\n{fence}"
 
 
 def _plural(count: int, noun: str) -> str:
@@ -78,7 +67,7 @@ def _tables(summary: RunSummary) -> list[str]:
         results = [r for rs in suites.values() for r in rs]
         failing = sum(1 for r in results if r.outcome in (Outcome.FAILED, Outcome.ERRORED))
         out.append(
-            f"### {cell(version)}: {_plural(len(results), 'test')} in "
+            f"### {md.text(version)}: {_plural(len(results), 'test')} in "
             f"{_plural(len(suites), 'suite')}" + (f", {failing} not passing" if failing else "")
         )
         out.append("")
@@ -89,7 +78,7 @@ def _tables(summary: RunSummary) -> list[str]:
             bad = counts[Outcome.FAILED] or counts[Outcome.ERRORED]
             row = [
                 "❌" if bad else "✅",
-                f"<code>{cell(suite)}</code>",
+                md.code(suite),
                 str(len(rs)),
                 *(str(counts[o]) for o in (Outcome.PASSED, Outcome.FAILED, Outcome.ERRORED, *extra)),
             ]
@@ -101,10 +90,10 @@ def _tables(summary: RunSummary) -> list[str]:
 def _failure(result: CaseResult) -> str:
     icon = _ICONS[result.outcome]
     where = f" (line {result.line})" if result.line is not None else ""
-    named = f" &gt; {cell(result.description)}" if result.description != result.suite else ""
-    title = f"{icon} <code>{cell(result.suite)}</code>{where}{named}{cell(verdict_phrase(result))}"
+    named = f" &gt; {md.text(result.description)}" if result.description != result.suite else ""
+    title = f"{icon} {md.code(result.suite)}{where}{named}{md.text(verdict_phrase(result))}"
     body = detail_lines(result, "") or [result.outcome.value]
-    return f"<details><summary>{title}</summary>\n\n{_fence(body)}\n\n</details>\n"
+    return f"<details><summary>{title}</summary>\n\n{md.fence(body, 'text')}\n\n</details>\n"
 
 
 def render(summary: RunSummary) -> str:

@@ -8,7 +8,8 @@ The cases where some SDK disagrees come first; every case is in the full matrix 
 
 from __future__ import annotations
 
-from a2a_schema_suite.reporters.htmlkit import Markup, esc, join, page, section, table
+from a2a_schema_suite import sanitize
+from a2a_schema_suite.reporters.htmlkit import Markup, esc, esc_lines, join, page, section, table
 from a2a_schema_suite.reporters.sdk._common import MEANINGS, answer, pretty
 from a2a_schema_suite.sdk.harness import Probe, SdkResult, Verdict
 from a2a_schema_suite.sdk.report import COUNTED, SdkReport
@@ -58,7 +59,8 @@ def _case(probe: Probe, cells: tuple[SdkResult | None, ...], report: SdkReport) 
     return Markup(
         f"<td><details><summary>{esc(probe.id)}</summary>"
         f'<div class="where">{esc(where)}</div>'
-        f'<pre class="data">{esc(pretty(probe.document))}</pre>{join(answers)}</details></td>'
+        f'<pre class="data">{esc_lines(sanitize.json_text(pretty(probe.document)))}</pre>'
+        f"{join(answers)}</details></td>"
     )
 
 

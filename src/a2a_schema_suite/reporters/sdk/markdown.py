@@ -4,17 +4,17 @@ Deterministic for the same SDKs and cases: no timing, no absolute path, no date,
 can be committed and checked. Sections: what was run, the counts per SDK, the counts per type,
 the ``--notes`` text, then the cases where some SDK disagrees, grouped by type, each group with
 the documents and the SDKs' answers one click away (``<details>``). Untrusted text (case
-descriptions, SDK errors) is made visible and HTML-escaped in table cells; documents sit in
-code fences longer than any backtick run inside them.
+descriptions, SDK errors) goes through the one Markdown escaping
+(:mod:`a2a_schema_suite.reporters.markdownkit`); documents sit in code fences longer than any
+backtick run inside them. The ``--notes`` file is the gate owner's own Markdown, put in as written.
 """
 
 from __future__ import annotations
 
 import collections
-import html
-import re
 
-from a2a_schema_suite import __version__, sanitize
+from a2a_schema_suite import __version__
+from a2a_schema_suite.reporters import markdownkit as md
 from a2a_schema_suite.reporters.sdk._common import ICONS, MEANINGS, answer, compact
 from a2a_schema_suite.sdk.harness import Probe, SdkResult, Verdict
 from a2a_schema_suite.sdk.report import COUNTED, SdkReport
@@ -25,15 +25,11 @@ MAX_DETAILS = 400
 MAX_DOCUMENT = 600
 
 
-def cell(text: str) -> str:
-    """``text`` safe in a table cell: one line, HTML-escaped, ``|`` escaped."""
-    return html.escape(sanitize.visible(text), quote=False).replace("|", "&#124;")
+cell = md.text
 
 
 def fence(text: str, lang: str = "") -> str:
-    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
-    ticks = "`" * max(3, longest + 1)
-    return f"{ticks}{lang}\n{sanitize.lines(text)}\n{ticks}"
+    return md.fence(text.split("\n"), lang)
 
 
 def _legend() -> str:
@@ -68,7 +64,7 @@ def _by_type(report: SdkReport) -> list[str]:
             cells.append(
                 " ".join(f"{ICONS[v]}{counts[v.value]}" for v in COUNTED if counts[v.value]) if counts else ""
             )
-        lines.append(f"| `{name}` | " + " | ".join(cells) + " |")
+        lines.append(f"| {md.code(name)} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -78,7 +74,8 @@ def _case_cell(probe: Probe) -> str:
 
 def _details(probe: Probe, cells: tuple[SdkResult | None, ...], report: SdkReport) -> list[str]:
     lines = [
-        f"**{cell(probe.id)}** (expected {expected_of(probe)}, `{cell(probe.schema)}`, {probe.profile})",
+        f"**{cell(probe.id)}** (expected {expected_of(probe)}, {md.code(probe.schema)}, "
+        f"{cell(probe.profile)})",
         "",
     ]
     lines.append(fence(compact(probe.document, MAX_DOCUMENT), "json"))
@@ -105,7 +102,7 @@ def _disagreements(report: SdkReport) -> list[str]:
     lines = []
     for name in sorted(groups):
         rows = groups[name]
-        lines += [f"### `{name}` ({len(rows)})", ""]
+        lines += [f"### {md.code(name)} ({len(rows)})", ""]
         lines.append("| case | expected | " + " | ".join(heads) + " |")
         lines.append("|---|---|" + ":---:|" * len(heads))
         for probe, cells in rows:
@@ -128,7 +125,7 @@ def render(report: SdkReport) -> str:
         if c.run.adapter is not None
     )
     origin = report.roots.cases_origin or "given"
-    notes = f" --notes {report.notes_path.as_posix()}" if report.notes_path is not None else ""
+    notes = f" --notes {cell(report.notes_path.as_posix())}" if report.notes_path is not None else ""
     lines = [
         "# SDK conformance matrix",
         "",

@@ -18,15 +18,15 @@ _LISTED = (Verdict.STRICT, Verdict.ROUNDTRIP, Verdict.ERRORED)
 def _column(column: SdkColumn, verbose: bool) -> list[str]:
     run = column.run
     lines = []
+    label = sanitize.visible(column.label)
     if run.adapter is None:
-        lines.append(f"{column.label}: did not start")
-        lines.append(f"  {run.problem}")
+        lines.append(f"{label}: did not start")
+        lines.append(f"  {sanitize.visible(run.problem or '')}")
         return lines
     info = run.adapter
     restarts = f", {run.restarts} restart(s)" if run.restarts else ""
-    lines.append(
-        f"{column.label}: {info.name} {info.version} ({info.language}), {run.seconds:.1f} s{restarts}"
-    )
+    about = sanitize.visible(f"{info.name} {info.version} ({info.language})")  # the adapter says
+    lines.append(f"{label}: {about}, {run.seconds:.1f} s{restarts}")
     lines.append("  " + "  ".join(f"{name} {n}" for name, n in run.counts().items()))
     by_type = column.by_type()
     if by_type:
@@ -37,7 +37,8 @@ def _column(column: SdkColumn, verbose: bool) -> list[str]:
     shown = (*_LISTED, Verdict.LENIENT) if verbose else _LISTED
     for result in run.results:
         if result.verdict in shown:
-            lines.append(f"  {result.verdict.value.upper():<9} {result.probe.id}: {answer(result)}")
+            said = sanitize.visible(f"{result.probe.id}: {answer(result)}")
+            lines.append(f"  {result.verdict.value.upper():<9} {said}")
     lenient = run.counts()["lenient"]
     if lenient and not verbose:
         lines.append(f"  ({lenient} lenient case(s): -v lists them; --format markdown/html shows each)")
@@ -58,4 +59,4 @@ def render(report: SdkReport) -> str:
         lines.extend(_column(column, report.verbose))
     lines.append("")
     lines.append(report.closing())
-    return sanitize.lines("\n".join(lines)) + "\n"
+    return sanitize.lines("\n".join(lines)) + "\n"  # and the roots line: each line visible

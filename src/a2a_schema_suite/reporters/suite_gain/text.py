@@ -7,6 +7,8 @@ from a2a_schema_suite.coverage import SuiteGain
 from a2a_schema_suite.reporters.coverage.text import row_text
 from a2a_schema_suite.results import Outcome
 
+v = sanitize.visible  #: suite names and versions are untrusted text: each made visible on its own
+
 
 def preface(gain: SuiteGain) -> str:
     """Which schema root and cases were measured: stdout only."""
@@ -14,7 +16,7 @@ def preface(gain: SuiteGain) -> str:
 
 
 def render(gain: SuiteGain) -> str:
-    return sanitize.lines(gain_text(gain))  # suite names are untrusted text
+    return gain_text(gain)
 
 
 def gain_text(gain: SuiteGain, *, details: bool | None = None) -> str:
@@ -25,7 +27,7 @@ def gain_text(gain: SuiteGain, *, details: bool | None = None) -> str:
     for version in gain.versions:
         before, after, own = gain.without.stats(version), gain.after(version), gain.own.stats(version)
         lines.append(
-            f"{gain.suite} adds to {version} (over {gain.others} other suite files): "
+            f"{v(gain.suite)} adds to {v(version)} (over {gain.others} other suite files): "
             f"valid example {before.with_valid} -> {after.with_valid} locations "
             f"(+{after.with_valid - before.with_valid}), invalid test {before.with_invalid} -> "
             f"{after.with_invalid} (+{after.with_invalid - before.with_invalid}), combined "
@@ -45,7 +47,7 @@ def gain_text(gain: SuiteGain, *, details: bool | None = None) -> str:
                 lines.append(f"  {label} for ({len(rows)}):")
                 lines.extend(row_text(r) for r in rows)
     if not gain.versions:
-        lines.append(f"{gain.suite}: no test of it passed against a schema version")
+        lines.append(f"{v(gain.suite)}: no test of it passed against a schema version")
     problems = [r for r in gain.own.summary.results if r.outcome in (Outcome.FAILED, Outcome.ERRORED)]
     if problems:
         lines.append(
