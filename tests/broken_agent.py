@@ -19,6 +19,8 @@ One server, one behaviour per path prefix: the agent at ``<base>/<mode>`` serves
     into its answers (a -32603 for SendMessage, the streamed artifact, every error message), and
     a stream of more events than the event limit, and a stream that stays open with a keep-alive
     comment every 0.1 s (never ending on its own, never idle long enough for a read timeout);
+    ``echoenc`` echoes it as ``echo`` does, but encoded (:func:`encodings`: percent-encoded,
+    Base64 inside a longer text, hexadecimal);
 ``message``
     a correct agent that answers with a Message, never a Task (and streams that one Message);
 ``auth``
@@ -44,12 +46,15 @@ the 0.3 one uses LF. Requires only uvicorn (see ``scripts/sdk_agent.py``).
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import re
 import sys
 import time
 import uuid
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, quote_plus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 
@@ -65,6 +70,7 @@ MODES = (
     "redirect",
     "xorigin",
     "echo",
+    "echoenc",
     "flood",
     "drip",
     "weird",
@@ -74,6 +80,21 @@ MODES = (
     "grpc",
 )
 AUTH_TOKEN = "Bearer let-me-in"
+
+
+def encodings(secret: str) -> list[str]:
+    """How the ``echoenc`` agent echoes a credential: percent-encoded (upper- and lower-case hex),
+    form-encoded, Base64 of a longer text holding it, and hexadecimal."""
+    url = quote(secret, safe="")
+    return [
+        url,
+        re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), url),
+        quote_plus(secret),
+        base64.b64encode(b"user:" + secret.encode()).decode(),
+        secret.encode().hex(),
+    ]
+
+
 #: the SSE body of the ``weird`` agent: nothing in it is an A2A event
 WEIRD_STREAM = (
     b'data: null\n\ndata: [1]\n\ndata: {\n\ndata: NaN\n\ndata: {"a": 1, "a": 2}\n\n'
@@ -233,7 +254,9 @@ class BrokenAgent:
 
     async def _rpc(self, send: Any, mode: str, body: bytes, headers: dict[str, str], receive: Any) -> None:
         v03 = mode == "broken03"
-        secret = headers.get("authorization", "") if mode == "echo" else ""
+        secret = headers.get("authorization", "") if mode in ("echo", "echoenc") else ""
+        if mode == "echoenc" and secret:
+            secret = " ".join(encodings(secret))
         try:
             request = json.loads(body)
         except ValueError:

@@ -45,15 +45,31 @@ _RESERVED = frozenset(
 )
 
 
+_SEPARATOR = re.compile(r"[=:]")
+#: never part of a --header error: the argument may be a credential in any shape
+_NOT_SHOWN = "the text given is not shown: it may be a credential"
+
+
 def _parse_headers(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """``NAME=VALUE`` or curl's ``NAME: VALUE`` (the name is everything before the first ``=``
+    or ``:``, neither of which a header name can contain). An error names the option by its
+    position and, at most, a well-formed header name; never the value, never the text of an
+    argument that could not be split (``Bearer ghp_...`` with no name is a credential too)."""
     headers: list[tuple[str, str]] = []
-    for value in values:
-        name, sep, text = value.partition("=")
-        name = name.strip()
-        if not sep or not name:
-            raise click.BadParameter(f"expected K=V, got {name or value!r}", param_hint="--header")
+    for number, value in enumerate(values, start=1):
+        which = f"--header #{number}" if len(values) > 1 else "--header"
+        found = _SEPARATOR.search(value)
+        name = value[: found.start()].strip() if found else ""
+        text = value[found.end() :] if found else ""
+        if not found or not name:
+            raise click.BadParameter(
+                f"{which}: expected K=V (or curl's 'K: V'); {_NOT_SHOWN}", param_hint="--header"
+            )
         if not _TOKEN.match(name):
-            raise click.BadParameter(f"{name!r} is not a valid header name", param_hint="--header")
+            raise click.BadParameter(
+                f"{which}: the text before '=' or ':' is not a valid header name; {_NOT_SHOWN}",
+                param_hint="--header",
+            )
         if name.lower() in _RESERVED:
             raise click.BadParameter(f"{name} is set by the probe itself", param_hint="--header")
         if any(c in text for c in "\r\n\0"):
@@ -136,8 +152,9 @@ def _check_url(url: str) -> str:
     "header_values",
     multiple=True,
     metavar="K=V",
-    help="HTTP header for every request to the agent (credentials go here; their values "
-    "are redacted in every report and recording). Repeatable.",
+    help="HTTP header for every request to the agent, as K=V or curl's 'K: V' (credentials "
+    "go here; their values are redacted in every report and recording, and never quoted in an "
+    "error). Repeatable.",
 )
 @click.option(
     "--timeout",

@@ -8,20 +8,32 @@ Values of headers whose name says they carry a secret (``Authorization``, ``Cook
 ``password``) are redacted whatever their length, and so is the credential part of
 ``Authorization: <scheme> <credential>``; values of other headers when they are at least
 :data:`MIN_PLAIN_LENGTH` characters long (redacting ``1`` everywhere would destroy the report).
+
+An agent may echo a credential encoded, so each is also looked for in the forms it takes on the
+way (:func:`encoded_forms`): percent-encoded (upper- and lower-case hex, ``+`` for a space as in
+a form), Base64 and Base64url (also inside a longer encoded text, such as ``user:password`` in a
+Basic credential or a JSON object: the characters that only the secret decides, at each of the
+three alignments), hexadecimal and HTML-escaped; and each of those as it reads JSON- or
+repr-escaped (:func:`escaped_forms`).
 """
 
 from __future__ import annotations
 
+import base64
 import dataclasses
+import html
 import json
 import re
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import quote, quote_plus
 
 from a2a_schema_suite.results import CaseResult, ErrorDetail
 
 MARK = "[REDACTED]"
 MIN_PLAIN_LENGTH = 6
+#: the shortest Base64 fragment looked for (a shorter one would match unrelated encoded text)
+MIN_BASE64_FRAGMENT = 8
 _SENSITIVE = re.compile(
     r"authorization|cookie|token|secret|key|auth|session|password|credential", re.IGNORECASE
 )
@@ -46,6 +58,37 @@ def escaped_forms(secret: str) -> set[str]:
     return {f for f in forms if f}
 
 
+def _lower_hex(text: str) -> str:
+    return re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), text)
+
+
+def _base64_fragments(data: bytes) -> set[str]:
+    """The part of the Base64 (and Base64url) text of any longer byte string holding ``data``
+    that ``data`` alone decides, for each of the three offsets ``data`` may start at."""
+    found: set[str] = set()
+    for offset in range(3):
+        for encode in (base64.b64encode, base64.urlsafe_b64encode):
+            text = encode(b"\0" * offset + data).decode("ascii")
+            # character i carries bits 6i..6i+5: keep those inside the secret's bits
+            first = -(-8 * offset // 6)
+            last = (8 * (offset + len(data)) - 6) // 6
+            fragment = text[first : last + 1]
+            if len(fragment) >= MIN_BASE64_FRAGMENT:
+                found.add(fragment)
+    return found
+
+
+def encoded_forms(secret: str) -> set[str]:
+    """``secret`` as written and in each encoding an agent may echo it in (see the module
+    docstring)."""
+    data = secret.encode("utf-8", "surrogatepass")
+    forms = {secret, html.escape(secret), data.hex(), data.hex().upper()}
+    for url in (quote(secret, safe=""), quote(secret), quote_plus(secret, safe="")):
+        forms |= {url, _lower_hex(url)}
+    forms |= _base64_fragments(data)
+    return {f for f in forms if f}
+
+
 @dataclasses.dataclass(frozen=True)
 class Redactor:
     """Replaces every secret (longest first) in the strings it is given."""
@@ -66,7 +109,9 @@ class Redactor:
                     found.add(credential.strip())
             elif len(value) >= MIN_PLAIN_LENGTH:
                 found.add(value)
-        forms = {form for secret in found for form in escaped_forms(secret)}
+        forms = {
+            form for secret in found for encoded in encoded_forms(secret) for form in escaped_forms(encoded)
+        }
         return cls(tuple(sorted(forms, key=len, reverse=True)))
 
     def text(self, value: str) -> str:
