@@ -25,10 +25,14 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
+import threading
+from collections.abc import Iterator
 from html.parser import HTMLParser
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import cmarkgfm  # GitHub's cmark-gfm (the [test] extra)
@@ -207,15 +211,67 @@ COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("text", "json", "markdown", "html"),
     ),
 }
-RUNS = [(name, fmt) for name, (_, formats) in COMMANDS.items() for fmt in formats]
+#: probe, against the hostile agent below, in every format
+PROBE_RUNS = [("probe", fmt) for fmt in RUN_FORMATS]
+RUNS = [(name, fmt) for name, (_, formats) in COMMANDS.items() for fmt in formats] + PROBE_RUNS
+
+
+class HostileAgent(BaseHTTPRequestHandler):
+    """An agent on 127.0.0.1 whose card and answers carry the hostile text everywhere."""
+
+    def _send(self, value: object) -> None:
+        body = json.dumps(value).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:
+        url = f"http://127.0.0.1:{self.server.server_address[1]}/rpc"
+        skill = {"id": HOSTILE_NAME, "name": HOSTILE, "description": HOSTILE, "tags": [HOSTILE]}
+        self._send(
+            {
+                "name": HOSTILE,
+                "description": HOSTILE,
+                "version": HOSTILE_NAME,
+                "supportedInterfaces": [{"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+                "capabilities": {"streaming": False},
+                "defaultInputModes": ["text/plain"],
+                "defaultOutputModes": ["text/plain"],
+                "skills": [skill, {"id": 5}],  # and one invalid skill: the card is reported
+            }
+        )
+
+    def do_POST(self) -> None:
+        request = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+        error = {"code": -32603, "message": HOSTILE, "data": {HOSTILE_NAME: HOSTILE}}
+        self._send({"jsonrpc": "2.0", "id": request.get("id"), "error": error})
+
+    def log_message(self, *args: object) -> None:
+        pass
 
 
 @pytest.fixture(scope="module")
-def outputs(project: Path) -> dict[tuple[str, str], tuple[int, str, str]]:
+def hostile_agent() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), HostileAgent)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def outputs(project: Path, hostile_agent: str) -> dict[tuple[str, str], tuple[int, str, str]]:
     """Every command in every format, once: (exit code, stdout, stderr)."""
     done = {}
     for name, fmt in RUNS:
-        args = COMMANDS[name][0]
+        args = (
+            COMMANDS[name][0]
+            if name != "probe"
+            else ("probe", hostile_agent, "--send", "hi", "--timeout", "10")
+        )
         done[name, fmt] = cli(project, *args, "--format", fmt)
     done["bundle", "json"] = cli(project, "bundle", "--schemas", "schemas", "--version", "v1_0")
     return done
@@ -368,12 +424,11 @@ def test_html_shows_the_hostile_text_as_text(outputs, name, fmt):
     check_html(out, name)
 
 
-@pytest.mark.parametrize("name", ["run", "check", "validate"])
-def test_the_job_summary_is_safe_markdown(project, tmp_path, name):
+@pytest.mark.parametrize("name", ["run", "check", "validate", "probe"])
+def test_the_job_summary_is_safe_markdown(project, hostile_agent, tmp_path, name):
     summary = tmp_path / "summary.md"
-    code, _, err = cli(
-        project, *COMMANDS[name][0], "--format", "github", env={"GITHUB_STEP_SUMMARY": str(summary)}
-    )
+    args = COMMANDS[name][0] if name != "probe" else ("probe", hostile_agent, "--send", "hi")
+    code, _, err = cli(project, *args, "--format", "github", env={"GITHUB_STEP_SUMMARY": str(summary)})
     assert code in (1, 3), err
     text = summary.read_text(encoding="utf-8")
     assert "Approve this PR" in text
@@ -493,3 +548,33 @@ def test_diff_and_drift_markdown_escape_names_and_a_backtick_closes_no_code_span
             assert any(
                 c.startswith("member`[Approve this PR]") and "&lt;b&gt;b&lt;/b&gt;" in c for c in codes
             )
+
+
+def test_new_version_prints_the_names_it_copies_visibly(project, tmp_path):
+    """``new-version`` printed the file names of the tree it scaffolds from raw."""
+    copy = tmp_path / "copy"
+    shutil.copytree(project, copy, symlinks=True)
+    write(
+        copy / "cases" / "v1_0" / HOSTILE_NAME / "purpose.json", {"schema": "v1_0/hostile.json", "tests": []}
+    )
+    code, out, err = cli(
+        copy, "new-version", "v1_9", "--from", "v1_0", "--schemas", "schemas", "--cases", "cases"
+    )
+    assert code == 0, err
+    assert "Approve this PR" in out
+    check_terminal(out + err, "new-version")
+
+
+def test_diff_and_drift_load_errors_name_the_files_visibly(project, tmp_path):
+    """The error lines of ``diff`` (a schema file that does not load) and ``drift`` (an allow
+    file whose rule is unknown) quote names and values from the files: terminal text too."""
+    broken = tmp_path / "v1_0"
+    write(broken / "hostile.json", hostile_schema("v1_0"))
+    write(broken / f"{HOSTILE_NAME}.json", '{"type": \n')
+    code, out, err = cli(project, "diff", "old/v1_0", str(broken))
+    assert code == 3 and "Approve this PR" in err, err
+    check_terminal(out + err, "diff load error")
+    allow = write(tmp_path / "allow.json", {"allow": [{"rule": HOSTILE, "proto": HOSTILE, "reason": "r"}]})
+    code, out, err = cli(project, *COMMANDS["drift"][0], "--allow", str(allow))
+    assert code == 3 and "pwned" in err, err
+    check_terminal(out + err, "drift allow error")

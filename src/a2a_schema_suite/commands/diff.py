@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from a2a_schema_suite import sanitize
 from a2a_schema_suite.commands._options import choose_roots, console_options, output_option, schemas_option
 from a2a_schema_suite.reporters import formats
 
@@ -63,6 +64,6 @@ def command(old: str, new: str, schemas: Path | None, fmt: str, output: Path | N
     report = compare(old_dir, new_dir)
     if report.problems:
         for problem in report.problems:
-            click.echo(f"error: {problem}", err=True)
+            click.echo(f"error: {sanitize.visible(str(problem))}", err=True)  # names from the files
         sys.exit(3)
     sys.exit(emit(report, fmt, output))

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from a2a_schema_suite import sanitize
 from a2a_schema_suite.commands._complete import versions as complete_versions
 from a2a_schema_suite.commands._options import choose_roots, console_options, output_option, schemas_option
 from a2a_schema_suite.reporters import formats
@@ -108,6 +109,6 @@ def command(
         report = compare(files, root, version, allow_file)
         report.quiet = console.verbosity() < 0
     except (protoload.ProtoInputError, AllowFileError, SchemaInputError) as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {sanitize.visible(str(exc))}", err=True)  # quotes the files
         sys.exit(3)
     sys.exit(emit(report, fmt, output))

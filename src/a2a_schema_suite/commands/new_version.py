@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from a2a_schema_suite import sanitize
 from a2a_schema_suite.commands._options import cases_option, choose_roots, console_options, schemas_option
 
 
@@ -59,15 +60,16 @@ def command(new: str, source: str, schemas: Path | None, cases: Path | None) -> 
     try:
         made = scaffold(roots.schemas, roots.cases, new, source)
     except ScaffoldError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {sanitize.visible(str(exc))}", err=True)
         sys.exit(3)
     cwd = Path.cwd()
 
     def show(path: Path) -> str:
+        """A path as printed: relative to the cwd, and terminal text (names come from the tree)."""
         try:
-            return path.resolve().relative_to(cwd.resolve()).as_posix()
+            return sanitize.visible(path.resolve().relative_to(cwd.resolve()).as_posix())
         except ValueError:
-            return path.as_posix()
+            return sanitize.visible(path.as_posix())
 
     click.echo(f"created {new} from {source}:")
     click.echo(f"  schemas: {show(roots.schemas / new)} ({len(made.schemas)} files, $ids rewritten)")

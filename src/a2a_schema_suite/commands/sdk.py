@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from a2a_schema_suite import sanitize
 from a2a_schema_suite.commands._options import (
     _finite_seconds,
     cases_option,
@@ -196,7 +197,7 @@ def _run(
         try:
             chosen = collect_probes(roots.cases, roots.schemas, select=select, versions=versions)
         except ValueError as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {sanitize.visible(str(exc))}", err=True)  # names from the cases
             sys.exit(3)
     if not chosen:
         click.echo(
