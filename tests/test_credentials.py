@@ -125,6 +125,8 @@ def test_the_redactor_finds_a_secret_in_every_common_encoding():
         base64.urlsafe_b64encode(data).decode(),
         data.hex(),
         "&quot;" + secret.replace("&", "&amp;"),
+        "https://cb.example/?t=" + secret.replace("3", "%33").replace("/", "%2f"),  # partly encoded
+        quote(secret, safe="/+=&"),
         '{"k": "' + secret.replace("/", "\\/") + '"}',
     ]
     for prefix in (b"", b"a", b"ab", b"abc:"):  # every alignment inside a longer Base64 text

@@ -200,6 +200,10 @@ COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "list": (("list", "-v", "cases", "--schemas", "schemas"), ("text", "json")),
     "coverage": (("coverage", "cases", "--schemas", "schemas"), ("text", "json", "html")),
+    "coverage --suite": (
+        ("coverage", "--suite", f"cases/v1_0/{HOSTILE_NAME}.json", "cases", "--schemas", "schemas"),
+        ("text", "json"),
+    ),
     "mutate": (("mutate", "cases", "--schemas", "schemas", "--limit", "5"), ("text", "json", "html")),
     "diff": (("diff", "old/v1_0", "new/v1_1"), ("markdown", "text", "json")),
     "drift": (

@@ -11,7 +11,7 @@ Values of headers whose name says they carry a secret (``Authorization``, ``Cook
 
 An agent may echo a credential encoded, so each is also looked for in the forms it takes on the
 way (:func:`encoded_forms`): percent-encoded (upper- and lower-case hex, ``+`` for a space as in
-a form), Base64 and Base64url (also inside a longer encoded text, such as ``user:password`` in a
+a form; and any run of URL text that decodes to a secret, however much of it was encoded), Base64 and Base64url (also inside a longer encoded text, such as ``user:password`` in a
 Basic credential or a JSON object: the characters that only the secret decides, at each of the
 three alignments), hexadecimal and HTML-escaped; and each of those as it reads JSON- or
 repr-escaped (:func:`escaped_forms`).
@@ -26,12 +26,14 @@ import json
 import re
 from collections.abc import Iterable
 from typing import Any
-from urllib.parse import quote, quote_plus
+from urllib.parse import quote, quote_plus, unquote, unquote_plus
 
 from a2a_schema_suite.results import CaseResult, ErrorDetail
 
 MARK = "[REDACTED]"
 MIN_PLAIN_LENGTH = 6
+#: a run of URL text holding at least one percent escape (what an agent's URL-encoding makes)
+_PERCENT_RUN = re.compile(r"[^\s\"'<>]*%[0-9A-Fa-f]{2}[^\s\"'<>]*")
 #: the shortest Base64 fragment looked for (a shorter one would match unrelated encoded text)
 MIN_BASE64_FRAGMENT = 8
 _SENSITIVE = re.compile(
@@ -94,6 +96,9 @@ class Redactor:
     """Replaces every secret (longest first) in the strings it is given."""
 
     secrets: tuple[str, ...] = ()
+    #: the secrets as given: a percent-encoded run of text that decodes to one of them (however
+    #: much of it was encoded, in whichever case) is redacted whole
+    plain: tuple[str, ...] = ()
 
     @classmethod
     def for_headers(cls, headers: Iterable[tuple[str, str]]) -> Redactor:
@@ -112,13 +117,22 @@ class Redactor:
         forms = {
             form for secret in found for encoded in encoded_forms(secret) for form in escaped_forms(encoded)
         }
-        return cls(tuple(sorted(forms, key=len, reverse=True)))
+        return cls(tuple(sorted(forms, key=len, reverse=True)), tuple(sorted(found, key=len, reverse=True)))
 
     def text(self, value: str) -> str:
         for secret in self.secrets:
             if secret in value:
                 value = value.replace(secret, MARK)
+        if self.plain and "%" in value:
+            value = _PERCENT_RUN.sub(self._percent_run, value)
         return value
+
+    def _percent_run(self, match: re.Match[str]) -> str:
+        run = match.group()
+        for decoded in {unquote(run), unquote_plus(run)}:
+            if any(secret in decoded for secret in self.plain):
+                return MARK
+        return run
 
     def value(self, data: Any) -> Any:
         """A copy of a JSON value with every string (keys included) redacted."""
