@@ -11,10 +11,11 @@ Values of headers whose name says they carry a secret (``Authorization``, ``Cook
 
 An agent may echo a credential encoded, so each is also looked for in the forms it takes on the
 way (:func:`encoded_forms`): percent-encoded (upper- and lower-case hex, ``+`` for a space as in
-a form; and any run of URL text that decodes to a secret, however much of it was encoded), Base64 and Base64url (also inside a longer encoded text, such as ``user:password`` in a
-Basic credential or a JSON object: the characters that only the secret decides, at each of the
-three alignments), hexadecimal and HTML-escaped; and each of those as it reads JSON- or
-repr-escaped (:func:`escaped_forms`).
+a form; and any run of URL text that decodes to a secret, however much of it was encoded),
+Base64 and Base64url (also inside a longer encoded text, such as ``user:password`` in a Basic
+credential or a JSON object: the characters that only the secret decides, at each of the three
+alignments), hexadecimal and HTML-escaped; and each of those as it reads JSON- or repr-escaped
+(:func:`escaped_forms`).
 """
 
 from __future__ import annotations
