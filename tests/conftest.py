@@ -83,3 +83,16 @@ def schema_files(root: Path = SCHEMAS, version: str | None = None) -> list[Path]
     from a2a_schema_suite.registry import schema_paths
 
     return [path for v, path in schema_paths(root) if version is None or v == version]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "versions: a test that takes the versions from the schema root (or runs every bundled case); "
+        "tests/test_scaffold_version.py runs them all again in a copy of the repository with a "
+        "version added by new-version",
+    )
+
+
+#: the marker of the version-discovering tests
+versions_marker = pytest.mark.versions

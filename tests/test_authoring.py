@@ -88,7 +88,7 @@ def workspace(tmp_path_factory) -> Path:
 def _env() -> dict[str, str]:
     env = dict(os.environ)
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
-    env.pop("PYTHONPATH", None)
+    env["PYTHONPATH"] = str(REPO / "src")  # this checkout's code, wherever the package is installed
     return env
 
 

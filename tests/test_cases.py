@@ -9,6 +9,8 @@ from a2a_schema_suite.runner import CaseJudge
 from a2a_schema_suite.suite import Suite, SuiteProblem, load_suites, orphan_streams
 from conftest import CASES
 
+pytestmark = pytest.mark.versions
+
 
 def _collect():
     params = []

@@ -735,6 +735,7 @@ def bundled_check():
     )
 
 
+@pytest.mark.versions
 def test_bundled_suites_pass_check_strict(bundled_check):
     assert bundled_check.exit_code == 0, bundled_check.output[-3000:]
     report = json.loads(bundled_check.output)

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from a2a_schema_suite import __version__
 from a2a_schema_suite.cli import main
-from conftest import CASES, SCHEMAS
+from conftest import CASES, SCHEMAS, version_names
 
 REPORT_SCHEMA = json.loads((SCHEMAS / "_meta" / "report.json").read_text())
 
@@ -68,6 +68,7 @@ def test_run_errored_exit_3_and_nothing_collected_exit_4(write_json, tmp_path):
     assert invoke("run", str(empty)).exit_code == 4
 
 
+@pytest.mark.versions
 def test_usage_errors_exit_2(tmp_path):
     assert invoke("run", str(tmp_path / "missing")).exit_code == 2
     assert invoke("run", "--format", "yaml").exit_code == 2
@@ -75,7 +76,10 @@ def test_usage_errors_exit_2(tmp_path):
     # a --schema that names nothing (without --schema the schema is detected: tests/test_detect.py)
     result = invoke("validate", "--schema", "agent_card.json", str(tmp_path))
     assert result.exit_code == 2
-    assert "did you mean v0_3/agent_card.json, v1_0/agent_card.json?" in result.output
+    named = [
+        f"{v}/agent_card.json" for v in sorted(version_names()) if (SCHEMAS / v / "agent_card.json").is_file()
+    ]
+    assert f"did you mean {', '.join(named)}?" in result.output
 
 
 def test_json_report_matches_its_schema(write_json):

@@ -26,6 +26,8 @@ from a2a_schema_suite.descriptor import (
 )
 from conftest import REPO, SCHEMAS, version_names
 
+pytestmark = pytest.mark.versions
+
 META = json.loads((SCHEMAS / "_meta" / "version.json").read_text())
 
 

@@ -15,6 +15,7 @@ from urllib.parse import urldefrag, urljoin
 import pytest
 
 from a2a_schema_suite.registry import SchemaStore, open_objects, union_branches
+from conftest import version_names
 
 #: objects made only of members no A2A type declares
 FOREIGN = ({"task": {"id": 5, "status": "done"}}, {"zzUnknownMember": 1})
@@ -49,7 +50,8 @@ def branch_refs(store: SchemaStore, version: str) -> set[str]:
     }
 
 
-@pytest.mark.parametrize("version", ["v1_0", "v0_3"])
+@pytest.mark.versions
+@pytest.mark.parametrize("version", version_names())
 def test_no_union_branch_is_opened_to_foreign_objects(store, version):
     branches = branch_refs(store, version)
     assert branches, "the walk found no anyOf/oneOf branch"
@@ -57,7 +59,8 @@ def test_no_union_branch_is_opened_to_foreign_objects(store, version):
     assert opened == [], f"interop makes these union branches accept any object: {opened}"
 
 
-@pytest.mark.parametrize("version", ["v1_0", "v0_3"])
+@pytest.mark.versions
+@pytest.mark.parametrize("version", version_names())
 def test_no_definition_becomes_accept_anything_where_that_changes_a_verdict(store, version):
     """A definition interop opens to a foreign object is never a union branch and never an empty
     object; its openness is the receiver's rule (an unknown capability flag is ignored)."""

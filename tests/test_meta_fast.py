@@ -215,6 +215,7 @@ def _bundled_schema_files() -> list[Path]:
     return schema_files(SCHEMAS)
 
 
+@pytest.mark.versions
 @needs_rs
 def test_compiled_meta_check_agrees_with_python_on_bundled_and_broken_schemas():
     files = _bundled_schema_files()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CASES, REPO, SCHEMAS, review_inherited, unused_version
+from conftest import CASES, REPO, SCHEMAS, review_inherited, unused_version, version_names
 
 #: the scratch version of these tests: a name no committed version has
 NEW = unused_version()
@@ -51,14 +51,55 @@ def test_schemas_are_copied_with_their_ids_rewritten(tree: Path):
     for name in names:
         schema = json.loads((new / name).read_text())
         assert schema["$id"] == f"https://a2a-schema-suite.dev/schemas/{NEW}/{name}"
-        assert "/v1_0/" not in (new / name).read_text()
-        # the rest is the same text: only the $id changed
-        assert (new / name).read_text() == (old / name).read_text().replace(
-            "/schemas/v1_0/", f"/schemas/{NEW}/"
-        )
-    assert (tree / "schemas" / "_drift" / f"{NEW}.json").read_text() == (
-        tree / "schemas" / "_drift" / "v1_0.json"
-    ).read_text()
+        assert "/v1_0/" not in (new / name).read_text() and "v1_0" not in schema.get("title", "")
+        # the rest is the same: only the $id changed, and mentions of 1.0 in the prose
+        was = json.loads((old / name).read_text().replace("/schemas/v1_0/", f"/schemas/{NEW}/"))
+        assert _without_prose(schema) == _without_prose(was)
+    allow_new = json.loads((tree / "schemas" / "_drift" / f"{NEW}.json").read_text())
+    allow_old = json.loads((tree / "schemas" / "_drift" / "v1_0.json").read_text())
+    assert allow_new["allow"] == allow_old["allow"]
+    assert f"schemas/{NEW}" in allow_new["description"]
+
+
+def _without_prose(value):
+    """A schema without its title, description and $comment members (data kept)."""
+    if isinstance(value, dict):
+        return {
+            k: (v if k in ("examples", "const", "default", "enum") else _without_prose(v))
+            for k, v in value.items()
+            if not (k in ("title", "description", "$comment") and isinstance(v, str))
+        }
+    if isinstance(value, list):
+        return [_without_prose(v) for v in value]
+    return value
+
+
+def test_version_mentions_are_rewritten_or_listed_for_review(tree: Path):
+    """Titles, descriptions and test names that name 1.0 name the new version; a mention that
+    states a fact about 1.0 ("new in 1.0") is kept and listed with its file and line."""
+    pv = NEW[1:].replace("_", ".")
+    task = json.loads((tree / "schemas" / NEW / "task.json").read_text())
+    assert task["title"] == json.loads((SCHEMAS / "v1_0" / "task.json").read_text())["title"].replace(
+        "A2A 1.0", f"A2A {pv}"
+    )
+    assert f"as a {pv} sender emits it" in task["description"]
+    assert "There is no kind in 1.0" in task["description"]  # a fact about 1.0: kept, listed
+    streams = json.loads((tree / "cases" / NEW / "streams" / "stream_response.json").read_text())
+    assert streams["description"].startswith(f"A2A {pv} streams")
+    # the suites' case ids (test descriptions) no longer say A2A 1.0
+    for path in (tree / "cases" / NEW).rglob("*.json"):
+        suite = json.loads(path.read_text())
+        for test in [*suite.get("tests", ()), *suite.get("streams", ())]:
+            assert "A2A 1.0" not in test["description"], (path, test["description"])
+    out = (tree / "new-version.out").read_text()
+    summary = [line for line in out.splitlines() if "mentions of v1_0 in titles" in line]
+    assert len(summary) == 1
+    listed = out.split("left for review: ", 1)[1].splitlines()[1:]
+    count = int(summary[0].split(", ")[-1].split()[0])
+    assert len(listed) == count > 10
+    line_of_task = next(line for line in listed if line.startswith(f"  schemas/{NEW}/task.json:"))
+    number = int(line_of_task.split(":")[1])
+    assert "1.0" in (tree / "schemas" / NEW / "task.json").read_text().splitlines()[number - 1]
 
 
 def test_suites_are_inherited_re_pointed_and_marked(tree: Path):
@@ -154,6 +195,32 @@ def test_the_counts_are_the_files_written(tree: Path):
         "predecessor": "v1_0",
         "wire": read(SCHEMAS, "v1_0").wire,  # the built-in code speaks it as it speaks 1.0
     }
+
+
+def test_the_other_commands_take_the_new_draft_from_its_descriptor(tree: Path):
+    """bundle's default stays the newest stable version (the draft is named to be bundled);
+    detection judges a 1.0-wire document by the newest stable version with that wire; sdk
+    --version and probe --protocol-version take what the schema root and the bindings have."""
+    bundled = cli("bundle", cwd=tree)
+    assert bundled.returncode == 0, bundled.stderr
+    assert json.loads(bundled.stdout)["$id"].endswith("/v1_0/bundle.json")
+    draft = cli("bundle", "--version", NEW, cwd=tree)
+    assert draft.returncode == 0 and json.loads(draft.stdout)["$id"].endswith(f"/{NEW}/bundle.json")
+    (tree / "task.json").write_text(json.dumps({"id": "t", "status": {"state": "TASK_STATE_WORKING"}}))
+    detected = cli("validate", "task.json", cwd=tree)
+    assert detected.returncode == 0, detected.stdout + detected.stderr
+    assert "v1_0/task.json" in detected.stdout
+    pinned = cli("validate", "--schema", f"{NEW}/task.json", "task.json", cwd=tree)
+    assert pinned.returncode == 0, pinned.stdout + pinned.stderr
+    unknown = cli("sdk", "python_a2a_sdk", "--version", NEXT, cwd=tree)
+    assert unknown.returncode == 2
+    has = ", ".join(version_names(tree / "schemas"))
+    assert NEW in has and f"unknown version '{NEXT}' (the schema root has: {has})" in unknown.stderr
+    wrong = cli("probe", "http://127.0.0.1:9", "--protocol-version", "9.9", cwd=tree)
+    from a2a_schema_suite.probe.bindings import protocol_versions
+
+    spoken = ", ".join(map(repr, protocol_versions()))
+    assert wrong.returncode == 2 and f"'9.9' is not one of {spoken}" in wrong.stderr
 
 
 def test_a_version_that_exists_is_never_overwritten(tree: Path):

@@ -382,6 +382,7 @@ def _keywords(node: Any, found: set[str]) -> set[str]:
     return found
 
 
+@pytest.mark.versions
 @pytest.mark.parametrize("path", sorted(p.relative_to(SCHEMAS).as_posix() for p in schema_files(SCHEMAS)))
 def test_no_schema_relies_on_format_or_dependent_schemas(path):
     """docs/SCHEMA_CONVENTIONS.md, Portability: `format` is an annotation that validators assert

@@ -263,3 +263,27 @@ def latest(schema_root: Path | None = None, *, stable: bool = True) -> VersionDe
 def dumps(descriptor: VersionDescriptor) -> str:
     """``version.json``'s text for a descriptor (two-space indent, a final newline)."""
     return json.dumps(descriptor.to_dict(), indent=2) + "\n"
+
+
+def default_version(schema_root: Path | None, versions: list[str]) -> str | None:
+    """The version a command uses when none is named: the newest stable one of ``versions``
+    (a draft is chosen only when every version is a draft). A broken descriptor raises."""
+    if not versions:
+        return None
+    described = descriptors(schema_root)
+    ordered = sorted_versions(versions)
+    stable = [v for v in ordered if v in described and described[v].stable]
+    return (stable or ordered)[-1]
+
+
+def wire_version(wire: str, schema_root: Path | None = None) -> str:
+    """The version directory that documents of a wire generation (``"1.0"``: the shapes the
+    built-in code tells apart) are judged by when nothing names one: the newest stable version
+    with that wire (or the newest with it, or, in a root that has none, the wire's own name)."""
+    try:
+        found = [d for d in descriptors(schema_root).values() if d.wire == wire]
+    except DescriptorError:  # check and the loaders report it; detection still names a directory
+        found = []
+    stable = [d for d in found if d.stable]
+    chosen = (stable or found)[-1:] if found else []
+    return chosen[0].version if chosen else version_of(wire)

@@ -24,10 +24,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from a2a_schema_suite.descriptor import protocol_version_of, wire_version
+
 __all__ = ["Detection", "detect", "detect_path", "detect_stream"]
 
-V1, V03 = "v1_0", "v0_3"
-_NAMES = {V1: "1.0", V03: "0.3"}
+#: The shapes told apart here are those of two wire generations, 1.0 and 0.3 (the code below is
+#: about them); which version directory judges each is data: the newest stable version whose
+#: descriptor has that wire (schemas/<version>/version.json).
+V1, V03 = wire_version("1.0"), wire_version("0.3")
+_NAMES = {V1: protocol_version_of(V1), V03: protocol_version_of(V03)}
 #: JSONL lines read to detect a stream (a stream's kind shows in its first events)
 STREAM_SAMPLE = 50
 _WRAPPERS_V1 = ("task", "message", "statusUpdate", "artifactUpdate")

@@ -18,14 +18,6 @@ from a2a_schema_suite.commands._options import (
 )
 
 
-def _newest(versions: list[str]) -> str | None:
-    def key(version: str) -> tuple[int, ...]:
-        digits = version.lstrip("v").split("_")
-        return tuple(int(d) if d.isdigit() else -1 for d in digits)
-
-    return max(versions, key=key) if versions else None
-
-
 def _write(output: Path, text: str) -> None:
     """Write ``text`` to ``output`` whole or not at all (a temporary file renamed over it)."""
     directory = output.parent if str(output.parent) else Path(".")
@@ -52,7 +44,8 @@ def _write(output: Path, text: str) -> None:
     "--version",
     "version",
     metavar="VERSION",
-    help="Protocol version directory, e.g. v1_0 or v0_3 (default: the newest).",
+    help="Protocol version directory, e.g. v1_0 or v0_3 (default: the newest stable one, as its "
+    "version.json says).",
 )
 @click.option(
     "--schema",
@@ -100,7 +93,13 @@ def command(
     store = load_store(roots.schemas)
     click.echo(sanitize.visible(roots.describe()), err=True)  # stdout may be the bundle itself
     if version is None and schema_ref is None:
-        version = _newest(store.versions)
+        from a2a_schema_suite.descriptor import DescriptorError, default_version
+
+        try:
+            version = default_version(roots.schemas, store.versions)
+        except DescriptorError as exc:
+            click.echo(f"error: {exc.error}", err=True)
+            sys.exit(3)
     try:
         document = bundle(store, version, profile, schema_ref)
     except SchemaError as exc:

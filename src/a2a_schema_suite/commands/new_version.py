@@ -40,7 +40,7 @@ def command(new: str, source: str, schemas: Path | None, cases: Path | None) -> 
     Example:
       a2a-schema-suite new-version v1_1 --from v1_0
     """
-    from a2a_schema_suite.descriptor import DESCRIPTOR_FILE
+    from a2a_schema_suite.descriptor import DESCRIPTOR_FILE, read, wire_version
     from a2a_schema_suite.evolve.newversion import ScaffoldError, scaffold
     from a2a_schema_suite.roots import VERSION_DIR, versions
 
@@ -81,6 +81,10 @@ def command(new: str, source: str, schemas: Path | None, cases: Path | None) -> 
         f'  suites: {len(made.suites)} inherited, marked "inherited": "{source}"; '
         f"{len(made.streams)} stream samples"
     )
+    click.echo(
+        f"  mentions of {source} in titles, descriptions and test names: {made.mentions_rewritten} "
+        f"rewritten, {len(made.review)} left as written (listed below)"
+    )
     by_dir: dict[str, int] = {}
     for path in made.not_inherited:
         by_dir[show(path.parent)] = by_dir.get(show(path.parent), 0) + 1
@@ -102,7 +106,16 @@ def command(new: str, source: str, schemas: Path | None, cases: Path | None) -> 
     click.echo("next steps:")
     for number, step in enumerate(steps, 1):
         click.echo(f"  {number}. {step}")
+    wire = read(roots.schemas, new).wire
     click.echo(
-        "  note: auto-detection (validate without --schema), the SDK harness and probe know 1.0 and 0.3;\n"
-        f"  give --schema {new}/... to validate {new} documents"
+        f"  note: {new} has the {wire} wire: auto-detection (validate without --schema) and probe judge\n"
+        f"  such documents by {wire_version(wire, roots.schemas)} (the newest stable version with it) "
+        f"while {new} is a draft;\n  give --schema {new}/... to validate {new} documents"
     )
+    if made.review:
+        click.echo(
+            f"left for review: {len(made.review)} mention(s) of {source} that may state a fact about "
+            f"{source} rather than name the version (reword each that is about {new}):"
+        )
+        for path, mention in made.review:
+            click.echo(f"  {sanitize.visible(mention.describe(show(path)))}")

@@ -93,6 +93,18 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
     return value
 
 
+def _protocol_version(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """One of the wire generations the probe's bindings speak (``1.0``, ``0.3``)."""
+    if value is None:
+        return None
+    from a2a_schema_suite.probe.bindings import protocol_versions
+
+    known = protocol_versions()
+    if value not in known:
+        raise click.BadParameter(f"{value!r} is not one of {', '.join(map(repr, known))}")
+    return value
+
+
 def _check_url(url: str) -> str:
     try:
         parts = urlsplit(url)
@@ -143,7 +155,8 @@ def _check_url(url: str) -> str:
 )
 @click.option(
     "--protocol-version",
-    type=click.Choice(["1.0", "0.3"]),
+    metavar="VERSION",
+    callback=_protocol_version,
     help="Protocol version to probe; a card without it is reported (default: 1.0 when "
     "the card offers it, else 0.3).",
 )

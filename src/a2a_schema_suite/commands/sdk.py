@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from a2a_schema_suite import sanitize
+from a2a_schema_suite.commands._complete import versions as complete_versions
 from a2a_schema_suite.commands._options import (
     _finite_seconds,
     cases_option,
@@ -18,6 +19,7 @@ from a2a_schema_suite.commands._options import (
     schemas_option,
 )
 from a2a_schema_suite.reporters import formats
+from a2a_schema_suite.roots import versions as versions_of
 
 if TYPE_CHECKING:
     from a2a_schema_suite.roots import Roots
@@ -58,8 +60,10 @@ def _fail_on(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
     "--version",
     "versions",
     multiple=True,
-    type=click.Choice(("v1_0", "v0_3")),
-    help="Only cases of this protocol version (repeatable). Default: both.",
+    metavar="VERSION",
+    shell_complete=complete_versions,
+    help="Only cases of this protocol version directory, e.g. v1_0 (repeatable). Default: every "
+    "version of the schema root.",
 )
 @click.option(
     "--timeout",
@@ -121,7 +125,7 @@ def command(
     adapter.mjs, an executable), or a command line ("python3 my_adapter.py"). Adapters speak the
     JSON-lines protocol of docs/SDK_ADAPTERS.md.
 
-    Every test and stream line of the cases (both versions; -k, --version to select) of a type
+    Every test and stream line of the cases (every version; -k, --version to select) of a type
     the adapter parses is sent to it, and the SDK agrees, is too lenient (accepts an invalid
     document), too strict (rejects a valid one), or its round trip differs (its re-serialization
     is another document under ProtoJSON canonical rules). A crashing or hanging adapter is
@@ -143,6 +147,13 @@ def command(
     from a2a_schema_suite.sdk.adapters import describe_known, resolve
 
     roots = choose_roots(schemas, cases)
+    known = versions_of(roots.schemas)
+    for version in versions:
+        if version not in known:
+            raise click.BadParameter(
+                f"unknown version {version!r} (the schema root has: {', '.join(known) or 'none'})",
+                param_hint="--version",
+            )
     start = _start()
     if list_adapters:
         for name, program, state in describe_known(start):

@@ -3,6 +3,9 @@
 - **schemas**: ``<root>/<from>/`` copied to ``<root>/<new>/``, each ``$id`` (and any absolute
   ``$ref`` to the old version) rewritten; the drift allow file ``_drift/<from>.json`` too. The
   new version's descriptor (``version.json``) is a draft following ``<from>``, with no proto yet.
+- **mentions**: in the copied titles, descriptions, comments and test names, the mentions that
+  name the old version ("A2A 1.0", "v1_0", "a 1.0 sender") are rewritten; the others ("new in
+  1.0") are left as written and listed for review (:mod:`a2a_schema_suite.evolve.mentions`).
 - **cases** (one tree per version, ``cases/<version>/``, docs/AUTHORING.md section 1): the suites
   at the top of ``cases/<from>/`` and in its ``streams/`` (with the JSONL samples beside them)
   are copied to ``cases/<new>/``, re-pointed at the new version and marked
@@ -34,6 +37,7 @@ from a2a_schema_suite.descriptor import (
     protocol_version_of,
     read,
 )
+from a2a_schema_suite.evolve.mentions import Mention, rewrite_mentions
 from a2a_schema_suite.jsonio import LoadFailure, load_path
 from a2a_schema_suite.roots import VERSION_DIR, versions
 
@@ -61,6 +65,9 @@ class Scaffold:
     suites: list[Path] = field(default_factory=list)  #: inherited suites written
     streams: list[Path] = field(default_factory=list)  #: JSONL samples copied
     not_inherited: list[Path] = field(default_factory=list)  #: suites of the old version about two versions
+    mentions_rewritten: int = 0  #: mentions of the old version in titles, descriptions, test names
+    #: every mention of the old version left as written (a fact about the old release?), by file
+    review: list[tuple[Path, Mention]] = field(default_factory=list)
 
 
 def _id_prefix(schema_file: Path, version_dir: Path) -> str | None:
@@ -116,14 +123,16 @@ def scaffold(schema_root: Path, cases_root: Path | None, new: str, source: str) 
             prefix = _id_prefix(path, old_dir)
             if prefix:
                 text = text.replace(f"{prefix}{source}/", f"{prefix}{new}/")
-            jobs.append((new_dir / path.relative_to(old_dir), text))
+            destination = new_dir / path.relative_to(old_dir)
+            jobs.append((destination, _reworded(result, destination, text, suite=False)))
         else:
             jobs.append((new_dir / path.relative_to(old_dir), path.read_bytes()))
     schema_jobs = len(jobs)
     jobs.append(descriptor_job)
     allow = schema_root / "_drift" / f"{source}.json"
     if allow.is_file():
-        jobs.append((schema_root / "_drift" / f"{new}.json", _text(allow)))
+        destination = schema_root / "_drift" / f"{new}.json"
+        jobs.append((destination, _reworded(result, destination, _text(allow), suite=False)))
     root_jobs = len(jobs)
     stream_jobs: list[tuple[Path, bytes]] = []
     old_tree = cases_root / source if cases_root is not None else None
@@ -146,7 +155,8 @@ def scaffold(schema_root: Path, cases_root: Path | None, new: str, source: str) 
             ):
                 result.not_inherited.append(suite_path)  # a cross-version suite, or another version's
                 continue
-            jobs.append((new_tree / rel, _repoint(suite_path.read_text(encoding="utf-8"), source, new)))
+            text = _repoint(suite_path.read_text(encoding="utf-8"), source, new)
+            jobs.append((new_tree / rel, _reworded(result, new_tree / rel, text, suite=True)))
             for stream in data.get("streams", ()):
                 file = stream.get("file") if isinstance(stream, dict) else None
                 if not isinstance(file, str) or not (suite_path.parent / file).is_file():
@@ -187,6 +197,15 @@ def scaffold(schema_root: Path, cases_root: Path | None, new: str, source: str) 
             f"cannot write {exc.filename}: {exc.strerror}; what was written is removed"
         ) from None
     return result
+
+
+def _reworded(result: Scaffold, destination: Path, text: str, *, suite: bool) -> str:
+    """``text`` with the old version's mentions in its prose rewritten (evolve.mentions); what
+    is left as written is noted in ``result`` for the author's review."""
+    reworded, count, left = rewrite_mentions(text, result.source, result.new, suite=suite)
+    result.mentions_rewritten += count
+    result.review += [(destination, mention) for mention in left]
+    return reworded
 
 
 def _new_descriptor(schema_root: Path, new: str, source: str) -> VersionDescriptor:

@@ -13,6 +13,12 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 from urllib.parse import quote, urlencode
 
+from a2a_schema_suite.descriptor import wire_version
+
+#: the version directories whose schemas judge the 1.0 and the 0.3 wire (the bindings below speak
+#: those two generations; which directory holds each is data: schemas/<version>/version.json)
+_V1, _V03 = wire_version("1.0"), wire_version("0.3")
+
 JSONRPC_ERROR_NAMES = {
     -32700: "JSONParseError",
     -32600: "InvalidRequestError",
@@ -271,17 +277,17 @@ class _JsonRpcEnvelope(Binding):
         return Call(f"jsonrpc {self.send_method}", "POST", self.url, body, self.headers, None, request_id)
 
 
-_RPC_RESPONSE = "v1_0/jsonrpc_response.json#/$defs/"
+_RPC_RESPONSE = f"{_V1}/jsonrpc_response.json#/$defs/"
 
 
 class JsonRpc10(_JsonRpcEnvelope, _MethodBinding):
     send_method = "SendMessage"
     name = "jsonrpc"
     version = "1.0"
-    version_dir = "v1_0"
-    stream_line_schema = "v1_0/stream_response.json"
-    request_schema = "v1_0/jsonrpc_request.json#/$defs/SendMessageCall"
-    error_schema = "v1_0/jsonrpc_response.json#/$defs/ErrorResponse"
+    version_dir = _V1
+    stream_line_schema = f"{_V1}/stream_response.json"
+    request_schema = f"{_V1}/jsonrpc_request.json#/$defs/SendMessageCall"
+    error_schema = f"{_V1}/jsonrpc_response.json#/$defs/ErrorResponse"
     result_schemas: ClassVar[dict[str, str]] = {
         method: f"{_RPC_RESPONSE}{method}Response"
         for method in (
@@ -304,10 +310,10 @@ class JsonRpc10(_JsonRpcEnvelope, _MethodBinding):
 class Rest10(Binding):
     name = "rest"
     version = "1.0"
-    version_dir = "v1_0"
+    version_dir = _V1
     jsonrpc = False
-    stream_line_schema = "v1_0/stream_response.json"
-    request_schema = "v1_0/send_message_request.json"
+    stream_line_schema = f"{_V1}/stream_response.json"
+    request_schema = f"{_V1}/send_message_request.json"
 
     def _path(self, path: str) -> str:
         return self.url.rstrip("/") + path
@@ -329,7 +335,7 @@ class Rest10(Binding):
             self._path("/message:send"),
             self.send_request(text),
             self.headers,
-            "v1_0/send_message_response.json",
+            f"{_V1}/send_message_response.json",
         )
 
     def stream(self, text: str) -> Call:
@@ -348,7 +354,7 @@ class Rest10(Binding):
             self._path(f"/tasks/{quote(task_id, safe='')}"),
             None,
             {"A2A-Version": self.version},
-            "v1_0/task.json",
+            f"{_V1}/task.json",
         )
 
     def cancel_task(self, task_id: str) -> Call:
@@ -358,7 +364,7 @@ class Rest10(Binding):
             self._path(f"/tasks/{quote(task_id, safe='')}:cancel"),
             {},
             self.headers,
-            "v1_0/task.json",
+            f"{_V1}/task.json",
         )
 
     def unknown_method(self) -> Call:
@@ -395,19 +401,19 @@ class Rest10(Binding):
             self._path("/message:send"),
             request,
             self.headers,
-            "v1_0/send_message_response.json",
+            f"{_V1}/send_message_response.json",
         )
 
     def get_task_history(self, task_id: str, history_length: int) -> Call:
         return self._get(
             "/tasks/{id}?historyLength",
             f"/tasks/{quote(task_id, safe='')}",
-            "v1_0/task.json",
+            f"{_V1}/task.json",
             {"historyLength": history_length},
         )
 
     def list_tasks(self, params: dict[str, Any]) -> Call:
-        return self._get("/tasks", "/tasks", "v1_0/list_tasks_response.json", params)
+        return self._get("/tasks", "/tasks", f"{_V1}/list_tasks_response.json", params)
 
     def subscribe(self, task_id: str) -> Call:
         # proto: GET /tasks/{id}:subscribe; spec text: POST (A2A_REFERENCE §6, D1)
@@ -423,7 +429,7 @@ class Rest10(Binding):
             self._path(self._configs(task_id)),
             {**config, "taskId": task_id},
             self.headers,
-            "v1_0/push_notification_config.json",
+            f"{_V1}/push_notification_config.json",
             accepted=(200, 201),  # 201 Created: HTTP semantics (RFC 9110 §15.3.2); the JS SDK's answer
         )
 
@@ -431,14 +437,14 @@ class Rest10(Binding):
         return self._get(
             "/tasks/{id}/pushNotificationConfigs/{configId}",
             f"{self._configs(task_id)}/{quote(config_id, safe='')}",
-            "v1_0/push_notification_config.json",
+            f"{_V1}/push_notification_config.json",
         )
 
     def list_push_configs(self, task_id: str) -> Call:
         return self._get(
             "/tasks/{id}/pushNotificationConfigs",
             self._configs(task_id),
-            "v1_0/push_notification_config.json#/$defs/ListTaskPushNotificationConfigsResponse",
+            f"{_V1}/push_notification_config.json#/$defs/ListTaskPushNotificationConfigsResponse",
         )
 
     def delete_push_config(self, task_id: str, config_id: str) -> Call:
@@ -448,12 +454,12 @@ class Rest10(Binding):
             self._path(f"{self._configs(task_id)}/{quote(config_id, safe='')}"),
             None,
             {"A2A-Version": self.version},
-            "v1_0/jsonrpc_response.json#/$defs/Empty",
+            f"{_V1}/jsonrpc_response.json#/$defs/Empty",
             accepted=(200, 204),  # 204 No Content (RFC 9110 §15.3.5) for the Empty result; the JS SDK's
         )
 
     def extended_card(self) -> Call:
-        return self._get("/extendedAgentCard", "/extendedAgentCard", "v1_0/agent_card.json")
+        return self._get("/extendedAgentCard", "/extendedAgentCard", f"{_V1}/agent_card.json")
 
     def task_of(self, payload: Any) -> dict[str, Any] | None:
         task = payload.get("task") if isinstance(payload, dict) else None
@@ -464,10 +470,10 @@ class JsonRpc03(_JsonRpcEnvelope):
     send_method = "message/send"
     name = "jsonrpc"
     version = "0.3"
-    version_dir = "v0_3"
-    stream_line_schema = "v0_3/stream_response.json#/$defs/StreamEvent"
-    request_schema = "v0_3/send_message_request.json"
-    error_schema = "v0_3/jsonrpc_response.json#/$defs/JSONRPCErrorResponse"
+    version_dir = _V03
+    stream_line_schema = f"{_V03}/stream_response.json#/$defs/StreamEvent"
+    request_schema = f"{_V03}/send_message_request.json"
+    error_schema = f"{_V03}/jsonrpc_response.json#/$defs/JSONRPCErrorResponse"
 
     def message(self, text: str) -> dict[str, Any]:
         return {
@@ -481,7 +487,7 @@ class JsonRpc03(_JsonRpcEnvelope):
         return self._call(
             "message/send",
             {"message": self.message(text)},
-            "v0_3/send_message_response.json#/$defs/SendMessageSuccessResponse",
+            f"{_V03}/send_message_response.json#/$defs/SendMessageSuccessResponse",
         )
 
     def stream(self, text: str) -> Call:
@@ -489,12 +495,12 @@ class JsonRpc03(_JsonRpcEnvelope):
 
     def get_task(self, task_id: str) -> Call:
         return self._call(
-            "tasks/get", {"id": task_id}, "v0_3/jsonrpc_response.json#/$defs/GetTaskSuccessResponse"
+            "tasks/get", {"id": task_id}, f"{_V03}/jsonrpc_response.json#/$defs/GetTaskSuccessResponse"
         )
 
     def cancel_task(self, task_id: str) -> Call:
         return self._call(
-            "tasks/cancel", {"id": task_id}, "v0_3/jsonrpc_response.json#/$defs/CancelTaskSuccessResponse"
+            "tasks/cancel", {"id": task_id}, f"{_V03}/jsonrpc_response.json#/$defs/CancelTaskSuccessResponse"
         )
 
     def unknown_method(self) -> Call:
@@ -526,22 +532,22 @@ class Grpc10(_MethodBinding):
 
     name = "grpc"
     version = "1.0"
-    version_dir = "v1_0"
+    version_dir = _V1
     jsonrpc = False
-    stream_line_schema = "v1_0/stream_response.json"
-    request_schema = "v1_0/send_message_request.json"
+    stream_line_schema = f"{_V1}/stream_response.json"
+    request_schema = f"{_V1}/send_message_request.json"
     result_schemas: ClassVar[dict[str, str]] = {
-        "SendMessage": "v1_0/send_message_response.json",
-        "GetTask": "v1_0/task.json",
-        "CancelTask": "v1_0/task.json",
-        "ListTasks": "v1_0/list_tasks_response.json",
-        "CreateTaskPushNotificationConfig": "v1_0/push_notification_config.json",
-        "GetTaskPushNotificationConfig": "v1_0/push_notification_config.json",
+        "SendMessage": f"{_V1}/send_message_response.json",
+        "GetTask": f"{_V1}/task.json",
+        "CancelTask": f"{_V1}/task.json",
+        "ListTasks": f"{_V1}/list_tasks_response.json",
+        "CreateTaskPushNotificationConfig": f"{_V1}/push_notification_config.json",
+        "GetTaskPushNotificationConfig": f"{_V1}/push_notification_config.json",
         "ListTaskPushNotificationConfigs": (
-            "v1_0/push_notification_config.json#/$defs/ListTaskPushNotificationConfigsResponse"
+            f"{_V1}/push_notification_config.json#/$defs/ListTaskPushNotificationConfigsResponse"
         ),
-        "DeleteTaskPushNotificationConfig": "v1_0/jsonrpc_response.json#/$defs/Empty",
-        "GetExtendedAgentCard": "v1_0/agent_card.json",
+        "DeleteTaskPushNotificationConfig": f"{_V1}/jsonrpc_response.json#/$defs/Empty",
+        "GetExtendedAgentCard": f"{_V1}/agent_card.json",
     }
 
     @property
@@ -562,13 +568,24 @@ class Grpc10(_MethodBinding):
     # (JSON mutations) is not run over gRPC
 
 
+#: ``(--binding, wire protocol version) -> binding``: the wire generations the probe speaks
+BINDINGS: dict[tuple[str, str], type[Binding]] = {
+    ("jsonrpc", "1.0"): JsonRpc10,
+    ("rest", "1.0"): Rest10,
+    ("jsonrpc", "0.3"): JsonRpc03,
+    ("grpc", "1.0"): Grpc10,
+}
+
+
+def protocol_versions() -> list[str]:
+    """The protocol versions ``probe --protocol-version`` takes: the wire generations the
+    bindings speak (the answers are checked against the version directory that judges each,
+    :func:`a2a_schema_suite.descriptor.wire_version`)."""
+    return sorted({wire for _, wire in BINDINGS}, reverse=True)
+
+
 def binding_for(name: str, version: str, url: str) -> Binding | None:
     """The binding for ``--binding`` and a protocol version; None when the suite has no schemas
     for it (0.3 HTTP+JSON bodies are the 0.3 proto's ProtoJSON, A2A_REFERENCE §11)."""
-    cls = {
-        ("jsonrpc", "1.0"): JsonRpc10,
-        ("rest", "1.0"): Rest10,
-        ("jsonrpc", "0.3"): JsonRpc03,
-        ("grpc", "1.0"): Grpc10,
-    }.get((name, version))
+    cls = BINDINGS.get((name, version))
     return cls(url) if cls else None
