@@ -382,6 +382,7 @@ HTML_TAGS = {
 
 
 def check_html(text: str, where: str) -> None:
+    assert "\\n<" not in text and ">\\n" not in text, where  # our own line breaks stay line breaks
     page = parse(text)
     foreign = [tag for tag, _ in page.tags if tag not in HTML_TAGS]
     assert foreign == [], (where, foreign)

@@ -56,8 +56,10 @@ def esc_lines(text: str) -> Markup:
 
 
 def join(parts: Iterable[Any], sep: str = "") -> Markup:
-    """Concatenate, escaping every part (and ``sep``) that is not already :class:`Markup`."""
-    return Markup(esc(sep).join(esc(p) for p in parts))
+    """Concatenate, escaping every part that is not already :class:`Markup`; ``sep`` is our own
+    layout (a line break stays one), HTML-escaped only."""
+    between = sep if isinstance(sep, Markup) else html.escape(sep, quote=True)
+    return Markup(between.join(esc(p) for p in parts))
 
 
 CSS = """
