@@ -75,20 +75,155 @@ def test_detected_1_0_task_is_validated(tmp_path):
 @pytest.mark.parametrize(
     ("document", "words"),
     [
-        ({"foo": 1}, "not a recognised A2A object: members foo"),
+        ({"foo": 1}, "not an A2A document (members foo; no A2A member or value)"),
+        ([1, 2], "not an A2A document (a JSON list; no A2A member or value)"),
         (
-            {"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "Task not found"}},
-            "candidates: v1_0/jsonrpc_response.json, v0_3/jsonrpc_response.json",
+            {"name": "my-app", "version": "1.0.0", "description": "x", "scripts": {"test": "jest"}},
+            "not an A2A document (members description, name, scripts, version;",
         ),
-        ([1, 2], "a JSON list, not an A2A object"),
+        ({"compilerOptions": {"strict": True}, "include": ["src"]}, "not an A2A document"),
     ],
 )
-def test_unknown_or_ambiguous_is_errored_with_candidates(tmp_path, document, words):
+def test_a_document_without_a2a_evidence_is_not_an_a2a_document(tmp_path, document, words):
+    """Only a document with no A2A evidence at all gets no verdict: skipped, exit 5 (it used to
+    be errored 'cannot tell which schema to use', exit 3); --non-a2a note makes it a note (0)."""
     path = write(tmp_path, "doc.json", document)
     done = cli("validate", path)
-    assert done.returncode == 3, done.stdout
-    assert "cannot tell which schema to use" in done.stdout and words in done.stdout
-    assert "--schema" in done.stdout
+    assert done.returncode == 5, done.stdout
+    assert f"SKIPPED {path}: {words}" in done.stdout
+    assert "cannot tell" not in done.stdout
+    noted = cli("validate", "--non-a2a", "note", path)
+    assert noted.returncode == 0, noted.stdout
+    assert words in noted.stdout
+
+
+def test_the_error_response_that_looks_the_same_in_both_versions_gets_a_verdict(tmp_path):
+    """Issue 25: it used to be errored (exit 3, 'cannot tell which schema to use')."""
+    path = write(
+        tmp_path,
+        "error.json",
+        {"jsonrpc": "2.0", "id": "5", "error": {"code": -32602, "message": "Invalid params"}},
+    )
+    done = cli("validate", path)
+    assert done.returncode == 0, done.stdout
+    assert (
+        f"{path}: A2A JSON-RPC error response: no member only one version has; valid under each (the same "
+        "in 1.0 and 0.3) -> v1_0/jsonrpc_response.json, v0_3/jsonrpc_response.json"
+    ) in done.stdout
+    assert done.stdout.rstrip().endswith("1 passed, 0 failed, 0 errored")
+    # invalid under each: failed, each error saying the schema it comes from
+    broken = write(tmp_path, "broken.json", {"jsonrpc": "2.0", "id": "5", "error": {"code": "bad"}})
+    done = cli("validate", broken)
+    assert done.returncode == 1, done.stdout
+    assert "invalid under each" in done.stdout
+    assert "as v1_0/jsonrpc_response.json: 'message' is a required property" in done.stdout
+    assert "as v0_3/jsonrpc_response.json: " in done.stdout
+    # valid under one version only: a warning (exit 0) naming what fails under the other;
+    # --version pins the version and gives that version's verdict
+    odd = write(
+        tmp_path,
+        "odd.json",
+        {"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "x", "data": "oops"}},
+    )
+    done = cli("validate", odd)
+    assert done.returncode == 0, done.stdout
+    assert f"WARNING {odd}: valid, with warnings" in done.stdout
+    assert (
+        "valid as v0_3/jsonrpc_response.json; invalid as v1_0/jsonrpc_response.json (1 error(s))"
+        in done.stdout
+    )
+    assert "as v1_0/jsonrpc_response.json: 'oops' is not of type 'array'" in done.stdout
+    pinned = cli("validate", "--version", "v1_0", odd)
+    assert pinned.returncode == 1, pinned.stdout
+    assert "-> v1_0/jsonrpc_response.json\n" in pinned.stdout
+    assert cli("validate", "--version", "v0_3", odd).returncode == 0
+
+
+def test_a_message_without_message_id_is_invalid_and_says_so(tmp_path):
+    """Issue 25: it used to be 'not a recognised A2A object: members extensions, metadata, parts, role'."""
+    path = write(
+        tmp_path,
+        "message.json",
+        {"role": "ROLE_USER", "parts": [{"text": "hi"}], "extensions": [], "metadata": {}},
+    )
+    done = cli("validate", path)
+    assert done.returncode == 1, done.stdout
+    assert (
+        f"{path}: A2A 1.0 message: role ROLE_USER, parts, extensions, metadata, recognised by its members"
+        in done.stdout
+    )
+    assert f"FAILED {path}: expected valid, got invalid" in done.stdout
+    assert "- $ [required] 'messageId' is a required property" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("method", "hint"),
+    [
+        ("message.send", "did you mean SendMessage (1.0) or message/send (0.3)?"),
+        ("a2a.sendMessage", "did you mean SendMessage (1.0) or message/send (0.3)?"),
+        ("tasks.get", "did you mean GetTask (1.0) or tasks/get (0.3)?"),
+        ("GetTasks", "did you mean GetTask (1.0)"),
+    ],
+)
+def test_an_unknown_method_is_invalid_with_a_did_you_mean(tmp_path, method, hint):
+    path = write(
+        tmp_path, "request.json", {"jsonrpc": "2.0", "id": 1, "method": method, "params": {"id": "t"}}
+    )
+    done = cli("validate", path)
+    assert done.returncode == 1, done.stdout
+    assert f"$.method [enum] {method!r} is not a method of A2A 1.0 or 0.3; hint: {hint}" in done.stdout
+
+
+def test_malformed_objects_are_judged_as_what_they_are(tmp_path):
+    """A card whose capabilities is a list, a task whose status lost its state, a list where an
+    object belongs: recognised by their members, and the errors say what is wrong."""
+    card = dict(CARD_03, capabilities=["streaming"])
+    del card["skills"], card["url"]
+    cases = [
+        (card, "A2A 0.3 agent card", "$.capabilities [type] the array is not of type 'object'"),
+        (
+            {"id": "t", "contextId": "c", "history": [], "status": {"timestamp": "2026-01-01T00:00:00Z"}},
+            "A2A 1.0 task",
+            "- $.status [required] 'state' is a required property",
+        ),
+        (
+            {"history": [], "artifacts": []},
+            "A2A task of unknown version: history, artifacts, recognised by its members; invalid under each",
+            "as v0_3/task.json: 'id' is a required property",
+        ),
+        ([CARD_03], "a JSON list of A2A 0.3 agent card", "is not of type 'object'"),
+    ]
+    for number, (document, label, words) in enumerate(cases):
+        path = write(tmp_path, f"doc{number}.json", document)
+        done = cli("validate", path)
+        assert done.returncode == 1, done.stdout
+        assert f"{path}: {label}" in done.stdout.splitlines()[2], done.stdout
+        assert words in done.stdout
+
+
+def test_version_pins_the_version_and_the_type_is_still_detected(tmp_path):
+    card = write(tmp_path, "card.json", CARD_03)
+    done = cli("validate", "--version", "v1_0", card)
+    assert done.returncode == 1, done.stdout
+    assert (
+        f"{card}: A2A 0.3 agent card: url, preferredTransport, protocolVersion 0.3.0; as 1.0 "
+        "(--version v1_0) -> v1_0/agent_card.json" in done.stdout
+    )
+    assert (
+        "'supportedInterfaces' is a required property; hint: 'url', 'preferredTransport', "
+        "'protocolVersion' are 0.3" in done.stdout
+    )
+    assert cli("validate", "--version", "v0_3", card).returncode == 0
+    # a type the pinned version does not have is invalid, saying so
+    listing = write(tmp_path, "list.json", {"tasks": [], "nextPageToken": ""})
+    done = cli("validate", "--version", "v0_3", listing)
+    assert done.returncode == 1, done.stdout
+    assert "A2A 0.3 has no A2A 1.0 ListTasksResponse (pinned by --version v0_3)" in done.stdout
+    # a version the root does not have, or with --schema: usage errors
+    done = cli("validate", "--version", "v9_9", card)
+    assert done.returncode == 2 and "'v9_9' is not a version of" in done.stderr
+    done = cli("validate", "--version", "v1_0", "--schema", "v1_0/task.json", card)
+    assert done.returncode == 2 and "--version is for detection" in done.stderr
 
 
 def test_json_report_carries_the_note_and_stdout_stays_json(tmp_path):
@@ -160,20 +295,43 @@ def test_wrong_schema_ref_suggests(tmp_path):
     assert "did you mean v1_0/agent_card.json#/$defs/AgentSkill" in done.stdout
 
 
-def test_detection_never_rejects_a_valid_bundled_case():
+def _suite_policies() -> dict[str, str]:
+    from a2a_schema_suite.suite import Suite, discover, load_suite_file
+
+    policies = {}
+    for path, name in discover([CASES]):
+        for item in load_suite_file(path, name):
+            if isinstance(item, Suite):
+                policies[item.name] = item.policy or "warn"
+    return policies
+
+
+def test_detection_never_rejects_a_valid_bundled_case_nor_accepts_an_invalid_one():
+    """Every bundled case, judged as validate without --schema judges it: wherever detection
+    judges it against the case's own schema, its verdict is the case's. Free (the version
+    detected too) and with --version pinned to the case's version (only the type detected)."""
+    from a2a_schema_suite.candidates import auto
     from a2a_schema_suite.registry import SchemaStore
+    from a2a_schema_suite.results import Outcome
+    from a2a_schema_suite.runner import document_result
 
     store = SchemaStore.load()
-    detected = 0
+    policies = _suite_policies()
+    judged = {"free": 0, "pinned": 0}
     for case in suite.iter_cases():
-        found = detect(case.data)
-        if found.schema is None:
-            assert found.explain(), case.id
-            continue
-        detected += 1
-        if case.valid:
-            assert store.validator(found.schema, case.profile).is_valid(case.data), (case.id, found.schema)
-    assert detected > 1000
+        for mode, schema in (("free", None), ("pinned", auto(case.version))):
+            result = document_result(case.data, schema, store, case.profile, policies[case.suite])
+            assert result.outcome is not Outcome.ERRORED, (case.id, result.reason)
+            schemas = result.schema.split(", ")
+            if case.schema not in schemas:
+                continue  # detected as another type or version (a 0.3 card in a 1.0 suite is one)
+            judged[mode] += 1
+            if result.outcome is Outcome.WARNING and len(schemas) > 1:
+                valid = case.schema in (result.note or "").split("; valid as ", 1)[-1]
+            else:
+                valid = bool(result.actual_valid)
+            assert valid == case.valid, (mode, case.id, result.schema, result.note, result.errors[:2])
+    assert judged["free"] > 1100 and judged["pinned"] > 1300, judged
 
 
 @pytest.mark.versions
@@ -219,7 +377,7 @@ def test_detection_is_the_same_with_jobs(tmp_path):
     ]
     one = cli("validate", *files)
     two = cli("validate", "--jobs", "2", *files)
-    assert one.returncode == two.returncode == 3
+    assert one.returncode == two.returncode == 5  # odd.json is not an A2A document
     assert one.stdout == two.stdout and "A2A 0.3 agent card" in one.stdout
 
 

@@ -313,24 +313,37 @@ def validate_document(
     schemas_dir: str | Path | None = None,
     engine: str = "jsonschema",
     name: str = "<document>",
+    version: str | None = None,
 ) -> Any:
     """Validate one JSON document (a parsed value) as ``a2a-schema-suite validate`` does.
 
     Returns the :class:`~a2a_schema_suite.results.CaseResult` the CLI reports: ``actual_valid``
     is the spec verdict, ``outcome`` is ``passed``, ``failed``, ``warning`` (valid, with policy
-    findings under ``policy="warn"``) or ``errored`` (``schema="auto"`` could not tell the type),
-    and ``errors`` are the same :class:`~a2a_schema_suite.results.ErrorDetail` records, with the
-    same keywords, rule ids, messages and hints. ``schema="auto"`` detects the version and type
-    (``result.note`` says what and why). Raises :class:`ValueError` for an unknown schema (with
+    findings under ``policy="warn"``, or valid under only some of the candidates of a document
+    that fits more than one version), ``skipped`` (``schema="auto"``: not an A2A document) or
+    ``errored``, and ``errors`` are the same :class:`~a2a_schema_suite.results.ErrorDetail`
+    records, with the same keywords, rule ids, messages and hints. ``schema="auto"`` detects the
+    version and type (``result.note`` says what and why); ``version="v1_0"`` pins the version as
+    ``validate --version`` does. Raises :class:`ValueError` for an unknown schema (with
     suggestions), profile, policy or engine.
     """
+    from a2a_schema_suite.candidates import auto, parse_auto
     from a2a_schema_suite.registry import SchemaError
     from a2a_schema_suite.runner import document_result
 
     _check_choices(profile, policy)
     store = _api_store(schemas_dir, engine)
+    schema = _relative(schema)
+    if version is not None:
+        if not parse_auto(schema)[0]:
+            raise ValueError(
+                "version= is for detection (schema='auto'); the schema names the version already"
+            )
+        if version not in store.versions:
+            raise ValueError(f"unknown version {version!r} (versions: {', '.join(store.versions)})")
+        schema = auto(version)
     try:
-        return document_result(data, _relative(schema), store, profile, policy, name)
+        return document_result(data, schema, store, profile, policy, name)
     except SchemaError as exc:
         raise ValueError(str(exc)) from None
 
@@ -355,10 +368,11 @@ def validate_stream(
     :class:`ValueError` as :func:`validate_document` does; an unreadable file raises
     :class:`ValueError` too.
     """
+    from a2a_schema_suite import candidates
     from a2a_schema_suite.detection import detect_stream
     from a2a_schema_suite.jsonio import LoadFailure, iter_jsonl, loads
     from a2a_schema_suite.registry import SchemaError
-    from a2a_schema_suite.runner import AUTO, stream_result
+    from a2a_schema_suite.runner import AUTO, stream_line_errors, stream_line_schema, stream_result
 
     _check_choices(profile, policy)
     store = _api_store(schemas_dir, engine)
@@ -381,17 +395,22 @@ def validate_stream(
                     lines.append((number, None, exc.error))
             else:
                 lines.append((number, event, None))
-    note = None
     if schema in ("", AUTO):
         detection = detect_stream(value for _, value, error in lines if error is None)
-        note = detection.explain()
-        if detection.schema is None:
-            from a2a_schema_suite.runner import _errored
+        if not detection.is_a2a:
+            return candidates.not_a2a(label, detection)
+        schemas = candidates.targets(detection, store)
 
-            return _errored(label, AUTO, label, True, f"cannot tell which schema to use: {note}", note=note)
-        schema = detection.schema
+        def errors_of(ref: str) -> Any:
+            validator = store.validator(stream_line_schema(store, ref), profile)
+            return stream_line_errors(lines, store.resolve(ref)[0], validator, policy)
+
+        try:
+            return candidates.judge(label, detection, schemas, errors_of, policy, store)
+        except SchemaError as exc:
+            raise ValueError(str(exc)) from None
     try:
-        return stream_result(lines, schema, store, profile, policy, label, note)
+        return stream_result(lines, schema, store, profile, policy, label)
     except SchemaError as exc:
         raise ValueError(str(exc)) from None
 

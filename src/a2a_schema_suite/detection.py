@@ -11,13 +11,19 @@ what it chose and why::
 The type comes from the members that make it (``supportedInterfaces`` for a 1.0 card,
 ``messageId`` and ``parts`` for a Message); the version from the spellings only one version uses
 (A2A_REFERENCE §12: ``kind``, lowercase states, ``ROLE_USER``, ``statusUpdate``, method names).
-A document that fits no type, or whose version cannot be told, gets no schema and a list of
-candidates: the caller reports it (exit 3 for ``validate``), it never guesses silently.
+A document that could be more than one version (or type) gets no schema but its
+``candidates``: the caller validates it against each and gives the verdict (valid under all of
+them, or what fails under each; :mod:`a2a_schema_suite.candidates`), it never guesses silently.
+An incomplete or malformed object is still recognised by its strongest evidence (the member
+names of a type, ``ROLE_*``, ``TASK_STATE_*``, a 0.3 ``kind``; :func:`by_evidence`), so its
+validation says what is missing. Only a document with no A2A evidence at all is *not an A2A
+document* (:attr:`Detection.is_a2a` is False).
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -26,7 +32,16 @@ from typing import Any
 
 from a2a_schema_suite.descriptor import protocol_version_of, wire_version
 
-__all__ = ["Detection", "detect", "detect_path", "detect_stream"]
+__all__ = [
+    "KINDS",
+    "NOT_A2A",
+    "Detection",
+    "by_evidence",
+    "detect",
+    "detect_path",
+    "detect_stream",
+    "kind_of",
+]
 
 #: The shapes told apart here are those of two wire generations, 1.0 and 0.3 (the code below is
 #: about them); which version directory judges each is data: the newest stable version whose
@@ -68,17 +83,23 @@ class Detection:
     schema: str | None  #: e.g. ``v0_3/agent_card.json``; None when unknown or ambiguous
     label: str  #: e.g. ``A2A 0.3 agent card``
     because: tuple[str, ...] = ()  #: the members and spellings that decided
-    candidates: tuple[str, ...] = ()  #: when ambiguous: the schemas it could be checked against
+    #: when ambiguous: the schemas it is validated against, each (the verdict weighs them all)
+    candidates: tuple[str, ...] = ()
     stream: bool = False
+
+    @property
+    def is_a2a(self) -> bool:
+        """False for a document with no A2A evidence at all (no schema, no candidate)."""
+        return self.schema is not None or bool(self.candidates)
+
+    @property
+    def schemas(self) -> tuple[str, ...]:
+        """What the document is validated against: its schema, else each candidate."""
+        return (self.schema,) if self.schema is not None else self.candidates
 
     def explain(self) -> str:
         """One line: ``A2A 0.3 agent card: url, preferredTransport, protocolVersion 0.3.0``."""
-        text = self.label + (f": {', '.join(self.because)}" if self.because else "")
-        if self.schema is None and self.candidates:
-            text += "; candidates: " + ", ".join(self.candidates) + " (pass one with --schema)"
-        elif self.schema is None:
-            text += "; pass the schema with --schema (a2a-schema-suite list shows them)"
-        return text
+        return self.label + (f": {', '.join(self.because)}" if self.because else "")
 
 
 @dataclass
@@ -185,11 +206,17 @@ def _typed(
 
 def _card(data: dict[str, Any]) -> Detection:
     if "supportedInterfaces" in data:
-        because = ["supportedInterfaces"]
         if "url" in data or "preferredTransport" in data:
-            because.append("0.3 members too (hybrid card; interop ignores them)")
-        return Detection(f"{V1}/agent_card.json", "A2A 1.0 agent card", tuple(because))
-    because = [m for m in ("url", "preferredTransport", "additionalInterfaces") if m in data]
+            # a hybrid card serves 1.0 and 0.3 clients: judged as each (a 1.0 interop receiver
+            # ignores the 0.3 members, strict 1.0 names them)
+            return Detection(
+                None,
+                "A2A agent card for 1.0 and 0.3 (hybrid)",
+                ("supportedInterfaces", "url" if "url" in data else "preferredTransport"),
+                (f"{V1}/agent_card.json", f"{V03}/agent_card.json"),
+            )
+        return Detection(f"{V1}/agent_card.json", "A2A 1.0 agent card", ("supportedInterfaces",))
+    because: list[str] = [m for m in ("url", "preferredTransport", "additionalInterfaces") if m in data]
     version = data.get("protocolVersion")
     if isinstance(version, str):
         because.append(f"protocolVersion {version}")
@@ -241,9 +268,9 @@ def _jsonrpc(data: dict[str, Any]) -> Detection:
             )
         return Detection(
             None,
-            "JSON-RPC error response of unknown version",
+            "A2A JSON-RPC error response",
             (
-                "the error looks the same in 1.0 and 0.3"
+                "no member only one version has"
                 + (" (1.0 requires @type details in data, 0.3 allows them)" if typed else ""),
             ),
             (f"{V1}/jsonrpc_response.json", f"{V03}/jsonrpc_response.json"),
@@ -263,10 +290,20 @@ def _jsonrpc(data: dict[str, Any]) -> Detection:
 
 def detect(data: Any) -> Detection:
     """The A2A version and type of one JSON document, from its shape."""
+    if isinstance(data, list):
+        # a list where an object belongs (a file of cards, a wrapped event): judged as what its
+        # first item with A2A evidence is, so the verdict says an object was expected
+        for item in data[:100]:
+            inner = detect(item) if isinstance(item, dict) else None
+            if inner is not None and inner.is_a2a:
+                return dataclasses.replace(
+                    inner,
+                    label=f"a JSON list of {inner.label}",
+                    because=(f"item {data.index(item)}", *inner.because),
+                )
     if not isinstance(data, dict):
-        return Detection(
-            None, f"a JSON {type(data).__name__.replace('dict', 'object')}, not an A2A object", ()
-        )
+        shape = {list: "list", str: "string", bool: "boolean", type(None): "null"}.get(type(data), "number")
+        return Detection(None, NOT_A2A, (f"a JSON {shape}",))
     if "jsonrpc" in data:
         return _jsonrpc(data)
     if (
@@ -403,7 +440,8 @@ def detect(data: Any) -> Detection:
     if "tasks" in data and isinstance(data["tasks"], list):
         return Detection(f"{V1}/list_tasks_response.json", "A2A 1.0 ListTasksResponse", ("tasks",))
     parts = [k for k in _PARTS_V1 if k in data]
-    if parts == ["url"] and not ({"mediaType", "filename"} & set(data)):
+    only_part_members = set(data) <= _PART_MEMBERS
+    if parts == ["url"] and only_part_members and not ({"mediaType", "filename"} & set(data)):
         return Detection(
             None,
             "an object with a url",
@@ -414,13 +452,204 @@ def detect(data: Any) -> Detection:
                 f"{V03}/push_notification_config.json",
             ),
         )
-    if parts and not ({"messageId", "id", "name"} & set(data)):
+    if parts and only_part_members:
         return Detection(f"{V1}/part.json", "A2A 1.0 part", tuple(parts))
-    return Detection(
-        None,
-        "not a recognised A2A object",
-        (f"members {', '.join(sorted(map(str, data))[:6])}",) if data else ("{}",),
-    )
+    return by_evidence(data) or Detection(None, NOT_A2A, (_members(data),))
+
+
+#: the label of a document with no A2A evidence at all
+NOT_A2A = "not an A2A document"
+_PART_MEMBERS = frozenset({*_PARTS_V1, "file", "kind", "mediaType", "filename", "metadata"})
+
+
+def _members(data: dict[str, Any]) -> str:
+    names = sorted(map(str, data))
+    return f"members {', '.join(names[:6])}{', ...' if len(names) > 6 else ''}" if data else "{}"
+
+
+#: The evidence of each A2A type: a member's weight (2 or more: a member only this type has, or
+#: nearly). A document that no rule of :func:`detect` fits is taken for the type with the most
+#: evidence, when that includes a distinctive member (or value): an incomplete or malformed
+#: object is still judged as what it is, so its errors say what is missing.
+_EVIDENCE: dict[str, dict[str, float]] = {
+    "agent card": {
+        "supportedInterfaces": 4,
+        "additionalInterfaces": 4,
+        "preferredTransport": 4,
+        "supportsAuthenticatedExtendedCard": 4,
+        "skills": 3,
+        "capabilities": 3,
+        "defaultInputModes": 3,
+        "defaultOutputModes": 3,
+        "protocolVersion": 3,
+        "securitySchemes": 2,
+        "securityRequirements": 2,
+        "provider": 2,
+        "iconUrl": 2,
+        "documentationUrl": 2,
+        "signatures": 1,
+        "security": 1,
+        "name": 1,
+        "description": 1,
+        "version": 1,
+        "url": 1,
+    },
+    "message": {
+        "messageId": 4,
+        "referenceTaskIds": 4,
+        "role": 2,
+        "parts": 2,
+        "contextId": 1,
+        "taskId": 1,
+        "extensions": 1,
+        "metadata": 0.5,
+    },
+    "task": {"history": 3, "status": 3, "artifacts": 2, "contextId": 1, "id": 1, "metadata": 0.5},
+    "task status": {"state": 3, "timestamp": 1, "message": 1},
+    "status update event": {"taskId": 2, "status": 3, "final": 2, "contextId": 1},
+    "artifact update event": {"artifact": 4, "lastChunk": 3, "append": 2, "taskId": 2, "contextId": 1},
+    "artifact": {"artifactId": 5, "parts": 2, "name": 1, "description": 1, "extensions": 1},
+    "agent skill": {
+        "tags": 3,
+        "examples": 2,
+        "inputModes": 2,
+        "outputModes": 2,
+        "id": 1,
+        "name": 1,
+        "description": 1,
+    },
+    "agent capabilities": {
+        "streaming": 3,
+        "pushNotifications": 3,
+        "stateTransitionHistory": 3,
+        "extendedAgentCard": 3,
+        "extensions": 1,
+    },
+    "push notification config": {"token": 3, "authentication": 3, "url": 2, "taskId": 1, "id": 0.5},
+    "ListTaskPushNotificationConfigsRequest": {"taskId": 3, "pageSize": 1, "pageToken": 1, "tenant": 1},
+    "ListTasksRequest": {
+        "statusTimestampAfter": 3,
+        "includeArtifacts": 3,
+        "tenant": 3,
+        "pageSize": 2,
+        "pageToken": 2,
+        "historyLength": 2,
+        "contextId": 1,
+    },
+}
+
+#: each type's schema in each version (a version without the type has none)
+KINDS: dict[str, dict[str, str]] = {
+    "agent card": {V1: f"{V1}/agent_card.json", V03: f"{V03}/agent_card.json"},
+    "message": {V1: f"{V1}/message.json", V03: f"{V03}/message.json"},
+    "task": {V1: f"{V1}/task.json", V03: f"{V03}/task.json"},
+    "task status": {V1: f"{V1}/task.json#/$defs/TaskStatus", V03: f"{V03}/task.json#/$defs/TaskStatus"},
+    "status update event": {
+        V1: f"{V1}/task_status_update_event.json",
+        V03: f"{V03}/task_status_update_event.json",
+    },
+    "artifact update event": {
+        V1: f"{V1}/task_artifact_update_event.json",
+        V03: f"{V03}/task_artifact_update_event.json",
+    },
+    "artifact": {V1: f"{V1}/artifact.json", V03: f"{V03}/artifact.json"},
+    "part": {V1: f"{V1}/part.json", V03: f"{V03}/part.json"},
+    "agent skill": {
+        V1: f"{V1}/agent_card.json#/$defs/AgentSkill",
+        V03: f"{V03}/agent_card.json#/$defs/AgentSkill",
+    },
+    "agent capabilities": {
+        V1: f"{V1}/agent_card.json#/$defs/AgentCapabilities",
+        V03: f"{V03}/agent_card.json#/$defs/AgentCapabilities",
+    },
+    "agent interface": {
+        V1: f"{V1}/agent_card.json#/$defs/AgentInterface",
+        V03: f"{V03}/agent_card.json#/$defs/AgentInterface",
+    },
+    "push notification config": {
+        V1: f"{V1}/push_notification_config.json",
+        V03: f"{V03}/push_notification_config.json",
+    },
+    "JSON-RPC request": {V1: f"{V1}/jsonrpc_request.json", V03: f"{V03}/jsonrpc_request.json"},
+    "JSON-RPC response": {V1: f"{V1}/jsonrpc_response.json", V03: f"{V03}/jsonrpc_response.json"},
+    "JSON-RPC error object": {
+        V1: f"{V1}/jsonrpc_response.json#/$defs/JSONRPCError",
+        V03: f"{V03}/jsonrpc_response.json#/$defs/JSONRPCError",
+    },
+    "SendMessageRequest": {
+        V1: f"{V1}/send_message_request.json",
+        V03: f"{V03}/send_message_request.json#/$defs/MessageSendParams",
+    },
+    "SendMessageResponse": {V1: f"{V1}/send_message_response.json", V03: f"{V03}/send_message_response.json"},
+    "StreamResponse": {
+        V1: f"{V1}/stream_response.json",
+        V03: f"{V03}/stream_response.json#/$defs/StreamEvent",
+    },
+    "ListTasksRequest": {V1: f"{V1}/list_tasks_request.json"},
+    "ListTasksResponse": {V1: f"{V1}/list_tasks_response.json"},
+    "ListTaskPushNotificationConfigsRequest": {
+        V1: f"{V1}/push_notification_config.json#/$defs/ListTaskPushNotificationConfigsRequest"
+    },
+    "TaskPushNotificationConfig": {
+        V1: f"{V1}/push_notification_config.json",
+        V03: f"{V03}/push_notification_config.json#/$defs/TaskPushNotificationConfig",
+    },
+}
+
+
+def kind_of(schema: str) -> str | None:
+    """The type (a key of :data:`KINDS`) whose schema in some version is ``schema``."""
+    for kind, schemas in KINDS.items():
+        if schema in schemas.values():
+            return kind
+    return None
+
+
+def _role_or_state(data: dict[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    if not isinstance(value, str):
+        return None
+    if key == "role" and (value.startswith("ROLE_") or value in ("user", "agent")):
+        return value
+    if key == "state" and (value.startswith("TASK_STATE_") or value in _STATES_V03):
+        return value
+    return None
+
+
+def by_evidence(data: dict[str, Any]) -> Detection | None:
+    """The type with the strongest evidence in ``data`` (member names, ``ROLE_*`` and
+    ``TASK_STATE_*`` values), in the version its spellings tell (else each version a candidate);
+    None when nothing in it is A2A evidence (at least one distinctive member or value)."""
+    best: tuple[float, str, list[str]] | None = None
+    for kind, weights in _EVIDENCE.items():
+        score, distinctive, seen = 0.0, False, []
+        for name, weight in weights.items():
+            if name not in data:
+                continue
+            if name == "status" and not isinstance(data[name], dict):
+                continue  # a status string ("ok") is no TaskStatus
+            value = _role_or_state(data, name) if name in ("role", "state") else None
+            if name in ("role", "state") and value is not None:
+                weight += 3
+            score += weight
+            distinctive = distinctive or weight >= 2
+            seen.append(f"{name} {value}" if value else name)
+        if distinctive and score >= 3 and (best is None or score > best[0]):
+            best = (score, kind, seen)
+    if best is None:
+        return None
+    _, kind, seen = best
+    version, _markers = _version_of(data)
+    if kind == "agent card" and version is None:
+        if "supportedInterfaces" in data:
+            version = V1
+        elif {"url", "preferredTransport", "additionalInterfaces"} & set(data):
+            version = V03
+    schemas = KINDS[kind]
+    because = [*seen[:4], "recognised by its members"]
+    if version is not None and version in schemas:
+        return Detection(schemas[version], f"A2A {_NAMES[version]} {kind}", tuple(because))
+    return Detection(None, f"A2A {kind} of unknown version", tuple(because), tuple(schemas.values()))
 
 
 def _push_config(data: dict[str, Any]) -> Detection:
@@ -460,20 +689,27 @@ def detect_stream(values: Iterable[Any]) -> Detection:
     enveloped = 0
     kinds: dict[str, Detection] = {}
     lines: dict[str, int] = {}
+    values_seen, evidence = 0, False
     for value in itertools.islice(values, STREAM_SAMPLE):
+        values_seen += 1
         if isinstance(value, dict) and "jsonrpc" in value:
             enveloped += 1
+            evidence = True
             if not isinstance(value.get("result"), dict):
                 continue  # an error line says nothing about the events
             value = value["result"]
         found = detect(value)
+        evidence = evidence or found.is_a2a
         if found.schema is not None:
             kinds.setdefault(found.schema, found)
             lines[found.schema] = lines.get(found.schema, 0) + 1
     envelope = " (JSON-RPC envelopes)" if enveloped else ""
     versions = {schema.split("/", 1)[0] for schema in kinds}
-    if not kinds:
-        return Detection(None, "JSONL stream of unrecognised events", (), _STREAM_CANDIDATES, stream=True)
+    if not kinds and values_seen and not evidence:
+        return Detection(None, NOT_A2A, ("no line with A2A evidence",), stream=True)
+    if not kinds:  # an empty stream, or lines of A2A objects that are no events: judged as streams
+        why = ("no events",) if not values_seen else ("no line is an event",)
+        return Detection(None, "JSONL stream of unrecognised events", why, _STREAM_CANDIDATES, stream=True)
     counts = {v: sum(n for schema, n in lines.items() if schema.startswith(v)) for v in versions}
     if len(versions) > 1 and len(set(counts.values())) == 1:
         return Detection(

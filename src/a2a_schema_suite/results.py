@@ -32,6 +32,7 @@ class ExitCode(enum.IntEnum):
     USAGE = 2  #: bad command line (click's own code)
     ERRORED = 3  #: at least one test errored: broken schema, unresolvable $ref, unloadable input
     NO_TESTS = 4  #: nothing was collected: never report success when nothing ran
+    NOT_A2A = 5  #: ``validate``: a FILE is not an A2A document (``--non-a2a note``: a note, not 5)
 
 
 class Outcome(str, enum.Enum):

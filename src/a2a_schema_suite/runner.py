@@ -26,6 +26,7 @@ from jsonschema.protocols import Validator
 
 from a2a_schema_suite import explain, sandbox
 from a2a_schema_suite.advice import timestamp_warnings
+from a2a_schema_suite.candidates import AUTO  # re-exported: detect each document's schema
 from a2a_schema_suite.guard import Crash, contain, load_error_detail
 from a2a_schema_suite.jsonio import LoadError, iter_jsonl, load_path
 from a2a_schema_suite.policy import policy_findings
@@ -393,10 +394,6 @@ def run_paths(
     yield from _until_first_failure(itertools.chain(orphan_results, results), options.fail_fast)
 
 
-#: ``--schema auto`` (or no ``--schema``): detect each document's version and type
-AUTO = "auto"
-
-
 #: the schema files whose documents are stream events (or envelopes of them): a ``.jsonl`` checked
 #: against one of them is a stream, with the rules across lines; against any other schema (agent
 #: cards, requests, parts) it is JSON Lines of documents, each checked on its own
@@ -476,17 +473,33 @@ def document_result(
 ) -> CaseResult:
     """One document given as a value (what the Python API's ``validate_document`` returns);
     raises :class:`SchemaError` for a schema that cannot be used."""
+    from a2a_schema_suite import candidates
     from a2a_schema_suite.detection import detect
 
-    note = None
-    if schema in (None, AUTO):
+    detecting, version = candidates.parse_auto(schema)
+    if detecting:
         detection = detect(data)
-        note = detection.explain()
-        if detection.schema is None:
-            return _errored(
-                name, AUTO, name, True, f"cannot tell which schema to use: {note}", data=data, note=note
-            )
-        schema = detection.schema
+        if not detection.is_a2a:
+            return candidates.not_a2a(name, detection, data=data)
+        schemas = candidates.targets(detection, store, version)
+        if not schemas and version is not None:
+            return candidates.no_such_type(name, detection, version, data=data)
+        for ref in schemas:
+            store.validator(ref, profile)  # a schema that cannot be used raises, as with --schema
+
+        def errors_of(ref: str) -> tuple[ErrorDetail, ...]:
+            return document_errors(store.validator(ref, profile), ref, data, policy, profile=profile)
+
+        return contain(
+            lambda: candidates.judge(
+                name, detection, schemas, errors_of, policy, store, data=data, pinned=version
+            ),
+            lambda crash: _document_crashed(
+                name, ", ".join(schemas), crash, data=data, note=detection.explain()
+            ),
+            subject=name,
+        )
+    assert schema is not None
     validator = store.validator(schema, profile)
     return contain(
         lambda: verdict_result(
@@ -495,9 +508,8 @@ def document_result(
             document_errors(validator, schema, data, policy, profile=profile),
             policy,
             data=data,
-            note=note,
         ),
-        lambda crash: _document_crashed(name, schema, crash, data=data, note=note),
+        lambda crash: _document_crashed(name, schema, crash, data=data),
         subject=name,
     )
 
@@ -547,48 +559,60 @@ def validate_file(
 ) -> CaseResult:
     """Validate one of the user's files (``.jsonl``: a stream) against ``schema``, or against
     the schema :mod:`a2a_schema_suite.detection` finds when ``schema`` is None or ``"auto"``."""
-    from a2a_schema_suite.detection import detect, detect_path, detect_stream
+    from a2a_schema_suite import candidates
+    from a2a_schema_suite.detection import Detection, detect, detect_path, detect_stream
 
     name = path.as_posix()
     note = None
     data = None  # the loaded document, for reporters that show it (a stream is not kept)
     lines: list[tuple[int, Any, LoadError | None]] | None = None  # a pipe's stream, read once
     stream = path.suffix == ".jsonl"
+    detecting, version = candidates.parse_auto(schema)
+
+    def errors_of(ref: str) -> tuple[ErrorDetail, ...]:
+        nonlocal data
+        validator = store.validator(stream_line_schema(store, ref) if stream else ref, profile)
+        if stream:
+            line_version = store.resolve(ref)[0]
+            events = carries_events(ref)
+            if lines is None:
+                return stream_errors(path, name, line_version, validator, policy, events=events)
+            return stream_line_errors(lines, line_version, validator, policy, events=events)
+        if data is None:
+            data = load_path(path, name)
+        return document_errors(validator, ref, data, policy, profile=profile)
 
     def judged() -> CaseResult:
         nonlocal schema, note, data, lines
-        if schema in (None, AUTO):
-            if not stream:
-                data = load_path(path, name)
-                detection = detect(data)
-            elif _rereadable(path):  # read again to be checked: memory stays flat
-                detection = detect_path(path, name)
-            else:  # a pipe or /dev/stdin can be read once: its lines are kept
-                lines = list(iter_jsonl(path, name))
-                detection = detect_stream(value for _, value, error in lines if error is None)
-            note = detection.explain()
-            if detection.schema is None:
-                return _errored(
-                    name, AUTO, name, True, f"cannot tell which schema to use: {note}", source=name, note=note
-                )
-            schema = detection.schema
+        if not detecting:
+            assert schema is not None
+            try:
+                store.validator(stream_line_schema(store, schema) if stream else schema, profile)
+            except SchemaError as exc:  # the document is not shown: the schema is the problem
+                return _errored(name, schema, name, True, str(exc))
+            return verdict_result(name, schema, errors_of(schema), policy, data=data)
+        detection: Detection
+        if not stream:
+            data = load_path(path, name)
+            detection = detect(data)
+        elif _rereadable(path):  # read again to be checked: memory stays flat
+            detection = detect_path(path, name)
+        else:  # a pipe or /dev/stdin can be read once: its lines are kept
+            lines = list(iter_jsonl(path, name))
+            detection = detect_stream(value for _, value, error in lines if error is None)
+        if not detection.is_a2a:
+            return candidates.not_a2a(name, detection, data=data, source=name)
+        note = detection.explain()
+        schemas = candidates.targets(detection, store, version)
+        if not schemas and version is not None:
+            return candidates.no_such_type(name, detection, version, data=data, source=name)
+        schema = ", ".join(schemas)
         try:
-            validator = store.validator(stream_line_schema(store, schema) if stream else schema, profile)
-        except SchemaError as exc:  # the document is not shown: the schema is the problem
+            for ref in schemas:
+                store.validator(stream_line_schema(store, ref) if stream else ref, profile)
+        except SchemaError as exc:
             return _errored(name, schema, name, True, str(exc), note=note)
-        if stream:
-            version = store.resolve(schema)[0]
-            events = carries_events(schema)
-            errors = (
-                stream_errors(path, name, version, validator, policy, events=events)
-                if lines is None
-                else stream_line_errors(lines, version, validator, policy, events=events)
-            )
-        else:
-            if data is None:
-                data = load_path(path, name)
-            errors = document_errors(validator, schema, data, policy, profile=profile)
-        return verdict_result(name, schema, errors, policy, data=data, note=note)
+        return candidates.judge(name, detection, schemas, errors_of, policy, store, data=data, pinned=version)
 
     return contain(
         judged, lambda crash: _document_crashed(name, schema, crash, data=data, note=note), subject=name

@@ -26,6 +26,7 @@ from a2a_schema_suite.commands._options import (
 
 if TYPE_CHECKING:
     from a2a_schema_suite.registry import SchemaStore
+    from a2a_schema_suite.results import CaseResult
     from a2a_schema_suite.shard import Shard
 
 
@@ -40,6 +41,21 @@ if TYPE_CHECKING:
     "v1_0/agent_card.json#/$defs/AgentSkill. Without it (or with 'auto') each "
     "file's version and type are detected from its shape, and said.",
 )
+@click.option(
+    "--version",
+    "pinned",
+    metavar="vN_M",
+    help="Without --schema: validate each file as its detected type in this version (e.g. "
+    "v1_0), for a repository that holds one version only.",
+)
+@click.option(
+    "--non-a2a",
+    type=click.Choice(["error", "note"]),
+    default="error",
+    show_default=True,
+    help="Without --schema, a file with no A2A evidence at all (package.json) is 'not an A2A "
+    "document': exit 5 (error), or a note that does not change the exit code (note).",
+)
 # readable=False: an unreadable file is an errored result like a missing one (exit 3, the other
 # files still validated), not a usage error that discards every result.
 @click.argument("files", nargs=-1, required=True, type=click.Path(readable=False, path_type=Path))
@@ -49,6 +65,8 @@ if TYPE_CHECKING:
 @validation_options
 def command(
     schema_ref: str | None,
+    pinned: str | None,
+    non_a2a: str,
     files: tuple[Path, ...],
     schemas: Path | None,
     profile: str | None,
@@ -63,14 +81,18 @@ def command(
 ) -> None:
     """Validate your own JSON documents (.jsonl files are streams).
 
-    Without --schema each file's A2A version and type are detected and said (a document that
-    cannot be told apart is errored, exit 3, with the candidates).
+    Without --schema each file's A2A version and type are detected and said; a document that
+    fits more than one version (or type) is validated against each (valid under all: valid;
+    valid under some: a warning naming what fails; under none: invalid). A file with no A2A
+    evidence is "not an A2A document" (exit 5; --non-a2a note: exit 0).
 
     \b
     Examples:
       a2a-schema-suite validate card.json
+      a2a-schema-suite validate --version v1_0 --non-a2a note fixtures/
       a2a-schema-suite validate --schema v1_0/task.json task1.json task2.json
     """
+    from a2a_schema_suite.candidates import auto as auto_schema
     from a2a_schema_suite.console import Progress
     from a2a_schema_suite.results import RunSummary
     from a2a_schema_suite.runner import AUTO, validate_documents_budgeted
@@ -84,12 +106,19 @@ def command(
     auto = schema_ref in (None, AUTO)
     if schema_ref is not None and not auto:
         _check_ref(store, schema_ref)
+        if pinned is not None:
+            raise click.UsageError("--version is for detection; --schema names the version already")
+    if pinned is not None and pinned not in store.versions:
+        raise click.BadParameter(
+            f"{pinned!r} is not a version of {store.root} (versions: {', '.join(store.versions)})",
+            param_hint="--version",
+        )
     with Progress("validate", "documents", total=len(files)) as progress:
         results, interrupted = collect(
             progress.track(
                 validate_documents_budgeted(
                     files,
-                    None if auto else schema_ref,
+                    auto_schema(pinned) if auto else schema_ref,
                     store,
                     profile or "strict",
                     jobs,
@@ -112,7 +141,21 @@ def command(
         fmt,
         output,
     )
-    sys.exit(interrupted or code)
+    sys.exit(interrupted or _non_a2a_code(results, code, non_a2a))
+
+
+def _non_a2a_code(results: list[CaseResult], code: int, mode: str) -> int:
+    """The exit code once the files that are not A2A documents are counted: 5 under ``error``
+    (unless something failed or errored), nothing under ``note``."""
+    from a2a_schema_suite.candidates import is_not_a2a
+    from a2a_schema_suite.results import ExitCode
+
+    if not any(is_not_a2a(r) for r in results):
+        return code
+    if mode == "note":
+        others = [r for r in results if not is_not_a2a(r)]
+        return ExitCode.OK if code == ExitCode.NO_TESTS and not others else code
+    return ExitCode.NOT_A2A if code in (ExitCode.OK, ExitCode.NO_TESTS) else code
 
 
 def documents(paths: tuple[Path, ...]) -> Iterator[Path]:

@@ -1,0 +1,306 @@
+"""The verdict of a detected document: against its schema, or against each candidate.
+
+``validate`` without ``--schema`` asks :mod:`a2a_schema_suite.detection` what a document is.
+This module turns the answer into a verdict:
+
+- one schema: the document's verdict under it;
+- several candidates (a document that looks the same in two versions, or could be two types):
+  it is validated against each. Valid under every one is *valid* (``passed``: "valid under each
+  (the same in 1.0 and 0.3)"); valid under some is *valid with a warning* (``warning``, exit 0):
+  the candidates it fails are named with their errors as advice, and ``--version`` pins the one
+  the repository holds; valid under none is *invalid* (``failed``, exit 1), with the errors of
+  each candidate, each prefixed by the schema it comes from;
+- no A2A evidence at all: *not an A2A document*, a ``skipped`` result; ``validate`` exits 5 for
+  it, or 0 with ``--non-a2a note`` (what the pre-commit hook passes);
+- a JSON-RPC request whose method no version has: invalid, with a did-you-mean across versions.
+
+``--version vN_M`` pins the version while the type is still detected: the document is validated
+against its type's schema in that version (:data:`~a2a_schema_suite.detection.KINDS`, else the
+same file under that version's directory).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from a2a_schema_suite.detection import KINDS, Detection, kind_of
+from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, split_policy
+
+if TYPE_CHECKING:
+    from a2a_schema_suite.registry import SchemaStore
+
+__all__ = ["AUTO", "auto", "judge", "method_hint", "not_a2a", "parse_auto", "targets"]
+
+#: ``--schema auto`` (or no ``--schema``): detect each document's version and type
+AUTO = "auto"
+#: the outcome reason of a document with no A2A evidence starts with this
+NOT_A2A_REASON = "not an A2A document"
+
+
+def auto(version: str | None = None) -> str:
+    """The schema argument of detection, with the version ``--version`` pins: ``auto:v1_0``."""
+    return AUTO if version is None else f"{AUTO}:{version}"
+
+
+def parse_auto(schema: str | None) -> tuple[bool, str | None]:
+    """``(detect?, pinned version)`` of a schema argument: None, ``auto``, ``auto:vN_M``."""
+    if schema is None or schema == AUTO or schema == "":
+        return True, None
+    if schema.startswith(AUTO + ":"):
+        return True, schema[len(AUTO) + 1 :] or None
+    return False, None
+
+
+def is_not_a2a(result: CaseResult) -> bool:
+    """Is this the result of a document with no A2A evidence?"""
+    return result.outcome is Outcome.SKIPPED and (result.reason or "").startswith(NOT_A2A_REASON)
+
+
+def version_name(version: str) -> str:
+    """``v1_0`` -> ``1.0``."""
+    return version[1:].replace("_", ".") if version.startswith("v") else version
+
+
+def _version(ref: str) -> str:
+    return ref.split("/", 1)[0]
+
+
+def targets(detection: Detection, store: SchemaStore, version: str | None = None) -> tuple[str, ...]:
+    """The schemas a detected document is validated against: its schema or each candidate the
+    store has; with ``version``, its type's schema in that version (empty: that version has no
+    such type)."""
+    refs = detection.schemas
+    if version is not None:
+        same = [r for r in refs if _version(r) == version]
+        if not same:
+            for ref in refs:
+                kind = kind_of(ref)
+                if kind is not None and version in KINDS[kind]:
+                    same.append(KINDS[kind][version])
+                else:  # a version the table does not know (a new one): the same file under it
+                    same.append(f"{version}/{ref.split('/', 1)[1]}")
+        refs = tuple(dict.fromkeys(same))
+    return tuple(r for r in refs if r.split("#", 1)[0] in store.files)
+
+
+def not_a2a(name: str, detection: Detection, *, data: Any = None, source: str | None = None) -> CaseResult:
+    """A document with no A2A evidence: skipped, saying why (no note: nothing was chosen)."""
+    because = "; ".join(detection.because)
+    return CaseResult(
+        name,
+        AUTO,
+        name,
+        True,
+        None,
+        Outcome.SKIPPED,
+        (),
+        f"{NOT_A2A_REASON} ({because}; no A2A member or value); --schema REF validates it anyway",
+        source=source,
+        data=data,
+    )
+
+
+def no_such_type(
+    name: str, detection: Detection, version: str, *, data: Any = None, source: str | None = None
+) -> CaseResult:
+    """``--version`` names a version that has no schema for the detected type: invalid."""
+    message = f"A2A {version_name(version)} has no {detection.label} (pinned by --version {version})"
+    error = ErrorDetail("$", "", "", "version", message, severity="spec")
+    return CaseResult(
+        name,
+        auto(version),
+        name,
+        True,
+        False,
+        Outcome.FAILED,
+        (error,),
+        "1 validation error(s)",
+        source=source,
+        data=data,
+        note=detection.explain(),
+    )
+
+
+def _as(schema: str, error: ErrorDetail, severity: str | None = None) -> ErrorDetail:
+    """The error of one candidate, saying which (``as v0_3/task.json: ...``)."""
+    return dataclasses.replace(
+        error,
+        message=f"as {schema}: {error.message}",
+        severity=severity or error.severity,
+        context=tuple(_as(schema, c, severity) for c in error.context) if severity else error.context,
+    )
+
+
+def judge(
+    name: str,
+    detection: Detection,
+    schemas: tuple[str, ...],
+    errors_of: Callable[[str], tuple[ErrorDetail, ...]],
+    policy: str,
+    store: SchemaStore,
+    *,
+    data: Any = None,
+    pinned: str | None = None,
+) -> CaseResult:
+    """The verdict of a detected document against ``schemas`` (see the module's doc);
+    ``errors_of(schema)`` gives its errors under one; ``pinned``: the ``--version`` given."""
+    from a2a_schema_suite.runner import verdict_result as verdict
+
+    note = detection.explain() + (f"; as {version_name(pinned)} (--version {pinned})" if pinned else "")
+    if len(schemas) == 1:
+        errors = errors_of(schemas[0])
+        return verdict(name, schemas[0], _with_method_hint(errors, data, store), policy, data=data, note=note)
+    found = {schema: errors_of(schema) for schema in schemas}
+    valid = [s for s, errors in found.items() if not split_policy(errors, policy)[0]]
+    invalid = [s for s in schemas if s not in valid]
+    joined = ", ".join(schemas)
+    if not invalid:
+        versions = list(dict.fromkeys(version_name(_version(s)) for s in schemas))
+        same = f" (the same in {' and '.join(versions)})" if len(versions) > 1 else ""
+        result = verdict(
+            name, joined, found[schemas[0]], policy, data=data, note=f"{note}; valid under each{same}"
+        )
+        return result
+    if valid:
+        kept = found[valid[0]]
+        advice = tuple(_as(s, e, "advice") for s in invalid for e in split_policy(found[s], policy)[0])
+        result = verdict(
+            name,
+            ", ".join(valid),
+            kept + advice,
+            policy,
+            data=data,
+            note=f"{note}; valid as {', '.join(valid)} only",
+        )
+        failing = ", ".join(f"{s} ({len(split_policy(found[s], policy)[0])} error(s))" for s in invalid)
+        reason = f"valid as {', '.join(valid)}; invalid as {failing}; --version pins the version"
+        return dataclasses.replace(result, outcome=Outcome.WARNING, reason=reason)
+    errors = tuple(_as(s, e) for s in schemas for e in found[s])
+    result = verdict(
+        name,
+        joined,
+        _with_method_hint(errors, data, store),
+        policy,
+        data=data,
+        note=f"{note}; invalid under each",
+    )
+    return result
+
+
+# -- JSON-RPC methods ------------------------------------------------------------------------------
+
+
+def _method_names(contents: Any) -> Iterator[str]:
+    """The method names a JSON-RPC request schema allows (every ``enum``/``const`` of a ``method``
+    property or of the ``$defs`` entry a ``method`` property refers to)."""
+    defs = contents.get("$defs", {}) if isinstance(contents, dict) else {}
+
+    def values(node: Any) -> Iterator[str]:
+        if not isinstance(node, dict):
+            return
+        if isinstance(node.get("const"), str):
+            yield node["const"]
+        for value in node.get("enum", ()):
+            if isinstance(value, str):
+                yield value
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            yield from values(defs.get(ref.rsplit("/", 1)[1]))
+
+    def walk(node: Any, depth: int = 0) -> Iterator[str]:
+        if depth > 30:
+            return
+        if isinstance(node, dict):
+            properties = node.get("properties")
+            if isinstance(properties, dict) and "method" in properties:
+                yield from values(properties["method"])
+            for child in node.values():
+                yield from walk(child, depth + 1)
+        elif isinstance(node, list):
+            for child in node:
+                yield from walk(child, depth + 1)
+
+    yield from walk(contents)
+
+
+def known_methods(store: SchemaStore) -> dict[str, list[str]]:
+    """Each version's JSON-RPC method names, from its ``jsonrpc_request.json``."""
+    found: dict[str, list[str]] = {}
+    for version in store.versions:
+        schema_file = store.files.get(f"{version}/jsonrpc_request.json")
+        if schema_file is not None:
+            found[version] = list(dict.fromkeys(_method_names(schema_file.contents)))
+    return found
+
+
+def _tokens(name: str) -> set[str]:
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
+    words = (t.lower() for t in re.split(r"[^A-Za-z0-9]+", spaced) if t)
+    return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words}  # tasks ~ task
+
+
+def method_hint(method: str, methods: dict[str, list[str]]) -> str | None:
+    """``did you mean SendMessage (1.0) or message/send (0.3)?`` for a method no version has
+    (None for a known one): per version, the name with the most words in common (``message.send``
+    and ``SendMessage`` share *send* and *message*), else the closest spelling."""
+    if any(method in names for names in methods.values()):
+        return None
+    words = _tokens(method) - {"a2a"}
+    guesses = []
+    for version, names in reversed(methods.items()):
+        scored = [
+            (
+                len(words & _tokens(n)) / max(len(_tokens(n) | words), 1),
+                difflib.SequenceMatcher(None, method, n).ratio(),
+                n,
+            )
+            for n in names
+        ]
+        score, _, best = max(scored, default=(0.0, 0.0, ""))
+        if score < 0.5:
+            close = difflib.get_close_matches(method, names, n=1, cutoff=0.6)
+            best = close[0] if close else ""
+        if best:
+            guesses.append(f"{best} ({version_name(version)})")
+    return f"did you mean {' or '.join(guesses)}?" if guesses else None
+
+
+_methods: dict[int, dict[str, list[str]]] = {}  # by id(store): read once per store
+
+
+def methods_of(store: SchemaStore) -> dict[str, list[str]]:
+    """:func:`known_methods`, read once for the store in use."""
+    key = id(store)
+    if key not in _methods:
+        _methods.clear()
+        _methods[key] = known_methods(store)
+    return _methods[key]
+
+
+def _with_method_hint(
+    errors: tuple[ErrorDetail, ...], data: Any, store: SchemaStore
+) -> tuple[ErrorDetail, ...]:
+    """A request whose method no version has: an error at ``$.method`` with the did-you-mean
+    first (the schema's own errors follow)."""
+    if not (isinstance(data, dict) and "jsonrpc" in data and isinstance(data.get("method"), str)):
+        return errors
+    methods = methods_of(store)
+    method = data["method"]
+    hint = method_hint(method, methods)
+    if hint is None or not methods:
+        return errors
+    versions = " or ".join(version_name(v) for v in reversed(methods))
+    error = ErrorDetail(
+        "$.method",
+        "/method",
+        "",
+        "enum",
+        f"{method!r} is not a method of A2A {versions}; hint: {hint}",
+        severity="spec",
+        hint=hint,
+    )
+    return (error, *errors)
