@@ -223,3 +223,116 @@ def test_the_webhook_receiver_is_bounded():
     assert len(deliveries) == 2
     assert hook.dropped == 1
     assert all(d.truncated and d.body == b"0123456789" for d in deliveries)
+
+
+class _ShortHistory:
+    """ASGI middleware over the reference agent's JSON-RPC answers: the task of a SendMessage
+    keeps only its last user message in ``history`` (a server's default amount of history is
+    implementation-defined, spec 1.0 §3.2.4), and GetTask with ``historyLength`` 0 answers with
+    one history message (the spec says SHOULD be omitted, not MUST)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+        chunks = []
+        while True:
+            event = await receive()
+            chunks.append(event.get("body", b""))
+            if not event.get("more_body"):
+                break
+        request = b"".join(chunks)
+        try:
+            call = json.loads(request)
+        except ValueError:
+            call = None
+        replayed = False
+
+        async def replay():
+            nonlocal replayed
+            if replayed:
+                return await receive()  # the client's own disconnect, when it comes
+            replayed = True
+            return {"type": "http.request", "body": request, "more_body": False}
+
+        start, body, buffered = None, [], False
+
+        async def capture(event) -> None:
+            nonlocal start, buffered
+            if event["type"] == "http.response.start":
+                headers = dict(event.get("headers", []))
+                buffered = b"application/json" in headers.get(b"content-type", b"")
+                if buffered:
+                    start = event
+                else:  # a stream (SSE) passes through as it comes
+                    await send(event)
+            elif event["type"] == "http.response.body" and buffered:
+                body.append(event.get("body", b""))
+                if not event.get("more_body"):
+                    await send_rewritten()
+            else:
+                await send(event)
+
+        async def send_rewritten() -> None:
+            data = b"".join(body)
+            if isinstance(call, dict):
+                data = self.rewrite(call, data)
+            fixed = [(k, v) for k, v in start.get("headers", []) if k != b"content-length"]
+            fixed.append((b"content-length", str(len(data)).encode()))
+            await send({**start, "headers": fixed})
+            await send({"type": "http.response.body", "body": data})
+
+        await self.app(scope, replay, capture)
+
+    @staticmethod
+    def rewrite(call: dict, data: bytes) -> bytes:
+        try:
+            answer = json.loads(data)
+        except ValueError:
+            return data
+        result = answer.get("result") if isinstance(answer, dict) else None
+        if not isinstance(result, dict):
+            return data
+        params = call.get("params") or {}
+        if call.get("method") == "SendMessage" and isinstance(result.get("task"), dict):
+            history = result["task"].get("history") or []
+            users = [m for m in history if m.get("role") == "ROLE_USER"]
+            if len(users) >= 2:
+                result["task"]["history"] = users[-1:]
+        elif call.get("method") == "GetTask" and params.get("historyLength") == 0:
+            result["history"] = [{"messageId": "m-0", "role": "ROLE_USER", "parts": [{"text": "hi"}]}]
+        return json.dumps(answer).encode()
+
+
+class _ShortHistoryAgent(ReferenceAgentServer):
+    def _start_grpc(self, base_url: str) -> None:  # JSON-RPC only
+        return
+
+    def build(self, base_url: str):
+        return _ShortHistory(super().build(base_url))
+
+
+def test_checks_that_are_not_a_must_are_advice_and_never_lower_the_level():
+    """Issue 25: an agent whose history after two turns holds one user message (the server's
+    default amount of history is implementation-defined, spec 1.0 §3.2.4) used to fail
+    'multi-turn' and drop to 'minimal'; history for historyLength 0 is a SHOULD. Both are now
+    warnings with the spec's words, and the level is what the MUSTs give (full)."""
+    logging.getLogger("a2a").setLevel(logging.CRITICAL)
+    with _ShortHistoryAgent() as server:
+        done = cli(server.base_url, *OPS, "--binding", "jsonrpc", "--format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    found = results(done.stdout)
+    turn = found["operations: multi-turn: INPUT_REQUIRED, then the same task continued"]
+    assert turn["outcome"] == "warning", turn
+    (advice,) = turn["errors"]
+    assert advice["severity"] == "advice" and advice["rule"] == "multi-turn"
+    assert advice["message"].startswith(
+        "implementation-defined: the history holds 1 user message(s) after two turns"
+    )
+    zero = next(r for d, r in found.items() if d.endswith("historyLength=0"))
+    assert zero["outcome"] == "warning", zero
+    assert zero["errors"][0]["message"].startswith("SHOULD: historyLength 0 asked, 1 history message(s)")
+    assert found["conformance level: full"]["outcome"] == "passed"

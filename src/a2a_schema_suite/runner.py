@@ -25,7 +25,7 @@ from urllib.parse import urldefrag
 from jsonschema.protocols import Validator
 
 from a2a_schema_suite import explain, sandbox
-from a2a_schema_suite.advice import timestamp_warnings
+from a2a_schema_suite.advice import timestamp_warnings, version_patch_warnings
 from a2a_schema_suite.candidates import AUTO  # re-exported: detect each document's schema
 from a2a_schema_suite.guard import Crash, contain, load_error_detail
 from a2a_schema_suite.jsonio import LoadError, iter_jsonl, load_path
@@ -166,6 +166,7 @@ def document_errors(
         errors += explain.leftovers(validator, data)
         if profile == "strict":
             errors += timestamp_warnings(schema, data, {e.path for e in errors})
+        errors += version_patch_warnings(schema, data, {e.path for e in errors})
     if policy != "off":
         errors += tuple(policy_findings(schema, data))
     return errors

@@ -12,6 +12,13 @@ Every check belongs to one area:
   SubscribeToTask, push notifications, the extended card);
 - ``robustness``: the answers to malformed requests (``--fuzz``).
 
+Which checks count: only a *failed* check lowers the level, and a check fails only on what the
+specification requires (MUST, MUST NOT, REQUIRED, or a definition it states without a keyword,
+such as "at most N messages" for ``historyLength`` N). What it says with SHOULD, SHOULD NOT or
+RECOMMENDED, or leaves implementation-defined (the default amount of history, spec 1.0 §3.2.4;
+no history for ``historyLength`` 0), is an advice finding: a warning with the spec's own keyword,
+which never lowers the level (docs/SCHEMA_CONVENTIONS.md, "MUST is never SHOULD").
+
 The level is the best one whose areas all passed:
 
 ``full``

@@ -57,6 +57,13 @@ def _finding(rule: str, message: str, **where: Any) -> ErrorDetail:
     return ErrorDetail.finding(rule, message, **where)
 
 
+def _advice(rule: str, keyword: str, message: str, reference: str, **where: Any) -> ErrorDetail:
+    """A finding on what the spec says with SHOULD (or does not require at all): a warning with
+    the spec's own keyword, never a failure, so it never lowers the conformance level."""
+    finding = ErrorDetail.finding(rule, f"{keyword}: {message}", **where)
+    return dataclasses.replace(finding, severity="advice", reference=reference)
+
+
 def _state(task: Any) -> str | None:
     status = task.get("status") if isinstance(task, dict) else None
     return normalise_state(status.get("state")) if isinstance(status, dict) else None
@@ -186,6 +193,17 @@ class Operations:
                 count = len(history) if isinstance(history, list) else 0
                 if count <= n:
                     return []
+                if n == 0:  # "no history should be returned; the history field SHOULD be omitted"
+                    return [
+                        _advice(
+                            "history-length",
+                            "SHOULD",
+                            f"historyLength 0 asked, {count} history message(s) returned; spec 1.0 "
+                            "§3.2.4: with 0 the history field SHOULD be omitted",
+                            "spec 1.0 §3.2.4; A2A_REFERENCE §15",
+                            path=("history",),
+                        )
+                    ]
                 return [
                     _finding(
                         "history-length",
@@ -795,8 +813,18 @@ class Operations:
             history = got.get("history")
             users = [m for m in history or () if isinstance(m, dict) and m.get("role") == "ROLE_USER"]
             if isinstance(history, list) and len(users) < 2:
+                # not a MUST: without historyLength the server returns "its default amount of
+                # history (implementation-defined)" (spec 1.0 §3.2.4)
                 found.append(
-                    _finding("multi-turn", f"the history holds {len(users)} user message(s) after two turns")
+                    _advice(
+                        "multi-turn",
+                        "implementation-defined",
+                        f"the history holds {len(users)} user message(s) after two turns; without "
+                        "historyLength a server returns its default amount of history "
+                        "(implementation-defined, spec 1.0 §3.2.4), so this is not a failure",
+                        "spec 1.0 §3.2.4; A2A_REFERENCE §15",
+                        path=("history",),
+                    )
                 )
             return found
 
