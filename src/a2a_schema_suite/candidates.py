@@ -75,16 +75,30 @@ def targets(detection: Detection, store: SchemaStore, version: str | None = None
     such type)."""
     refs = detection.schemas
     if version is not None:
+        known = {v for schemas in KINDS.values() for v in schemas}
         same = [r for r in refs if _version(r) == version]
         if not same:
             for ref in refs:
                 kind = kind_of(ref)
                 if kind is not None and version in KINDS[kind]:
                     same.append(KINDS[kind][version])
-                else:  # a version the table does not know (a new one): the same file under it
-                    same.append(f"{version}/{ref.split('/', 1)[1]}")
+                elif version not in known:  # a version the table does not know (a new one)
+                    same.append(f"{version}/{ref.split('/', 1)[1]}")  # the same file under it
         refs = tuple(dict.fromkeys(same))
-    return tuple(r for r in refs if r.split("#", 1)[0] in store.files)
+    return tuple(r for r in refs if _exists(store, r))
+
+
+def _exists(store: SchemaStore, ref: str) -> bool:
+    """Does the store hold ``ref`` (its file, and the ``$defs`` entry a fragment names)?"""
+    base, _, fragment = ref.partition("#")
+    schema_file = store.files.get(base)
+    if schema_file is None:
+        return False
+    if not fragment:
+        return True
+    name = fragment.removeprefix("/$defs/")
+    defs = schema_file.contents.get("$defs", {}) if isinstance(schema_file.contents, dict) else {}
+    return "/" not in name and name in defs if fragment.startswith("/$defs/") else True
 
 
 def not_a2a(name: str, detection: Detection, *, data: Any = None, source: str | None = None) -> CaseResult:
