@@ -135,10 +135,10 @@ def user_repo(root: Path, hook_repo: tuple[Path, str]) -> Path:
     return root
 
 
-def pre_commit(root: Path, home: Path) -> subprocess.CompletedProcess[str]:
+def pre_commit(root: Path, home: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"}
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "run", "--all-files"],
+        [sys.executable, "-m", "pre_commit", "run", "--all-files", *extra],
         cwd=root,
         capture_output=True,
         text=True,
@@ -201,6 +201,98 @@ def test_pre_commit_hooks_pass_and_fail(tmp_path, hook_repo, pre_commit_home):
     assert "FAILED legacy/agent-card.json: expected valid, got invalid" in out
     assert "- $.capabilities [type] 'streaming' is not of type 'object'" in out
     assert "FAILED legacy/stream.jsonl: expected valid, got invalid" in out
+
+
+ORDINARY = """\
+repos:
+  - repo: {repo}
+    rev: {rev}
+    hooks:
+      - id: a2a-validate
+{extra}"""
+
+
+def ordinary_repo(root: Path, hook_repo: tuple[Path, str], extra: str = "") -> Path:
+    """A repository as most are: package.json, package-lock.json, tsconfig.json, editor settings,
+    next to its A2A documents (a card, a task, an error response that looks the same in 1.0 and
+    0.3, a recorded stream)."""
+    repo, rev = hook_repo
+    root.mkdir()
+    git("init", "-q", cwd=root)
+    (root / ".pre-commit-config.yaml").write_text(ORDINARY.format(repo=repo, rev=rev, extra=extra), "utf-8")
+    files = {
+        "package.json": {"name": "my-agent", "version": "1.0.0", "scripts": {"test": "jest"}},
+        "package-lock.json": {"name": "my-agent", "lockfileVersion": 3, "requires": True, "packages": {}},
+        "tsconfig.json": {"compilerOptions": {"strict": True, "outDir": "dist"}, "include": ["src"]},
+        ".vscode/settings.json": {"editor.formatOnSave": True},
+        ".well-known/agent-card.json": valid_data("v1_0/agent_card.json"),
+        "fixtures/task.json": valid_data("v1_0/task.json"),
+        "fixtures/error.json": {
+            "jsonrpc": "2.0",
+            "id": "5",
+            "error": {"code": -32602, "message": "Invalid params"},
+        },
+    }
+    for name, value in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(json.dumps(value, indent=2), encoding="utf-8")
+    (root / "recordings").mkdir()
+    shutil.copy(CASES / "v1_0" / "streams" / "happy_path_chunked.jsonl", root / "recordings" / "ok.jsonl")
+    git("add", "-A", cwd=root)
+    return root
+
+
+def test_a2a_validate_leaves_ordinary_files_alone(tmp_path, hook_repo, pre_commit_home):
+    """Issue 25 item 4: package.json and tsconfig.json used to block the commit ('cannot tell
+    which schema to use', exit 3). Now they get a note; the A2A documents are judged, with the
+    fast engine the hooks install; args: [--non-a2a, error] makes the hook strict."""
+    root = ordinary_repo(tmp_path / "user", hook_repo)
+    good = pre_commit(root, pre_commit_home, "--verbose")
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert hook_lines(good.stdout) == {"A2A documents (a2a-schema-suite validate)": "Passed"}
+    out = good.stdout
+    for name in ("package.json", "package-lock.json", "tsconfig.json", ".vscode/settings.json"):
+        assert f"SKIPPED {name}: not an A2A document" in out, name
+    assert "engine: jsonschema-rs (auto: verdicts by jsonschema-rs, every message by jsonschema)" in out
+    assert (
+        "fixtures/error.json: A2A JSON-RPC error response: no member only one version has; valid under each"
+        in out
+    )
+    assert (
+        ".well-known/agent-card.json: A2A 1.0 agent card: supportedInterfaces -> v1_0/agent_card.json" in out
+    )
+    # an A2A document that is wrong still fails the commit
+    card = json.loads((root / ".well-known" / "agent-card.json").read_text(encoding="utf-8"))
+    del card["name"]
+    (root / ".well-known" / "agent-card.json").write_text(json.dumps(card), encoding="utf-8")
+    git("add", "-A", cwd=root)
+    bad = pre_commit(root, pre_commit_home)
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert "FAILED .well-known/agent-card.json: expected valid, got invalid" in bad.stdout
+    assert "- $ [required] 'name' is a required property" in bad.stdout
+
+
+def test_a2a_validate_can_be_strict_and_falls_back_without_the_fast_engine(
+    tmp_path, hook_repo, pre_commit_home
+):
+    extra = (
+        "        args: [--non-a2a, error]\n"
+        "      - id: a2a-validate\n"
+        "        name: A2A documents without jsonschema-rs\n"
+        "        additional_dependencies: []\n"
+        "        files: ^fixtures/\n"
+    )
+    root = ordinary_repo(tmp_path / "user", hook_repo, extra)
+    done = pre_commit(root, pre_commit_home, "--verbose")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert hook_lines(done.stdout) == {
+        "A2A documents (a2a-schema-suite validate)": "Failed",
+        "A2A documents without jsonschema-rs": "Passed",
+    }
+    assert "SKIPPED package.json: not an A2A document" in done.stdout
+    assert "- exit code: 5" in done.stdout
+    # without jsonschema-rs the auto engine is python-jsonschema, and says why
+    assert "engine: jsonschema (auto: jsonschema-rs is not installed" in done.stdout
 
 
 def test_pre_commit_hook_manifest_is_what_the_readme_says():
