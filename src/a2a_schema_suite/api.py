@@ -108,13 +108,24 @@ def _relative(ref: str) -> str:
 C = TypeVar("C", "CaseTest", "StreamCase")
 
 
+def _confined_root(directory: Path) -> Path:
+    """``directory`` resolved (the caches' key), unless it is inside the working tree as given and
+    leads out of it through a symbolic link: refused (ValueError), before anything under it is read."""
+    from a2a_schema_suite.files import argument_problem
+
+    refused = argument_problem(directory)
+    if refused is not None:
+        raise ValueError(refused)
+    return directory.resolve()
+
+
 def _suites(cases_dir: Path) -> tuple[Suite, ...]:
     if not cases_dir.is_dir():
         raise ValueError(f"cases_dir {cases_dir} is not a directory")
     # Cached per directory *and* state of its files: an edited cases directory is read again.
-    state = tuple(
-        (p.as_posix(), p.stat().st_mtime_ns, p.stat().st_size) for p in sorted(cases_dir.rglob("*.json"))
-    )
+    from a2a_schema_suite.files import files
+
+    state = tuple((p.as_posix(), p.stat().st_mtime_ns, p.stat().st_size) for p in files(cases_dir))
     return _load_suites(cases_dir, state)
 
 
@@ -147,7 +158,7 @@ def _select(
     cases_dir: Path | None,
 ) -> list[tuple[Suite, C]]:
     """The ``(suite, case)`` pairs selected, checked eagerly so that a bad argument fails at the call."""
-    suites = _suites((cases_dir or bundled_cases()).resolve())
+    suites = _suites(_confined_root(cases_dir or bundled_cases()))
     entries = [(suite, case) for suite in suites for case in members(suite)]
     versions = sorted({_version(suite) for suite, _ in entries})
     if version is not None and version not in versions:
@@ -252,6 +263,8 @@ def iter_streams(
 
 def schema_path(ref: str, *, schemas_dir: str | Path | None = None) -> Path:
     """The file of a schema: ``"v1_0/task.json"`` (a fragment is ignored) -> its path."""
+    from a2a_schema_suite.files import files
+
     root = Path(schemas_dir) if schemas_dir else bundled_schemas()
     relpath = urldefrag(_relative(ref))[0]
     path = root / relpath
@@ -263,17 +276,27 @@ def schema_path(ref: str, *, schemas_dir: str | Path | None = None) -> Path:
         or is_version_data(path, root / relpath.split("/")[0])
     ):
         known = sorted(
-            p.relative_to(root).as_posix() for p in root.glob("v*/*.json") if not is_version_data(p, p.parent)
+            p.relative_to(root).as_posix()
+            for p in files(root)
+            if len(p.relative_to(root).parts) == 2
+            and p.relative_to(root).parts[0].startswith("v")
+            and not is_version_data(p, p.parent)
         )
         raise ValueError(f"unknown schema {ref!r}; expected <version>/<file>, one of: {', '.join(known)}")
     return path
 
 
 def load_schema(ref: str, *, schemas_dir: str | Path | None = None) -> dict[str, Any]:
-    """The JSON of a schema file (a fresh copy); its ``$ref``\\s point at other files of its version."""
+    """The JSON of a schema file (a fresh copy); its ``$ref``\\s point at other files of its version.
+    A file that leads outside its schema root through a symbolic link is refused (ValueError), unread."""
+    from a2a_schema_suite.files import leaves
     from a2a_schema_suite.jsonio import load_path
 
-    return load_path(schema_path(ref, schemas_dir=schemas_dir))
+    path = schema_path(ref, schemas_dir=schemas_dir)
+    refused = leaves(path, path.parents[1], "a file or directory")
+    if refused is not None:
+        raise ValueError(refused)
+    return load_path(path)
 
 
 @functools.lru_cache(maxsize=4)
@@ -287,7 +310,7 @@ def _api_store(schemas_dir: str | Path | None, engine: str) -> Any:
     from a2a_schema_suite.engines import EngineUnavailable
     from a2a_schema_suite.registry import SchemaError
 
-    root = (Path(schemas_dir) if schemas_dir else bundled_schemas()).resolve()
+    root = _confined_root(Path(schemas_dir) if schemas_dir else bundled_schemas())
     try:
         return _store(root, engine)
     except (SchemaError, EngineUnavailable) as exc:
@@ -425,7 +448,7 @@ def validator_for(ref: str, profile: str = DEFAULT_PROFILE, *, schemas_dir: str 
     """
     from a2a_schema_suite.registry import SchemaError
 
-    root = (Path(schemas_dir) if schemas_dir else bundled_schemas()).resolve()
+    root = _confined_root(Path(schemas_dir) if schemas_dir else bundled_schemas())
     try:
         return _store(root).validator(_relative(ref), profile)
     except SchemaError as exc:

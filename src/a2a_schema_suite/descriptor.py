@@ -131,13 +131,18 @@ def problems(schema_root: Path, version: str) -> list[LoadError]:
     """Every problem of ``<version>/version.json`` (none when the file is absent): strict JSON,
     the meta-schema (every error, at its line), and what JSON Schema cannot say (the protocol
     version is the directory's, the predecessor is another version of the root and comes before)."""
+    from a2a_schema_suite.files import leaves
     from a2a_schema_suite.lint.tree import display_path, pointer_lines
+    from a2a_schema_suite.loaderrors import meta_message
     from a2a_schema_suite.roots import versions
 
     path = schema_root / version / DESCRIPTOR_FILE
     if not path.exists():
         return []
     shown = display_path(path)
+    refused = leaves(path, schema_root)
+    if refused is not None:  # never opened (the one confinement check)
+        return [LoadError(shown, 1, 1, refused)]
     try:
         data = load_path(path, shown)
     except LoadFailure as exc:
@@ -158,7 +163,7 @@ def problems(schema_root: Path, version: str) -> list[LoadError]:
             extra = sorted(k for k in error.instance if k not in declared)
             if extra:  # the line of the first unexpected member, not of its object
                 pointer += f"/{extra[0]}"
-        found.append(at(pointer, f"{where}{error.message} (schemas/{META_DIR}/{META_SCHEMA})"))
+        found.append(at(pointer, f"{where}{meta_message(error)} (schemas/{META_DIR}/{META_SCHEMA})"))
     if found or not isinstance(data, dict):
         return found
     named = protocol_version_of(version)

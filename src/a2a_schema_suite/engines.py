@@ -555,12 +555,14 @@ def rust_registry(resources: Iterable[tuple[str, Any]]) -> Any:
 
 def rust_meta_problem(contents: Any) -> str | None:
     """Why jsonschema-rs rejects ``contents`` as a Draft 2020-12 schema, or None."""
+    from a2a_schema_suite.loaderrors import rust_meta_message
+
     rs = _rust()
     try:
         rs.meta.validate(contents)
     except rs.ValidationError as exc:
         where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in exc.instance_path)
-        return f"not a valid Draft 2020-12 schema: {exc.message} at {where}"
+        return f"not a valid Draft 2020-12 schema: {rust_meta_message(exc)} at {where}"
     except (rs.ReferencingError, ValueError) as exc:
         return f"not a valid Draft 2020-12 schema: {exc}"
     return None

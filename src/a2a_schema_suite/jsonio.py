@@ -147,7 +147,9 @@ def _int_digit_limit() -> int:
 
 
 def _abbreviate(token: str, width: int = 40) -> str:
-    return token if len(token) <= width else f"{token[:width]}... ({len(token)} characters)"
+    from a2a_schema_suite.loaderrors import abbreviated
+
+    return abbreviated(token, width)
 
 
 def _locate_rejection(text: str) -> tuple[int, str] | None:

@@ -33,6 +33,7 @@ from referencing.jsonschema import DRAFT202012
 
 from a2a_schema_suite import engines, explain, schemawalk, verdicts
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, load_path
+from a2a_schema_suite.loaderrors import excerpt, meta_message
 from a2a_schema_suite.pointer import append as pointer_append
 from a2a_schema_suite.regexlint import catastrophic_patterns
 from a2a_schema_suite.tool import (
@@ -147,19 +148,36 @@ def union_branches(files: Iterable[tuple[str, Any]]) -> dict[str, set[str]]:
     return found
 
 
-def version_schema_files(version_dir: Path) -> list[Path]:
-    """The schema files of one version directory (``**/*.json``, sorted), its data files left out."""
-    return [p for p in sorted(version_dir.rglob("*.json")) if not is_version_data(p, version_dir)]
+def version_schema_files(version_dir: Path, root: Path | None = None) -> list[Path]:
+    """The schema files of one version directory (``**/*.json``, sorted), its data files left out.
+
+    Listed by the one confined walker (:func:`files.walk`): a file that leads outside ``root``
+    (default: the version directory's parent, the schema root) is listed too, and refused by
+    whoever reads it (:func:`files.leaves`), never opened here."""
+    from a2a_schema_suite.files import walk
+
+    fence = version_dir.parent if root is None else root
+    found = walk(version_dir, (".json",), confine=fence)
+    return [f.path for f in found if not is_version_data(f.path, version_dir)]
 
 
 def schema_paths(root: Path) -> Iterator[tuple[str, Path]]:
     """``(version, file)`` of every schema file of a root: ``<version>/**/*.json``, sorted, with
     ``.``/``_`` directories (``_meta``) and the version's data files (:data:`VERSION_DATA_FILES`)
-    skipped. What :meth:`SchemaStore.load` and ``check`` read."""
+    skipped. What :meth:`SchemaStore.load` and ``check`` read.
+
+    Listed by the one confined walker (:func:`files.walk`): a file or version directory that leads
+    outside the root is listed too, and refused (never opened) by whoever reads it
+    (:func:`files.leaves`)."""
+    from a2a_schema_suite.files import leaves
+
     for version_dir in sorted(p for p in root.iterdir() if p.is_dir()):
         if version_dir.name.startswith((".", "_")):
             continue
-        for path in version_schema_files(version_dir):
+        if version_dir.is_symlink() and leaves(version_dir, root, "a directory") is not None:
+            yield version_dir.name, version_dir  # refused by SchemaStore._add, never listed
+            continue
+        for path in version_schema_files(version_dir, root):
             yield version_dir.name, path
 
 
@@ -214,6 +232,11 @@ class SchemaStore:
         store = cls(root=(root or bundled_schemas()), engine=engines.DEFAULT_ENGINE if auto else engine)
         if not store.root.is_dir():
             raise SchemaError(f"{store.root}: schema root is not a directory")
+        from a2a_schema_suite.files import argument_problem
+
+        refused = argument_problem(store.root)
+        if refused is not None:
+            raise SchemaError(f"schema root {refused}")
         for version, path in schema_paths(store.root):
             store._add(version, path)
         if auto:
@@ -244,7 +267,13 @@ class SchemaStore:
         return sorted(names)
 
     def _add(self, version: str, path: Path) -> None:
+        from a2a_schema_suite.files import leaves
+
         relpath = path.relative_to(self.root).as_posix()
+        refused = leaves(path, self.root, "a file or directory")
+        if refused is not None:  # never opened
+            self.load_errors.setdefault(version, []).append(LoadError(relpath, 1, 1, refused))
+            return
         try:
             contents = load_path(path, relpath)
         except LoadFailure as exc:
@@ -477,7 +506,7 @@ def _schema_problem(contents: Any, engine: str = engines.DEFAULT_ENGINE) -> str 
             try:
                 jsonschema.Draft202012Validator.check_schema(contents)
             except jsonschema.SchemaError as exc:
-                problem = f"not a valid Draft 2020-12 schema: {exc.message} at {exc.json_path}"
+                problem = f"not a valid Draft 2020-12 schema: {meta_message(exc)} at {exc.json_path}"
     except RecursionError:
         problem = "not a valid Draft 2020-12 schema: nested too deeply to check"
     return problem or _dialect_problem(contents) or _format_problem(contents)
@@ -510,7 +539,7 @@ def _dialect_problem(contents: Any, absolute_only: bool = False) -> str | None:
             continue
         if not isinstance(value, str) or value.rstrip("#") != engines.DRAFT_2020_12:
             return (
-                f"$schema {value!r} at {pointer} is not Draft 2020-12 "
+                f"$schema {excerpt(value)} at {pointer} is not Draft 2020-12 "
                 f"({engines.DRAFT_2020_12}); no other dialect is read, and nothing is fetched"
             )
     return None
@@ -524,12 +553,12 @@ def _format_problem(contents: Any) -> str | None:
             continue  # the meta check words it
         if value not in engines.DRAFT_2020_12_FORMATS:
             return (
-                f"unknown format {value!r} at {pointer}: not a Draft 2020-12 format, so it "
+                f"unknown format {excerpt(value)} at {pointer}: not a Draft 2020-12 format, so it "
                 "would check nothing (a typo passes every document)"
             )
         if value not in checkable:
             return (
-                f"format {value!r} at {pointer} cannot be checked by the jsonschema engine in "
+                f"format {excerpt(value)} at {pointer} cannot be checked by the jsonschema engine in "
                 "this environment (its checker's package is not installed), so the engines "
                 "would disagree"
             )

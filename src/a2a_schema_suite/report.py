@@ -11,10 +11,8 @@ report, ``sys.exit(emit(report, fmt, output))``.
 
 from __future__ import annotations
 
-import errno
 import os
 import stat
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar, Protocol, runtime_checkable
@@ -62,41 +60,11 @@ def overwrites_input(output: Path, inputs: Sequence[Path]) -> bool:
 
 
 def write_report(path: Path, text: str) -> None:
-    """Write ``text`` to ``path``; raises OSError.
+    """Write ``text`` to ``path`` with the one output writer (:func:`files.write_output`: no link
+    inside the working tree, atomic); raises OSError."""
+    from a2a_schema_suite.files import write_output
 
-    A regular file (or a new one) is written atomically: into a temporary file next to it, then
-    renamed over it, so a reader never sees half a report and a failed write leaves the old file
-    as it was. A symbolic link to a file is refused (writing through it would overwrite whatever
-    it points at). Anything else that exists (``/dev/stdout``, a pipe, a device) is written in
-    place: it cannot be renamed over.
-    """
-    try:
-        target: os.stat_result | None = os.stat(path)  # follows links
-    except FileNotFoundError:
-        target = None
-    if path.is_symlink() and (target is None or stat.S_ISREG(target.st_mode)):
-        raise OSError(
-            errno.EEXIST, "it is a symbolic link; refusing to write through it (give the real path)"
-        )
-    if target is not None and not stat.S_ISREG(target.st_mode):
-        with open(path, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
-        return
-    directory = path.parent if str(path.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = stat.S_IMODE(target.st_mode) if target is not None else 0o666 & ~umask
-        os.chmod(temporary, mode)  # mkstemp's 0600 -> what the file had, or what open() makes
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_output(path, text)
 
 
 def _render(report: Report, fmt: str) -> tuple[str | None, str | None]:

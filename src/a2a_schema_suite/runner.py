@@ -14,7 +14,7 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -557,13 +557,23 @@ def validate_file(
     store: SchemaStore,
     profile: str = DEFAULT_PROFILE,
     policy: str = DEFAULT_POLICY,
+    refused: str | None = None,
 ) -> CaseResult:
     """Validate one of the user's files (``.jsonl``: a stream) against ``schema``, or against
-    the schema :mod:`a2a_schema_suite.detection` finds when ``schema`` is None or ``"auto"``."""
+    the schema :mod:`a2a_schema_suite.detection` finds when ``schema`` is None or ``"auto"``.
+
+    ``refused``: why the confined walker would not let the file be opened (a link out of the
+    directory it was found in); it is errored with that reason, unread. A path inside the working
+    tree that leads out of it through a link is refused the same way (:func:`files.argument_problem`).
+    """
     from a2a_schema_suite import candidates
     from a2a_schema_suite.detection import Detection, detect, detect_path, detect_stream
+    from a2a_schema_suite.files import argument_problem
 
     name = path.as_posix()
+    refused = refused or argument_problem(path)
+    if refused is not None:
+        return _errored(name, schema or AUTO, name, True, refused)
     note = None
     data = None  # the loaded document, for reporters that show it (a stream is not kept)
     lines: list[tuple[int, Any, LoadError | None]] | None = None  # a pipe's stream, read once
@@ -627,16 +637,20 @@ def validate_documents(
     profile: str = DEFAULT_PROFILE,
     jobs: int = 1,
     policy: str = DEFAULT_POLICY,
+    refused: Mapping[Path, str] | None = None,
 ) -> Iterator[CaseResult]:
     """Validate the user's own documents (``.jsonl`` files are streams): valid -> passed.
+
+    ``refused``: the files the confined walker refused, each with its reason (errored, unread).
 
     ``schema`` None or ``"auto"``: each file's schema is detected from its shape. With
     ``jobs > 1`` the files are validated in worker processes (each stream alone, other
     documents in chunks); the results come in the order of ``files``.
     """
     files = list(files)
+    refused = refused or {}
     if jobs > 1 and len(files) > 1:
-        units = [(chunk, schema, profile, policy) for chunk in _chunks(files, jobs)]
+        units = [(chunk, schema, profile, policy, _among(refused, chunk)) for chunk in _chunks(files, jobs)]
         for results in _in_workers(_validate_chunk, units, store, jobs, _documents_lost):
             yield from results
         return
@@ -644,7 +658,7 @@ def validate_documents(
         started = time.perf_counter()
         name = path.as_posix()
         sandbox.announce((name, schema or AUTO, name, True, None, None))
-        result = validate_file(path, schema, store, profile, policy)
+        result = validate_file(path, schema, store, profile, policy, refused.get(path))
         yield dataclasses.replace(result, duration=time.perf_counter() - started)
 
 
@@ -685,9 +699,18 @@ def _without_tests(item: Suite | SuiteProblem) -> Suite | SuiteProblem:
 
 
 def _validate_chunk(
-    files: list[Path], schema: str | None, profile: str, policy: str = DEFAULT_POLICY
+    files: list[Path],
+    schema: str | None,
+    profile: str,
+    policy: str = DEFAULT_POLICY,
+    refused: Mapping[Path, str] | None = None,
 ) -> list[CaseResult]:
-    return list(validate_documents(files, schema, _store(), profile, policy=policy))
+    return list(validate_documents(files, schema, _store(), profile, policy=policy, refused=refused))
+
+
+def _among(refused: Mapping[Path, str], chunk: list[Path]) -> dict[Path, str]:
+    """The refusals of one chunk's files (what a worker needs of them)."""
+    return {p: refused[p] for p in chunk if p in refused}
 
 
 def _chunks(files: list[Path], jobs: int) -> list[list[Path]]:
@@ -813,9 +836,15 @@ def _suite_task(
 
 
 def _documents_task(
-    files: list[Path], schema: str | None, profile: str, policy: str = DEFAULT_POLICY, *, start: int = 0
+    files: list[Path],
+    schema: str | None,
+    profile: str,
+    policy: str = DEFAULT_POLICY,
+    refused: Mapping[Path, str] | None = None,
+    *,
+    start: int = 0,
 ) -> Generator[CaseResult, None, None]:
-    yield from validate_documents(files[start:], schema, _store(), profile, policy=policy)
+    yield from validate_documents(files[start:], schema, _store(), profile, policy=policy, refused=refused)
 
 
 def _suite_lost(unit: tuple[Any, ...], why: str) -> tuple[list[CaseResult], Any]:
@@ -921,9 +950,13 @@ def validate_documents_budgeted(
     jobs: int,
     budget: sandbox.Budget,
     policy: str = DEFAULT_POLICY,
+    refused: Mapping[Path, str] | None = None,
 ) -> Iterator[CaseResult]:
     """:func:`validate_documents` with every document under ``budget`` (same results, order)."""
     files = list(files)
-    units = [(chunk, schema, profile, policy) for chunk in _chunks(files, max(jobs, 1))]
+    refused = refused or {}
+    units = [
+        (chunk, schema, profile, policy, _among(refused, chunk)) for chunk in _chunks(files, max(jobs, 1))
+    ]
     for results, _ in _budgeted(_documents_task, units, store, budget, jobs, _documents_lost_results):
         yield from results

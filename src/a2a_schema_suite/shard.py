@@ -90,6 +90,7 @@ def _load(path: Path) -> dict[str, Any]:
     import jsonschema
 
     from a2a_schema_suite.jsonio import LoadFailure, load_path
+    from a2a_schema_suite.loaderrors import meta_message
     from a2a_schema_suite.registry import META_DIR, bundled_schemas
 
     try:
@@ -100,7 +101,7 @@ def _load(path: Path) -> dict[str, Any]:
     error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(meta).iter_errors(data))
     if error is not None:
         raise ShardError(
-            f"{path}: not a JSON report of run or validate: {error.message} at {error.json_path}"
+            f"{path}: not a JSON report of run or validate: {meta_message(error)} at {error.json_path}"
         )
     assert isinstance(data, dict)
     return data

@@ -20,8 +20,9 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 import jsonschema
 
-from a2a_schema_suite import verdicts
+from a2a_schema_suite import loaderrors, verdicts
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, decode_utf8, load_path, loads, read_bytes
+from a2a_schema_suite.loaderrors import quoted
 from a2a_schema_suite.registry import META_DIR, bundled_schemas, compiled_meta_validator, compiled_says_valid
 from a2a_schema_suite.results import ErrorDetail
 
@@ -320,7 +321,7 @@ def _meta_message(error: jsonschema.ValidationError) -> str:
         if error.path and error.path[-1] in _FORBIDDEN:
             return _FORBIDDEN[str(error.path[-1])]
         return "expectedErrors is only allowed on a valid: false test"
-    return error.message
+    return loaderrors.meta_message(error)  # never the whole instance: a short, sanitised excerpt
 
 
 #: Top-level members of a suite whose elements get a line number (tests and streams).
@@ -444,22 +445,27 @@ def discover(paths: Iterable[Path]) -> list[tuple[Path, str]]:
 
 def tree_root(path: Path) -> Path:
     """The tree a suite found under ``path`` (a directory or a suite file given on the command
-    line) may read stream files from: the current directory if ``path`` is inside it (a
-    repository checkout), else the directory given (or the file's own directory)."""
-    cwd = Path.cwd().resolve()
+    line) may read from: the current directory if ``path`` is inside it as typed (a repository
+    checkout), else the directory given (or the file's own directory), links resolved. Suite files
+    and their stream files must stay inside it (:func:`files.leaves`)."""
+    from a2a_schema_suite.files import inside_as_typed, working_tree
+
+    cwd = working_tree()
+    if inside_as_typed(path, cwd):
+        return cwd
     try:
-        resolved = path.resolve()
+        return path.resolve() if path.is_dir() else path.parent.resolve()
     except (OSError, RuntimeError):
         return path if path.is_dir() else path.parent
-    if resolved.is_relative_to(cwd):
-        return cwd
-    return resolved if resolved.is_dir() else resolved.parent
 
 
 def discover_roots(paths: Iterable[Path]) -> list[tuple[Path, str, Path]]:
     """Expand files and directories into ``(suite file, display name)`` pairs, sorted.
 
-    The third member is the tree the suite's stream files must stay inside (:func:`tree_root`).
+    The third member is the tree the suite file and its stream files must stay inside
+    (:func:`tree_root`). Directories are listed by the one confined walker (:func:`files.walk`): a
+    file or directory found there that leads outside the tree is still listed, and
+    :func:`load_suite_file` refuses it without opening it.
 
     Names are paths the user can open, so that reports can point at them: a file under a relative
     directory is named as typed (``cases/v1_0/task.json`` for ``cases/v1_0``). Under an absolute
@@ -468,14 +474,17 @@ def discover_roots(paths: Iterable[Path]) -> list[tuple[Path, str, Path]]:
     wherever the current directory is and wherever the package is installed); elsewhere relative
     to the current directory if it is below it, else to the directory's parent.
     """
+    from a2a_schema_suite.files import walk
+
     found: list[tuple[Path, str, Path]] = []
     cwd = Path.cwd()
     for path in paths:
         root = tree_root(path)
         if path.is_dir():
             base = _name_base(path, cwd) if path.is_absolute() else None
-            for file in sorted(path.rglob("*.json")):
-                name = file if base is None else file.relative_to(base)
+            for entry in walk(path, (".json",), confine=root):
+                file = entry.path
+                name = file if base is None or not file.is_relative_to(base) else file.relative_to(base)
                 found.append((file, name.as_posix(), root))
         else:
             found.append((path, path.as_posix(), root))
@@ -486,19 +495,19 @@ def stream_path_problem(path: Path, file: str, root: Path) -> str | None:
     """Why a stream entry's ``file`` may not be read: it must be a relative path to a regular
     file inside ``root`` (the directory the suites were found in), symbolic links resolved."""
     if Path(file).is_absolute() or PureWindowsPath(file).is_absolute():
-        return f"stream file {file!r} is an absolute path: it must be relative to the suite file"
+        return f"stream file {quoted(file)} is an absolute path: it must be relative to the suite file"
     try:
         target = (path.parent / file).resolve()
         inside = target.is_relative_to(root.resolve())
     except (OSError, RuntimeError) as exc:  # a symbolic link loop
-        return f"stream file {file!r} cannot be resolved: {exc}"
+        return f"stream file {quoted(file)} cannot be resolved: {exc}"
     if not inside:
         return (
-            f"stream file {file!r} is outside the suites' directory {root.as_posix()} "
+            f"stream file {quoted(file)} is outside the suites' directory {root.as_posix()} "
             "(symbolic links resolved): a suite may only read files inside its own tree"
         )
     if not target.is_file():
-        return f"stream file {file!r} does not exist (relative to the suite file)"
+        return f"stream file {quoted(file)} does not exist (relative to the suite file)"
     return None
 
 
@@ -559,8 +568,8 @@ def _version_problems(data: dict[str, Any], name: str, where: SuiteLocations) ->
         LoadError(
             name,
             *where.of(("tests", i)),
-            f"not a valid suite: version {version!r} of test {test['description']!r} is not one of the "
-            f"suite's schemas ({', '.join(known)})",
+            f"not a valid suite: version {quoted(version)} of test {quoted(test['description'])} "
+            f"is not one of the suite's schemas ({', '.join(known)})",
         )
         for i, test in enumerate(data["tests"])
         for version in test["versions"]
@@ -583,7 +592,12 @@ def load_suite_file(path: Path, name: str, root: Path | None = None) -> tuple[Su
     """Load and check one suite file: one suite, or one per version of a cross-version suite
     (named :func:`version_suite_name`); its stream files must be inside ``root`` (default:
     :func:`tree_root`). A file with problems is one :class:`SuiteProblem`."""
+    from a2a_schema_suite.files import argument_problem, leaves
+
     root = tree_root(path) if root is None else root
+    refused = argument_problem(path) or leaves(path, root, "a file or directory")
+    if refused is not None:  # never opened: not one byte of it can be echoed
+        return (SuiteProblem(name, path, (LoadError(name, 1, 1, refused),)),)
     try:
         data, where = _read_suite(path, name)
     except LoadFailure as exc:
@@ -603,7 +617,7 @@ def load_suite_file(path: Path, name: str, root: Path | None = None) -> tuple[Su
     entries = [(key, i, entry) for key in ("tests", "streams") for i, entry in enumerate(data.get(key, ()))]
     for key, i, entry in entries:
         if entry["description"] in seen:
-            reason = f"duplicate description {entry['description']!r}"
+            reason = f"duplicate description {quoted(entry['description'])}"
             problems.append(LoadError(name, *where.of((key, i)), reason))
         seen.add(entry["description"])
     problems += _version_problems(data, name, where)
@@ -645,10 +659,12 @@ def load_suites(paths: Iterable[Path]) -> Iterator[Suite | SuiteProblem]:
 def orphan_streams(paths: Iterable[Path], suites: Iterable[Suite | SuiteProblem]) -> list[Path]:
     """JSONL files under the given directories that no suite references (a suite error)."""
     referenced = {s.file.resolve() for suite in suites if isinstance(suite, Suite) for s in suite.streams}
+    from a2a_schema_suite.files import walk
+
     return [
-        file
+        found.path
         for path in paths
         if path.is_dir()
-        for file in sorted(path.rglob("*.jsonl"))
-        if file.resolve() not in referenced
+        for found in walk(path, (".jsonl",))
+        if found.refused is not None or found.path.resolve() not in referenced
     ]

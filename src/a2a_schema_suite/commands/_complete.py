@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 from click.shell_completion import CompletionItem
 
+from a2a_schema_suite.files import subdirectories
 from a2a_schema_suite.tool import is_version_data
 
 
@@ -30,15 +31,22 @@ def _root(ctx: click.Context) -> Path | None:
 
 
 def _schema_files(root: Path) -> list[str]:
+    from a2a_schema_suite.files import files
+
     return sorted(
         p.relative_to(root).as_posix()
-        for p in root.glob("*/**/*.json")
-        if not any(part.startswith(("_", ".")) for part in p.relative_to(root).parts)
+        for p in files(root)
+        if len(p.relative_to(root).parts) > 1
+        and not any(part.startswith(("_", ".")) for part in p.relative_to(root).parts)
         and not is_version_data(p, root / p.relative_to(root).parts[0])
     )
 
 
 def _defs(root: Path, relpath: str) -> list[str]:
+    from a2a_schema_suite.files import leaves
+
+    if leaves(root / relpath, root) is not None:
+        return []
     try:
         schema = json.loads((root / relpath).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -63,6 +71,6 @@ def versions(ctx: click.Context, param: click.Parameter, incomplete: str) -> lis
         return []
     return [
         CompletionItem(p.name)
-        for p in sorted(root.iterdir())
-        if p.is_dir() and not p.name.startswith(("_", ".")) and p.name.startswith(incomplete)
+        for p in subdirectories(root)
+        if not p.name.startswith(("_", ".")) and p.name.startswith(incomplete)
     ]

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import click
@@ -16,26 +14,7 @@ from a2a_schema_suite.commands._options import (
     load_store,
     schemas_option,
 )
-
-
-def _write(output: Path, text: str) -> None:
-    """Write ``text`` to ``output`` whole or not at all (a temporary file renamed over it)."""
-    directory = output.parent if str(output.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{output.name}.", dir=directory)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        try:  # the mode an ordinary write would give: the old file's, or 0666 less the umask
-            mode = output.stat().st_mode & 0o777
-        except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(temporary, mode)
-        os.replace(temporary, output)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+from a2a_schema_suite.files import write_output
 
 
 @click.command("bundle")
@@ -118,7 +97,7 @@ def command(
             f"--output {output} is inside the schema root {store.root}; refusing to write there"
         )
     try:
-        _write(output, text)
+        write_output(output, text)
     except OSError as exc:
         click.echo(f"error: cannot write {output}: {exc.strerror or exc}", err=True)
         sys.exit(3)

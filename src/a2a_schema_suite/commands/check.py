@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from a2a_schema_suite import files
 from a2a_schema_suite.commands._options import (
     budget,
     case_inputs,
@@ -82,7 +83,7 @@ def command(
         results, interrupted = collect(
             result for result in check(root, inputs, options, budget=limits, whole_root=whole_root)
         )
-    schema_files = sorted(root.rglob("*.json"))
+    schema_files = files.files(root)
     summary = RunSummary(results, roots, files=suite_files(inputs), read=(*inputs, *schema_files, root))
     code = emit(summary, fmt, output)
     sys.exit(interrupted or code)

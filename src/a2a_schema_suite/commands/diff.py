@@ -16,7 +16,15 @@ def _version_dir(root: Path, value: str, hint: str) -> Path:
     from a2a_schema_suite.roots import versions
 
     """A version name under the schema root (v0_3), or a directory of schema files."""
+    from a2a_schema_suite.files import argument_problem, leaves
+
     candidate = Path(value)
+    named = candidate if "/" in value or not (root / value).is_dir() else root / value
+    refused = argument_problem(named) or (
+        leaves(named, root, "a directory") if named.parent == root else None
+    )
+    if refused is not None:  # never resolved and read: it is a link out of the tree
+        raise click.BadParameter(refused, param_hint=hint)
     if "/" in value or (candidate.is_dir() and not (root / value).is_dir()):
         if not candidate.is_dir() or not any(candidate.glob("*.json")):
             raise click.BadParameter(f"{value}: not a directory of schema files", param_hint=hint)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -97,7 +96,9 @@ def command(
     from a2a_schema_suite.results import RunSummary
     from a2a_schema_suite.runner import AUTO, validate_documents_budgeted
 
-    files = tuple(documents(files))
+    found = list(documents(files))
+    files = tuple(path for path, _ in found)
+    refused = {path: reason for path, reason in found if reason is not None}
     if shard is not None:
         shard = shard.with_units([f.as_posix() for f in files])
         files = tuple(shard.pick(files))
@@ -124,6 +125,7 @@ def command(
                     jobs,
                     budget(time_budget, memory_ceiling),
                     policy or "warn",
+                    refused,
                 )
             )
         )
@@ -158,20 +160,22 @@ def _non_a2a_code(results: list[CaseResult], code: int, mode: str) -> int:
     return ExitCode.NOT_A2A if code in (ExitCode.OK, ExitCode.NO_TESTS) else code
 
 
-def documents(paths: tuple[Path, ...]) -> Iterator[Path]:
+def documents(paths: tuple[Path, ...]) -> Iterator[tuple[Path, str | None]]:
     """The FILES as given, a directory replaced by the ``.json`` and ``.jsonl`` files below it
-    (sorted; hidden ones skipped). A directory with none stays: it is errored ("is a directory")."""
+    (sorted; hidden ones skipped), each with why it may not be opened (None: it may). The one
+    confined walker lists a directory: a file there that leads outside it through a symbolic link
+    is refused, unread; so is a directory argument inside the working tree that leads out of it.
+    A directory with no files stays: it is errored ("is a directory")."""
+    from a2a_schema_suite.files import walk
+
     for path in paths:
         found = False
         if path.is_dir():
-            for folder, subfolders, names in os.walk(path):
-                subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
-                for name in sorted(names):
-                    if name.endswith((".json", ".jsonl")) and not name.startswith("."):
-                        found = True
-                        yield Path(folder, name)
+            for entry in walk(path, (".json", ".jsonl"), hidden=False, directories=False):
+                found = True
+                yield entry.path, entry.refused
         if not found:
-            yield path
+            yield path, None
 
 
 def _check_ref(store: SchemaStore, ref: str) -> None:

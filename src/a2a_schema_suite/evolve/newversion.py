@@ -38,8 +38,10 @@ from a2a_schema_suite.descriptor import (
     read,
 )
 from a2a_schema_suite.evolve.mentions import Mention, rewrite_mentions
+from a2a_schema_suite.files import argument_problem, links
 from a2a_schema_suite.jsonio import LoadFailure, load_path
 from a2a_schema_suite.roots import VERSION_DIR, versions
+from a2a_schema_suite.suite import stream_path_problem
 
 #: the folders of a version's case tree whose suites still apply to the next version: the suites
 #: of each schema file (the top of the tree) and the stream suites with their samples. The other
@@ -95,6 +97,27 @@ def _text(path: Path) -> str:
         raise ScaffoldError(f"cannot read {path}: {exc.strerror or exc}; nothing was written") from None
 
 
+def _refuse_links(
+    schema_root: Path, cases_root: Path | None, old_dir: Path, old_tree: Path | None, allow: Path
+) -> None:
+    """A symbolic link anywhere in what would be copied is refused before anything is written: a
+    copy would turn it into a regular file holding whatever it points at (``NOTES.md ->
+    ~/.ssh/id_ed25519``), ready to be committed. The roots themselves must not lead out of the
+    working tree (:func:`files.argument_problem`)."""
+    for root in (schema_root, cases_root):
+        problem = argument_problem(root) if root is not None else None
+        if problem is not None:
+            raise ScaffoldError(f"{problem}; nothing was written")
+    found = [*links(old_dir), *(links(old_tree) if old_tree is not None and old_tree.is_dir() else ())]
+    if allow.is_symlink():
+        found.append(allow)
+    if found:
+        raise ScaffoldError(
+            f"{found[0]} is a symbolic link ({len(found)} link(s) in what would be copied): new-version "
+            "copies regular files only and never turns a link into a file; nothing was written"
+        )
+
+
 def plan(schema_root: Path, cases_root: Path | None, new: str, source: str) -> Scaffold:
     """What ``scaffold`` would write; raises ScaffoldError when it cannot be done."""
     if not VERSION_DIR.fullmatch(new):
@@ -114,6 +137,8 @@ def scaffold(schema_root: Path, cases_root: Path | None, new: str, source: str) 
     old_dir, new_dir = schema_root / source, schema_root / new
     if new_dir.exists():
         raise ScaffoldError(f"{new_dir} exists already; nothing was written")
+    old_tree = cases_root / source if cases_root is not None else None
+    _refuse_links(schema_root, cases_root, old_dir, old_tree, schema_root / "_drift" / f"{source}.json")
     descriptor_job = (new_dir / DESCRIPTOR_FILE, dumps(_new_descriptor(schema_root, new, source)))
     for path in sorted(p for p in old_dir.rglob("*") if p.is_file()):
         if path == old_dir / DESCRIPTOR_FILE:
@@ -135,7 +160,6 @@ def scaffold(schema_root: Path, cases_root: Path | None, new: str, source: str) 
         jobs.append((destination, _reworded(result, destination, _text(allow), suite=False)))
     root_jobs = len(jobs)
     stream_jobs: list[tuple[Path, bytes]] = []
-    old_tree = cases_root / source if cases_root is not None else None
     if old_tree is not None and old_tree.is_dir():
         new_tree = old_tree.parent / new
         for suite_path in sorted(old_tree.rglob("*.json")):
@@ -161,6 +185,14 @@ def scaffold(schema_root: Path, cases_root: Path | None, new: str, source: str) 
                 file = stream.get("file") if isinstance(stream, dict) else None
                 if not isinstance(file, str) or not (suite_path.parent / file).is_file():
                     continue  # check reports a missing sample
+                problem = stream_path_problem(suite_path, file, old_tree)
+                if problem is None and (suite_path.parent / file).is_symlink():
+                    problem = f"stream file {file!r} is a symbolic link"
+                if problem is not None:
+                    raise ScaffoldError(
+                        f"{suite_path}: {problem}; new-version copies only regular files of the "
+                        "version's own tree, nothing was written"
+                    )
                 dst = (new_tree / rel).parent / file  # a sample next to its suite moves with it
                 if all(dst != d for d, _ in stream_jobs):
                     stream_jobs.append((dst, (suite_path.parent / file).read_bytes()))

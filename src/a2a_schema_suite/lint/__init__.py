@@ -32,6 +32,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from a2a_schema_suite import files as confined
 from a2a_schema_suite.descriptor import DESCRIPTOR_FILE, problems
 from a2a_schema_suite.lint.refs import dead_def_findings
 from a2a_schema_suite.lint.rules import DEFAULT_OPTIONS, RULES, CheckOptions, Rule, clean_passes, rule_finding
@@ -124,7 +125,7 @@ def check(
         "schema files": len(tree.docs),
         "version directories": len(tree.versions),
         "suite files": len(files),
-        "JSONL files": sum(1 for p in paths if p.is_dir() for _ in p.rglob("*.jsonl")),
+        "JSONL files": sum(len(confined.files(p, (".jsonl",))) for p in paths if p.is_dir()),
     }
     results = findings + clean_passes(findings, counts, skipped={"dead-def"} if scoped else set())
     if run and budget is None:

@@ -12,6 +12,7 @@ from a2a_schema_suite.lint.keywords import KEYWORDS, LEGACY, walk
 from a2a_schema_suite.lint.refs import ref_cycle_findings, ref_findings
 from a2a_schema_suite.lint.rules import DEFAULT_OPTIONS, DIALECT, CheckOptions, rule_finding
 from a2a_schema_suite.lint.tree import SchemaDoc, SchemaTree
+from a2a_schema_suite.loaderrors import meta_message
 from a2a_schema_suite.pointer import escape, join
 from a2a_schema_suite.results import CaseResult, Outcome
 
@@ -60,7 +61,7 @@ def metaschema_findings(doc: SchemaDoc) -> Iterator[CaseResult]:
     seen: set[tuple[str, str]] = set()
     for error in errors:
         pointer = join(error.absolute_path)
-        message = f"not valid Draft 2020-12: {error.message} (meta-schema keyword {error.validator})"
+        message = f"not valid Draft 2020-12: {meta_message(error)} (meta-schema keyword {error.validator})"
         if (pointer, message) in seen:  # the same error reached through several vocabularies
             continue
         seen.add((pointer, message))

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag, urlsplit
 
+from a2a_schema_suite.files import leaves
 from a2a_schema_suite.jsonio import TOKEN, LoadFailure, decode_utf8, load_path, read_bytes
 from a2a_schema_suite.lint.rules import rule_finding
 from a2a_schema_suite.pointer import escape
@@ -132,6 +133,12 @@ def load_tree(root: Path) -> tuple[SchemaTree, list[CaseResult]]:
         relpath = path.relative_to(root).as_posix()
         doc = SchemaDoc(version, relpath, path, display_path(path))
         docs.append(doc)
+        refused = leaves(path, root, "a file or directory")
+        if refused is not None:  # never opened (the one confinement check)
+            findings.append(
+                rule_finding("schema-load", doc.display, relpath, refused, schema=relpath, line=1)
+            )
+            continue
         try:
             doc.contents = load_path(path, doc.display)
             doc.lines = pointer_lines(decode_utf8(read_bytes(path, doc.display), doc.display))

@@ -52,6 +52,11 @@ def emit_suites(survivors: Iterable[Survivor], directory: Path) -> list[Path]:
     ]
     if outside:  # cannot happen with _emit_relpath's names; a last guard for the promise
         raise EmitError(f"refusing to write outside {directory}: {', '.join(outside)}")
+    from a2a_schema_suite.files import output_problem
+
+    links = [f"{path}: {problem}" for path in targets.values() if (problem := output_problem(path))]
+    if links:  # --emit reports/ through a committed link: nothing is written
+        raise EmitError(f"refusing to write: {links[0]}")
     existing = [str(path) for path in targets.values() if path.exists()]
     if existing:
         raise EmitError(

@@ -47,7 +47,12 @@ def target_problem(path: Path, operations: bool = False) -> str | None:
     if not path.parent.is_dir():
         return f"{path.parent}: no such directory"
     targets = (path, card_path_for(path), *((operations_dir_for(path),) if operations else ()))
+    from a2a_schema_suite.files import output_problem
+
     for target in targets:
+        link = output_problem(target)
+        if link is not None:
+            return f"{target}: {link}"
         if target.exists() or target.is_symlink():
             return f"{target} already exists; a recording never replaces a file (choose a new name)"
     return None

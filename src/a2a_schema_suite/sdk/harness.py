@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from a2a_schema_suite import api
+from a2a_schema_suite import api, files
 from a2a_schema_suite.explain import collect_errors
 from a2a_schema_suite.jsonio import LoadFailure, iter_jsonl, load_path, loads
 from a2a_schema_suite.policy import policy_findings
@@ -237,8 +237,8 @@ def _declared_names(root: Path, version: str) -> frozenset[str]:
                 walk(value)
 
     for path in version_schema_files(root / version):
-        if path.parent == root / version:
-            walk(load_path(path))
+        if path.parent == root / version and files.leaves(path, root) is None:
+            walk(load_path(path))  # a link out of the schema root is refused by the store too
     return frozenset(names)
 
 
