@@ -496,12 +496,13 @@ def stream_path_problem(path: Path, file: str, root: Path) -> str | None:
     file inside ``root`` (the directory the suites were found in), symbolic links resolved."""
     if Path(file).is_absolute() or PureWindowsPath(file).is_absolute():
         return f"stream file {quoted(file)} is an absolute path: it must be relative to the suite file"
-    try:
-        target = (path.parent / file).resolve()
-        inside = target.is_relative_to(root.resolve())
-    except (OSError, RuntimeError) as exc:  # a symbolic link loop
-        return f"stream file {quoted(file)} cannot be resolved: {exc}"
-    if not inside:
+    from a2a_schema_suite.files import leaves
+
+    target = path.parent / file
+    outside = leaves(target, root)  # the one confinement check, before anything opens it
+    if outside is not None and "cannot be resolved" in outside:
+        return f"stream file {quoted(file)} cannot be resolved (a symbolic link loop)"
+    if outside is not None:
         return (
             f"stream file {quoted(file)} is outside the suites' directory {root.as_posix()} "
             "(symbolic links resolved): a suite may only read files inside its own tree"
