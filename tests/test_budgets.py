@@ -12,11 +12,13 @@ import os
 import shutil
 import socket
 import socketserver
+import subprocess
+import sys
 import threading
 import time
 
 import pytest
-from test_adversarial import CARD, cli, schema_root, write
+from test_adversarial import CARD, cli, fan_out, schema_root, write
 
 from conftest import SCHEMAS
 
@@ -367,3 +369,92 @@ def test_drift_on_a_ref_loop_or_an_unknown_ref_is_a_located_error(tmp_path, ref,
     )
     assert code == 3, out + err
     assert f"v9_0/note.json:1#/properties/id: {message}" in err
+
+
+NOISY_ADAPTER = """\
+import sys
+chunk = b"x" * (1 << 20)
+for _ in range(300):  # 300 MiB on stderr, no newline, then it dies
+    sys.stderr.buffer.write(chunk)
+sys.exit(1)
+"""
+
+PEAK = """\
+import resource, subprocess, sys
+done = subprocess.run(sys.argv[1:], capture_output=True)
+print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.stdout.write(done.stdout.decode("utf-8", "replace")[-5000:])
+"""
+
+
+def test_an_adapter_that_floods_stderr_is_held_to_its_tail(tmp_path):
+    """The harness kept every byte of a line (3 GB: a MemoryError traceback; 600 MiB: 1.2 GB RSS)."""
+    write(tmp_path / "noisy.py", NOISY_ADAPTER)
+    write(tmp_path / "peak.py", PEAK)
+    done = subprocess.run(
+        [sys.executable, "peak.py", sys.executable, "-m", "a2a_schema_suite", "sdk", "./noisy.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    first, _, report = done.stdout.partition("\n")
+    code, peak_kib = map(int, first.split())
+    assert code == 3, done.stdout + done.stderr
+    assert "did not start" in report and "x" * 100 in report and "Traceback" not in report
+    assert peak_kib < 200 * 1024, peak_kib  # far less than the 300 MiB it wrote
+
+
+# --- a budget for the whole run ------------------------------------------------------------------
+
+
+def test_the_run_budget_bounds_the_whole_run(tmp_path):
+    """``--time-budget`` is per case: 1,000 hostile cases at 30 s each outlast a CI job (6 h).
+    Here: four suites of one slow case each, 20 s per case, 3 s for the run."""
+    root = schema_root(tmp_path, {"fan.json": fan_out(26)})
+    for i in range(4):
+        write(
+            tmp_path / "cases" / f"s{i}.json",
+            {"schema": "v1_0/fan.json", "tests": [{"description": "slow", "valid": True, "data": "x"}]},
+        )
+    write(
+        tmp_path / "cases" / "t.json",
+        {"schema": "v1_0/fan.json", "tests": [{"description": "fast", "valid": False, "data": "x"}]},
+    )
+    started = time.monotonic()
+    code, out, err = cli(
+        tmp_path,
+        "run",
+        "cases",
+        "--schemas",
+        str(root),
+        "--time-budget",
+        "20",
+        "--run-budget",
+        "3",
+        "--format",
+        "json",
+        timeout=60,
+    )
+    assert time.monotonic() - started < 15
+    assert code == 3, out + err
+    results = json.loads(out)["results"]
+    assert {r["suite"] for r in results} >= {f"cases/s{i}.json" for i in range(4)}
+    assert all(
+        r["outcome"] == "errored" and "over the run budget" in r["reason"]
+        for r in results
+        if r["suite"].startswith("s")
+    )
+    code, out, err = cli(
+        tmp_path,
+        "validate",
+        "--schemas",
+        str(root),
+        "--schema",
+        "v1_0/fan.json",
+        "cases",
+        "--run-budget",
+        "nan",
+    )
+    assert code == 2 and "not a finite number" in err

@@ -727,19 +727,22 @@ def _chunks(files: list[Path], jobs: int) -> list[list[Path]]:
     return chunks
 
 
+def _lost_reason(why: str) -> str:
+    """Why a unit (or its rest) has no results: its worker failed, or the run budget was spent."""
+    return why if why.startswith(sandbox.NOT_RUN) else f"worker process failed: {why}"
+
+
 def _suite_file_lost(
     unit: tuple[Path, str, RunOptions, Path], why: str
 ) -> tuple[tuple[SuiteProblem], list[CaseResult]]:
     path, name, _, _ = unit
     problem = SuiteProblem(name, path, ())
-    return (problem,), [_errored(name, "", "<suite file>", None, f"worker process failed: {why}")]
+    return (problem,), [_errored(name, "", "<suite file>", None, _lost_reason(why))]
 
 
 def _documents_lost(unit: tuple[list[Path], str | None, str, str], why: str) -> list[CaseResult]:
     files, schema = unit[0], unit[1] or AUTO
-    return [
-        _errored(p.as_posix(), schema, p.as_posix(), True, f"worker process failed: {why}") for p in files
-    ]
+    return [_errored(p.as_posix(), schema, p.as_posix(), True, _lost_reason(why)) for p in files]
 
 
 def _pool_context() -> Any:
@@ -849,11 +852,7 @@ def _documents_task(
 
 def _suite_lost(unit: tuple[Any, ...], why: str) -> tuple[list[CaseResult], Any]:
     item = unit[0]
-    return [
-        _errored(
-            item.name, getattr(item, "schema", ""), "<suite file>", None, f"worker process failed: {why}"
-        )
-    ], None
+    return [_errored(item.name, getattr(item, "schema", ""), "<suite file>", None, _lost_reason(why))], None
 
 
 def _suite_file_lost_results(unit: tuple[Any, ...], why: str) -> tuple[list[CaseResult], Any]:

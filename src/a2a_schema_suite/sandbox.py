@@ -42,6 +42,8 @@ DEFAULT_SECONDS = 300.0
 #: Far above any real A2A case: a 64 MiB document (the loader's limit) validates in well under
 #: 1 GiB.
 DEFAULT_MEMORY_MIB = 4096
+#: How the reason given to ``lost`` starts when the run budget, not a worker, ended a unit.
+NOT_RUN = "not run: "
 #: The exit status of a worker that ran out of memory in Python (MemoryError).
 MEMORY_EXIT = 86
 #: How often a worker looks whether its parent is still there.
@@ -54,12 +56,25 @@ class Budget:
 
     seconds: float = DEFAULT_SECONDS
     memory_mib: int = DEFAULT_MEMORY_MIB
+    #: ``--run-budget``: seconds for the whole command, and the ``time.monotonic()`` by which
+    #: every case must have its verdict (None: no bound for the run)
+    run_seconds: float | None = None
+    run_deadline: float | None = None
 
     def over_time(self) -> str:
         return (
             f"over the time budget: no verdict after {self.seconds:g} s (--time-budget); "
             "the case was stopped and the run went on"
         )
+
+    def over_run(self) -> str:
+        return (
+            f"over the run budget: no verdict when the run's {self.run_seconds:g} s were spent (--run-budget)"
+        )
+
+    def not_run(self) -> str:
+        """Why the rest of a unit has no result (see :data:`NOT_RUN`)."""
+        return f"{NOT_RUN}the run's {self.run_seconds:g} s were spent (--run-budget) before it could run"
 
     def over_memory(self, how: str) -> str:
         return (
@@ -260,9 +275,32 @@ def run_units(
         if todo or any(not f for f in finished):
             lanes.append(_Lane(context, setup, budget))
 
+    run_deadline = budget.run_deadline if budget.run_deadline is not None else float("inf")
+
+    def out_of_time() -> None:
+        """The run budget is spent: every case under way and every unit not finished is errored."""
+        for lane in lanes:
+            if lane.unit is not None and lane.case is not None:
+                results[lane.unit].append(errored(lane.case, budget.over_run()))
+            lane.stop()
+        lanes.clear()
+        todo.clear()
+        for index in range(count):
+            if finished[index]:
+                continue
+            rest, payload = lost(units[index], budget.not_run())
+            seen = {(r.suite, r.description) for r in results[index] if hasattr(r, "suite")}
+            results[index].extend(
+                r for r in rest if (getattr(r, "suite", None), getattr(r, "description", None)) not in seen
+            )
+            payloads[index], finished[index] = payload, True
+
     try:
-        for _ in range(min(jobs, count)):
-            lanes.append(_Lane(context, setup, budget))
+        if time.monotonic() < run_deadline:
+            for _ in range(min(jobs, count)):
+                lanes.append(_Lane(context, setup, budget))
+        else:
+            out_of_time()
         yielded = 0
         while yielded < count:
             while yielded < count and finished[yielded]:
@@ -276,7 +314,11 @@ def run_units(
                     assign(lane)
             busy = [lane for lane in lanes if lane.unit is not None]
             now = time.monotonic()
+            if now >= run_deadline:
+                out_of_time()
+                continue
             timeout = max(0.0, min(lane.deadline for lane in busy) - now) if busy else 0.1
+            timeout = min(timeout, max(0.0, run_deadline - now))
             ready = wait([lane.conn for lane in busy], timeout=timeout)
             for lane in [lane for lane in busy if lane.conn in ready]:
                 while True:  # every message already there, then back to waiting

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -270,6 +271,29 @@ memory_ceiling_option = click.option(
 )
 
 
+#: ``--run-budget`` default: an hour for the whole command, far above the bundled suites (about a
+#: minute) and well inside a CI job's limit (GitHub: six hours).
+DEFAULT_RUN_SECONDS = 3600.0
+_RUN_STARTED = "a2a_schema_suite.run_started"
+
+
+def _run_seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    ctx.meta.setdefault(_RUN_STARTED, time.monotonic())  # the run budget counts from here
+    return _finite_seconds(ctx, param, value)
+
+
+run_budget_option = click.option(
+    "--run-budget",
+    "run_budget",
+    type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_RUN_SECONDS,
+    callback=_run_seconds,
+    show_default=True,
+    metavar="SECONDS",
+    help="Time budget of the whole run: what has no verdict by then is errored (exit 3).",
+)
+
+
 def _apply(function: _Command, *options: Callable[[_Command], _Command]) -> _Command:
     """``options`` applied as a stack of decorators written in this order (so ``--help`` lists
     them in it)."""
@@ -279,9 +303,11 @@ def _apply(function: _Command, *options: Callable[[_Command], _Command]) -> _Com
 
 
 def report_options(function: _Command) -> _Command:
-    """--time-budget, --memory-ceiling, --format and --output: a validating command's budget and
+    """--time-budget, --run-budget, --memory-ceiling, --format and --output: a validating command's budget and
     report (run, validate, check)."""
-    return _apply(function, time_budget_option, memory_ceiling_option, format_option, output_option)
+    return _apply(
+        function, time_budget_option, run_budget_option, memory_ceiling_option, format_option, output_option
+    )
 
 
 def validation_options(function: _Command) -> _Command:
@@ -289,10 +315,14 @@ def validation_options(function: _Command) -> _Command:
     return _apply(function, jobs_option, shard_option, engine_option, report_options)
 
 
-def budget(time_budget: float, memory_ceiling: int) -> Budget:
+def budget(time_budget: float, memory_ceiling: int, run_budget: float | None = None) -> Budget:
+    """The command's budget; ``run_budget`` counts from when the command line was read."""
     from a2a_schema_suite.sandbox import Budget
 
-    return Budget(seconds=time_budget, memory_mib=memory_ceiling)
+    if run_budget is None:
+        return Budget(seconds=time_budget, memory_mib=memory_ceiling)
+    started = click.get_current_context().meta.get(_RUN_STARTED, time.monotonic())
+    return Budget(time_budget, memory_ceiling, run_budget, started + run_budget)
 
 
 def interrupt_code(exc: BaseException) -> int:

@@ -48,6 +48,7 @@ def command(
     strict: bool,
     allowed: tuple[str, ...],
     time_budget: float,
+    run_budget: float,
     memory_ceiling: int,
     fmt: str,
     output: Path | None,
@@ -74,7 +75,7 @@ def command(
     inputs = case_inputs(roots, paths)
     root = roots.schemas
     options = CheckOptions(strict=strict, allowed_keywords=frozenset(allowed))
-    limits = budget(time_budget, memory_ceiling)
+    limits = budget(time_budget, memory_ceiling, run_budget)
     # dead-def judges the schema root by every suite of its project: only when the cases/ next to
     # it is what is checked (not some of its suites, nor a user's own suites against the bundled
     # schemas, whose $defs serve suites the user does not have)

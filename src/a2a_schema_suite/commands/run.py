@@ -55,6 +55,7 @@ def command(
     shard: Shard | None,
     engine: str,
     time_budget: float,
+    run_budget: float,
     memory_ceiling: int,
     fmt: str,
     output: Path | None,
@@ -84,7 +85,7 @@ def command(
                 store,
                 options,
                 jobs,
-                budget(time_budget, memory_ceiling),
+                budget(time_budget, memory_ceiling, run_budget),
                 on_result=lambda _: progress.advance(),
                 shard=shard,
             )

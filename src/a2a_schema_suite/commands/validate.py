@@ -74,6 +74,7 @@ def command(
     shard: Shard | None,
     engine: str,
     time_budget: float,
+    run_budget: float,
     memory_ceiling: int,
     fmt: str,
     output: Path | None,
@@ -123,7 +124,7 @@ def command(
                     store,
                     profile or "strict",
                     jobs,
-                    budget(time_budget, memory_ceiling),
+                    budget(time_budget, memory_ceiling, run_budget),
                     policy or "warn",
                     refused,
                 )

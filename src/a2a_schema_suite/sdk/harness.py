@@ -57,6 +57,8 @@ MAX_CONSECUTIVE_FAILURES = 5
 #: Longest answer line read from an adapter, in bytes.
 MAX_ANSWER = 64 * 1024 * 1024
 _STDERR_TAIL = 2000
+#: The adapter's stderr is read in lines of at most this many bytes, the last 50 kept.
+_STDERR_PIECE = 8192
 
 
 class Verdict(str, enum.Enum):
@@ -606,9 +608,9 @@ class AdapterProcess:
     def _read_stderr(self) -> None:
         stream = self.process.stderr
         assert stream is not None
-        try:
-            for line in stream:
-                self._stderr.append(line.decode("utf-8", "replace"))
+        try:  # in pieces: an adapter may write gigabytes without a newline; only the tail is kept
+            while piece := stream.readline(_STDERR_PIECE):
+                self._stderr.append(piece.decode("utf-8", "replace"))
         except (OSError, ValueError):
             pass
 
