@@ -458,3 +458,25 @@ def test_the_run_budget_bounds_the_whole_run(tmp_path):
         "nan",
     )
     assert code == 2 and "not a finite number" in err
+
+
+def test_the_probe_validates_answers_under_the_time_budget(tmp_path, raw_agent):
+    """The probe validated in its own process with no budget (a 4 MB card of wrong skills: 25 s
+    under --timeout 2). Here a card schema that fans out over 26 $ref levels: exponential."""
+    root = schema_root(tmp_path, {"agent_card.json": fan_out(26)})
+    started = time.monotonic()
+    code, out, err = cli(
+        tmp_path,
+        "probe",
+        f"{raw_agent}/card",
+        "--schemas",
+        str(root),
+        "--time-budget",
+        "2",
+        "--timeout",
+        "5",
+        timeout=40,
+    )
+    assert time.monotonic() - started < 25
+    assert code == 3, out + err
+    assert "errored  card: v1_0 schema" in out and "over the time budget: no verdict after 2 s" in out, out

@@ -353,3 +353,54 @@ def run_units(
     finally:
         for lane in lanes:
             lane.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# One call under the budget (the probe's answers)
+
+
+class OverBudget(Exception):
+    """A :func:`call` that had no result within its budget; the message says which."""
+
+
+@dataclass(frozen=True, slots=True)
+class _NoResult:
+    reason: str
+
+
+def _call_task(
+    function: Callable[..., Any], args: tuple[Any, ...], *, start: int = 0
+) -> Generator[Any, None, None]:
+    yield function(*args)
+
+
+def call(
+    function: Callable[..., Any],
+    args: tuple[Any, ...],
+    *,
+    budget: Budget,
+    setup: Callable[[], None],
+    context: Any,
+) -> Any:
+    """``function(*args)`` in a worker process under ``budget`` (as one case of a run), or
+    :class:`OverBudget`. ``function`` must be importable by name and its result picklable; an
+    exception it raises comes back as OverBudget with the internal error's words."""
+
+    def no_result(_unit: Any, reason: str) -> tuple[list[Any], Any]:
+        return [_NoResult(reason)], None
+
+    for results, _ in run_units(
+        _call_task,
+        [(function, args)],
+        budget=budget,
+        jobs=1,
+        setup=setup,
+        errored=lambda _case, reason: _NoResult(reason),
+        lost=no_result,
+        context=context,
+    ):
+        for item in results:
+            if isinstance(item, _NoResult):
+                raise OverBudget(item.reason)
+            return item
+    raise OverBudget("the validating process gave no result")

@@ -13,15 +13,18 @@ import click
 
 from a2a_schema_suite import sanitize
 from a2a_schema_suite.commands._options import (
+    budget,
     choose_roots,
     console_options,
     emit,
     formats_option,
     load_store,
+    memory_ceiling_option,
     output_option,
     policy_option,
     profile_option,
     schemas_option,
+    time_budget_option,
 )
 
 if TYPE_CHECKING:
@@ -249,6 +252,8 @@ def _check_url(url: str) -> str:
     "the suite stubs that add them as cases. Needs --stream; with --operations also every answer "
     "as cases in the new folder FILE.operations/ (one suite per schema).",
 )
+@time_budget_option
+@memory_ceiling_option
 @schemas_option
 @profile_option
 @policy_option
@@ -272,6 +277,8 @@ def command(
     input_required_text: str | None,
     webhook: str | None,
     record_path: Path | None,
+    time_budget: float,
+    memory_ceiling: int,
     schemas: Path | None,
     profile: str | None,
     policy: str | None,
@@ -354,6 +361,7 @@ def command(
         long_text=long_text,
         input_required_text=input_required_text,
         webhook=webhook,
+        budget=budget(time_budget, memory_ceiling),
     )
     run = run_probe(
         options,

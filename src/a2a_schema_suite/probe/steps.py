@@ -9,6 +9,7 @@ Nothing here prints.
 
 from __future__ import annotations
 
+import functools
 import secrets
 import time
 import uuid
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from a2a_schema_suite import __version__, explain, guard
+from a2a_schema_suite import __version__, explain, guard, sandbox
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, loads
 from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.probe import card as cards
@@ -97,6 +98,8 @@ class ProbeOptions:
     #: afresh for each probe; redacted like a --header credential)
     push_token: str = field(default_factory=lambda: secrets.token_urlsafe(16))
     push_credentials: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    #: ``--time-budget``, ``--memory-ceiling``: each answer is validated as a case of ``run`` is
+    budget: sandbox.Budget = field(default_factory=sandbox.Budget)
 
     def secret_headers(self) -> tuple[tuple[str, str], ...]:
         """The --header values (and with --operations the push secrets), as headers a Redactor
@@ -142,6 +145,34 @@ def _is_json_type(content_type: str) -> bool:
 
 def _compact(value: Any) -> str:
     return encode_json(value).decode("utf-8")
+
+
+_worker_store: SchemaStore | None = None
+
+
+def _set_worker_store(store: SchemaStore) -> None:
+    global _worker_store
+    _worker_store = store
+
+
+def _worker_context() -> Any:
+    from a2a_schema_suite.runner import _pool_context
+
+    return _pool_context()
+
+
+def answer_errors(ref: str, profile: str, policy: str, document: Any) -> tuple[ErrorDetail, ...] | None:
+    """In a worker: the schema errors, 0.3 leftovers and policy findings of one answer (None:
+    it nests too deeply to validate)."""
+    assert _worker_store is not None
+    validator = _worker_store.validator(ref, profile)
+    try:
+        errors = explain.collect_errors(validator, document) + explain.leftovers(validator, document)
+    except RecursionError:
+        return None
+    if policy != "off":
+        errors += tuple(policy_findings(ref, document))
+    return errors
 
 
 class Prober:
@@ -232,17 +263,27 @@ class Prober:
     def _skip(self, area: str, description: str, reason: str) -> None:
         self._add(area, description, "", outcome=Outcome.SKIPPED, reason=reason)
 
-    def _validate(self, ref: str, document: Any) -> tuple[ErrorDetail, ...]:
+    def _validate(self, ref: str, document: Any, profile: str | None = None) -> tuple[ErrorDetail, ...]:
+        """The findings of an answer, computed in a worker process under the same budget as
+        ``run``'s cases (``--time-budget``, ``--memory-ceiling``): an agent's answer is as
+        untrusted as a pull request's case."""
+        profile = profile or self.profile
         try:
-            validator = self.store.validator(ref, self.profile)
+            self.store.validator(ref, profile)  # built here: the worker inherits it
         except SchemaError as exc:
             raise _Errored(str(exc)) from None
         try:
-            errors = explain.collect_errors(validator, document) + explain.leftovers(validator, document)
-        except RecursionError:
-            raise _Errored(f"{ref}: the document nests too deeply to validate") from None
-        if self.policy != "off":
-            errors += tuple(policy_findings(ref, document))
+            errors = sandbox.call(
+                answer_errors,
+                (ref, profile, self.policy, document),
+                budget=self.options.budget,
+                setup=functools.partial(_set_worker_store, self.store),
+                context=_worker_context(),
+            )
+        except sandbox.OverBudget as exc:
+            raise _Errored(f"{ref}: {exc}") from None
+        if errors is None:
+            raise _Errored(f"{ref}: the document nests too deeply to validate")
         return errors
 
     def _add_answer(
@@ -467,10 +508,8 @@ class Prober:
         if not spec_errors:  # policy findings alone: the --policy dial decides
             self._add(CARD, "card: v1_0 strict", ref, errors, data=card)
             return
-        try:
-            interop_errors = explain.collect_errors(self.store.validator(ref, "interop"), card)
-        except SchemaError as exc:
-            raise _Errored(str(exc)) from None
+        # the schema's own errors only (no rule findings: policy, 0.3 leftovers)
+        interop_errors = [e for e in self._validate(ref, card, "interop") if e.rule is None]
         closed_only = bool(spec_errors) and all(e.keyword == "unevaluatedProperties" for e in spec_errors)
         if shape.kind == cards.SHAPE_HYBRID and closed_only and not interop_errors:
             extra = sorted({m for e in spec_errors for m in quoted_names(e.message)})
