@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from a2a_schema_suite.tool import VERSION_DATA_FILES
 from conftest import CASES, REPO, SCHEMAS, review_inherited, unused_version, version_names
 
 #: the scratch version of these tests: a name no committed version has
@@ -46,8 +47,14 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_schemas_are_copied_with_their_ids_rewritten(tree: Path):
     old, new = tree / "schemas" / "v1_0", tree / "schemas" / NEW
-    names = sorted(p.name for p in old.glob("*.json") if p.name != "version.json")
-    assert sorted(p.name for p in new.glob("*.json")) == [*names, "version.json"]
+    names = sorted(p.name for p in old.glob("*.json") if p.name not in VERSION_DATA_FILES)
+    assert sorted(p.name for p in new.glob("*.json")) == sorted([*names, *VERSION_DATA_FILES])
+    # the stream rules are the predecessor's (only their wording of the version rewritten)
+    old_rules = json.loads((old / "stream_rules.json").read_text())
+    new_rules = json.loads((new / "stream_rules.json").read_text())
+    assert {k: v for k, v in new_rules.items() if k != "description"} == {
+        k: v for k, v in old_rules.items() if k != "description"
+    }
     for name in names:
         schema = json.loads((new / name).read_text())
         assert schema["$id"] == f"https://a2a-schema-suite.dev/schemas/{NEW}/{name}"

@@ -14,9 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from a2a_schema_suite import streamrules
 from a2a_schema_suite.results import ErrorDetail, Outcome, RunSummary, split_policy
-from a2a_schema_suite.rules import POLICIES, RULES
-from conftest import CASES
+from a2a_schema_suite.roots import versions
+from a2a_schema_suite.rules import POLICIES, RULES, Rule
+from a2a_schema_suite.streamrules import StreamRule
+from a2a_schema_suite.streams import check_stream
+from conftest import CASES, SCHEMAS
 
 STREAM = CASES / "v1_0" / "streams" / "completed_without_artifact.jsonl"
 
@@ -40,13 +44,20 @@ def http_card(tmp_path: Path) -> Path:
     return path
 
 
+def every_rule() -> list[Rule | StreamRule]:
+    """The built-in rules and the stream rules of every bundled version (data since issue 23)."""
+    stream = [rule for version in versions(SCHEMAS) for rule in streamrules.load(SCHEMAS, version).rules]
+    return [*RULES.values(), *stream]
+
+
 def test_rule_ids_are_stable_and_each_has_a_severity_and_reference():
-    assert {r.id for r in RULES.values() if r.severity == "policy"} == {
+    every = every_rule()
+    assert {r.id for r in every if r.severity == "policy"} == {
         "completed-has-artifact",
         "https-interface",
         "binding-uri",
     }
-    assert {r.id for r in RULES.values() if r.severity == "spec"} == {
+    assert {r.id for r in every if r.severity == "spec"} == {
         "json-line",
         "jsonrpc-envelope",
         "jsonrpc-id",
@@ -58,12 +69,16 @@ def test_rule_ids_are_stable_and_each_has_a_severity_and_reference():
         "artifact-last-chunk",
         "final-flag",
     }
-    assert all(r.reference for r in RULES.values())
+    assert all(r.reference for r in every)
+    for rule_id in {r.id for r in every}:  # one severity and reference per id, in every version
+        assert len({(r.severity, r.reference) for r in every if r.id == rule_id}) == 1, rule_id
     assert POLICIES == ("off", "warn", "error")
 
 
 def test_findings_say_spec_or_policy():
-    spec = ErrorDetail.finding("lifecycle-terminal", "x", line=3)
+    lines = (CASES / "v1_0" / "streams" / "terminal_regression.jsonl").read_text().splitlines()
+    stream = [(n, json.loads(text), None) for n, text in enumerate(lines, start=1) if text.strip()]
+    (spec,) = [f for f in check_stream(stream, "v1_0", None) if f.rule == "lifecycle-terminal"]
     policy = ErrorDetail.finding("https-interface", "policy: x")
     assert (spec.severity, spec.reference) == ("spec", "A2A_REFERENCE §2, §9.6")
     assert (policy.severity, policy.is_policy) == ("policy", True)

@@ -8,10 +8,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from a2a_schema_suite import streamrules
 from a2a_schema_suite.cli import main
 from a2a_schema_suite.policy import card_findings, is_loopback
+from a2a_schema_suite.roots import versions
 from a2a_schema_suite.rules import RULES
 from a2a_schema_suite.streams import check_stream, normalise_state, to_event
+from conftest import SCHEMAS
 
 T, C = "t-1", "c-1"
 
@@ -139,7 +142,8 @@ def test_normalisation_across_versions():
 
 def test_every_rule_is_documented():
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    for rule in RULES.values():
+    stream_rules = [r for v in versions(SCHEMAS) for r in streamrules.load(SCHEMAS, v).rules]
+    for rule in [*RULES.values(), *stream_rules]:
         assert rule.severity in ("spec", "policy", "advice") and rule.rationale and rule.reference
         assert f"| `{rule.id}` | {rule.severity} |" in readme, rule.id
 

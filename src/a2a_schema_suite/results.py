@@ -140,9 +140,18 @@ class ErrorDetail:
 
     @classmethod
     def finding(
-        cls, rule: str, message: str, *, line: int | None = None, path: tuple[Any, ...] = ()
+        cls,
+        rule: str,
+        message: str,
+        *,
+        line: int | None = None,
+        path: tuple[Any, ...] = (),
+        severity: str | None = None,
+        reference: str | None = None,
     ) -> ErrorDetail:
-        """A rule violation (not a schema error): the rule id stands where a keyword would."""
+        """A rule violation (not a schema error): the rule id stands where a keyword would. The
+        severity and reference are the built-in rule's (``rules.py``) unless given (a rule of a
+        version's stream rules carries its own)."""
         json_path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
         return cls(
             path=json_path,
@@ -152,8 +161,8 @@ class ErrorDetail:
             message=message,
             line=line,
             rule=rule,
-            severity=rules.severity(rule),
-            reference=rules.reference(rule),
+            severity=severity if severity is not None else rules.severity(rule),
+            reference=reference if reference is not None else rules.reference(rule),
         )
 
     @property

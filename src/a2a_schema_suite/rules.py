@@ -1,4 +1,9 @@
-"""The rules beyond one schema: each with an id, a severity and a one-line rationale.
+"""The built-in rules beyond one schema: each with an id, a severity and a one-line rationale.
+
+These are the rules of the JSON-RPC envelope a stream line may come in (``json-line``,
+``jsonrpc-*``), of agent cards (``https-interface``, ``binding-uri``) and the advice rules. The
+rules across the events of a stream are each version's data, ``schemas/<version>/stream_rules.json``
+(:mod:`a2a_schema_suite.streamrules`): a rule id there never repeats one of these.
 
 Severity ``spec`` is a MUST of the specification (the reference section is cited); ``policy`` is
 this project's local baseline (inherited from the offline contract validator it grew from). Every
@@ -52,55 +57,11 @@ _RULES = (
         "A2A_REFERENCE §5.1, §7",
     ),
     Rule(
-        "stream-ids",
-        "spec",
-        "every event of a task carries the task's taskId and contextId; contextId never changes",
-        "A2A_REFERENCE §9.4, §9.2",
-    ),
-    Rule(
-        "stream-order",
-        "spec",
-        "a task stream starts with the Task (0.3: a Task or Message); a "
-        "message-only stream is exactly one Message",
-        "A2A_REFERENCE §7 (spec 3.1.2), §11",
-    ),
-    Rule(
-        "lifecycle-terminal",
-        "spec",
-        "a terminal task (completed, failed, canceled, rejected) never "
-        "changes state and gets no further events",
-        "A2A_REFERENCE §2, §9.6",
-    ),
-    Rule(
-        "artifact-append",
-        "spec",
-        "append: true continues an artifact already sent with the same artifactId",
-        "A2A_REFERENCE §2 (TaskArtifactUpdateEvent), §9.5",
-    ),
-    Rule(
-        "artifact-last-chunk",
-        "spec",
-        "nothing more is sent for an artifactId after its lastChunk: true",
-        "A2A_REFERENCE §2 (TaskArtifactUpdateEvent), §9.5",
-    ),
-    Rule(
-        "final-flag",
-        "spec",
-        "0.3: only the last event may carry final: true, and a terminal status update must carry it",
-        "A2A_REFERENCE §10, §11 (0.3 streaming)",
-    ),
-    Rule(
         "v0_3-leftover",
         "advice",
         "a 1.0 document carries a 0.3 member that the interop "
         "profile ignores (a 1.0 sender must not send it)",
         "A2A_REFERENCE §12; spec 5.7 (a receiver ignores unknown members)",
-    ),
-    Rule(
-        "completed-has-artifact",
-        "policy",
-        "a completed task has produced at least one artifact",
-        "contract-validator baseline",
     ),
     Rule(
         "https-interface",

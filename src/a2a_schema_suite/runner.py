@@ -24,7 +24,7 @@ from urllib.parse import urldefrag
 
 from jsonschema.protocols import Validator
 
-from a2a_schema_suite import explain, sandbox
+from a2a_schema_suite import explain, sandbox, streamrules
 from a2a_schema_suite.advice import timestamp_warnings, version_patch_warnings
 from a2a_schema_suite.candidates import AUTO  # re-exported: detect each document's schema
 from a2a_schema_suite.guard import Crash, contain, load_error_detail
@@ -39,6 +39,7 @@ from a2a_schema_suite.results import (
     split_policy,
 )
 from a2a_schema_suite.rules import DEFAULT_POLICY
+from a2a_schema_suite.streamrules import StreamRules
 from a2a_schema_suite.streams import check_stream
 from a2a_schema_suite.suite import (
     Case,
@@ -205,14 +206,16 @@ def stream_errors(
     *,
     advice: bool = True,
     events: bool = True,
+    rules: StreamRules | None = None,
 ) -> tuple[ErrorDetail, ...]:
-    """The line and cross-line findings of one JSONL file (raises LoadFailure if unreadable).
+    """The line and cross-line findings of one JSONL file (raises LoadFailure if unreadable, or
+    if ``rules``, the version's stream rules, were not given and the bundled ones are unusable).
 
     At most ``limit`` findings are kept; if there are more, a last ``truncated`` entry says how
     many were dropped.
     """
     return stream_line_errors(
-        iter_jsonl(path, name), version, validator, policy, limit, advice=advice, events=events
+        iter_jsonl(path, name), version, validator, policy, limit, advice=advice, events=events, rules=rules
     )
 
 
@@ -225,9 +228,12 @@ def stream_line_errors(
     *,
     advice: bool = True,
     events: bool = True,
+    rules: StreamRules | None = None,
 ) -> tuple[ErrorDetail, ...]:
     """:func:`stream_errors` for ``(line number, value, load error)`` triples."""
-    findings = check_stream(lines, version, validator, policy=policy != "off", advice=advice, events=events)
+    findings = check_stream(
+        lines, version, validator, policy=policy != "off", advice=advice, events=events, rules=rules
+    )
     kept = tuple(itertools.islice(findings, limit))
     dropped = sum(1 for _ in findings)
     if not dropped:
@@ -252,7 +258,10 @@ def run_stream(
 
     def judged() -> CaseResult:
         version = store.resolve(suite.schema)[0]
-        errors = stream_errors(case.file, case.file.name, version, validator, policy, advice=False)
+        rules = streamrules.load(store.root, version)
+        errors = stream_errors(
+            case.file, case.file.name, version, validator, policy, advice=False, rules=rules
+        )
         return judge(suite, case.description, case.valid, case.expected_errors, errors, policy)
 
     result = contain(
@@ -537,7 +546,13 @@ def stream_result(
     version = store.resolve(schema)[0]
     return contain(
         lambda: verdict_result(
-            name, schema, stream_line_errors(lines, version, validator, policy), policy, note=note
+            name,
+            schema,
+            stream_line_errors(
+                lines, version, validator, policy, rules=streamrules.load(store.root, version)
+            ),
+            policy,
+            note=note,
         ),
         lambda crash: _document_crashed(name, schema, crash, note=note),
         subject=name,
@@ -586,9 +601,10 @@ def validate_file(
         if stream:
             line_version = store.resolve(ref)[0]
             events = carries_events(ref)
+            rules = streamrules.load(store.root, line_version) if events else None
             if lines is None:
-                return stream_errors(path, name, line_version, validator, policy, events=events)
-            return stream_line_errors(lines, line_version, validator, policy, events=events)
+                return stream_errors(path, name, line_version, validator, policy, events=events, rules=rules)
+            return stream_line_errors(lines, line_version, validator, policy, events=events, rules=rules)
         if data is None:
             data = load_path(path, name)
         return document_errors(validator, ref, data, policy, profile=profile)

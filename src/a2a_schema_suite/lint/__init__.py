@@ -22,6 +22,7 @@ One job per module:
 - :mod:`.schemas`: the checks of one schema file at a time;
 - :mod:`.refs`: the checks across files (references, cycles, dead ``$defs``);
 - :mod:`.suites`: the checks of the case suites;
+- :mod:`.streamrules`: each version's stream rules, and the matchers that name a rule;
 - :mod:`.layout`: the case layout those checks enforce (``case-layout``: version trees,
   cross-version suites, payloads written once);
 - this module: :func:`check`, all of them in order, then the run.
@@ -37,6 +38,7 @@ from a2a_schema_suite.descriptor import DESCRIPTOR_FILE, problems
 from a2a_schema_suite.lint.refs import dead_def_findings
 from a2a_schema_suite.lint.rules import DEFAULT_OPTIONS, RULES, CheckOptions, Rule, clean_passes, rule_finding
 from a2a_schema_suite.lint.schemas import lint_schemas
+from a2a_schema_suite.lint.streamrules import stream_rules_findings, unknown_rule_findings
 from a2a_schema_suite.lint.suites import (
     case_layout_findings,
     duplicate_case_findings,
@@ -88,6 +90,8 @@ def check(
     store = SchemaStore.load(schema_root)  # its meta-schema verdicts are reused below
     findings += lint_schemas(tree, options, valid_schemas=set(store.files))
     findings += descriptor_findings(schema_root, tree.versions)
+    rules_findings, rules_files = stream_rules_findings(schema_root)
+    findings += rules_findings
     files = discover_roots(paths)
     items = [item for path, name, root in files for item in load_suite_file(path, name, root)]
     suites = [s for s in items if isinstance(s, Suite)]
@@ -117,6 +121,7 @@ def check(
         findings += dead_def_findings(tree, [s.schema for s in suites])
     for suite in suites:
         findings += suite_findings(suite, options)
+    findings += unknown_rule_findings(suites, store)
     findings += duplicate_case_findings(suites, store)
     findings += case_layout_findings(suites, paths, store)
     orphans = orphan_streams(paths, items)
@@ -126,6 +131,7 @@ def check(
         "version directories": len(tree.versions),
         "suite files": len(files),
         "JSONL files": sum(len(confined.files(p, (".jsonl",))) for p in paths if p.is_dir()),
+        "stream rules files": rules_files,
     }
     results = findings + clean_passes(findings, counts, skipped={"dead-def"} if scoped else set())
     if run and budget is None:

@@ -142,6 +142,19 @@ RULES: dict[str, Rule] = {
             "every JSONL file under a checked directory is referenced by a suite",
         ),
         Rule(
+            "stream-rules",
+            Outcome.ERRORED,
+            "stream rules files",
+            "each version's stream_rules.json is valid against schemas/_meta/stream_rules.json, its rule "
+            "ids unique and none built in, its states and message placeholders known",
+        ),
+        Rule(
+            "unknown-rule",
+            Outcome.FAILED,
+            "suite files",
+            "every rule an expectedErrors matcher names is built in or one of its version's stream rules",
+        ),
+        Rule(
             "duplicate-case",
             Outcome.FAILED,
             "suite files",

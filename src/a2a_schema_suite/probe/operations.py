@@ -40,12 +40,11 @@ from a2a_schema_suite.probe.level import CORE, OPTIONAL
 from a2a_schema_suite.probe.webhook import Delivery, WebhookReceiver
 from a2a_schema_suite.registry import SchemaError
 from a2a_schema_suite.results import ErrorDetail, Outcome
-from a2a_schema_suite.streams import TERMINAL, StreamChecker, normalise_state, to_event
+from a2a_schema_suite.streams import StreamChecker, lifecycle, normalise_state, to_event
 
 if TYPE_CHECKING:
     from a2a_schema_suite.probe.steps import Prober
 
-INTERRUPTED = frozenset({"input-required", "auth-required"})
 #: ListTasks pages read at most (pageSize 1: the tasks of one context the probe made)
 MAX_PAGES = 20
 #: how long the probe waits for push deliveries at most (also bounded by --timeout)
@@ -80,6 +79,9 @@ class Operations:
         self.p = prober
         self.binding = binding
         self.sent_task = sent_task
+        #: the terminal and interrupted states, as the binding's version's stream rules declare them
+        machine = lifecycle(binding.version_dir, prober.store.root)
+        self.terminal, self.interrupted = machine.terminal, machine.interrupted
         self.card: Any = prober._card
         capabilities = self.card.get("capabilities") if isinstance(self.card, dict) else None
         self.capabilities: dict[str, Any] = capabilities if isinstance(capabilities, dict) else {}
@@ -410,7 +412,7 @@ class Operations:
             return
         task_id = task["id"]
         state = _state(self._get(task_id) or task)
-        if state in TERMINAL:
+        if state in self.terminal:
             self._skip(
                 CORE,
                 description,
@@ -466,7 +468,7 @@ class Operations:
             self._skip(OPTIONAL, description, "the agent started no task")
             return
         task_id = task["id"]
-        if _state(self._get(task_id) or task) in TERMINAL:
+        if _state(self._get(task_id) or task) in self.terminal:
             self._skip(
                 OPTIONAL,
                 description,
@@ -513,7 +515,7 @@ class Operations:
             )
         # the task is terminal now (or soon): re-attaching must be refused
         deadline = time.monotonic() + min(self.p.options.timeout, PUSH_WAIT)
-        while _state(self._get(task_id)) not in TERMINAL and time.monotonic() < deadline:
+        while _state(self._get(task_id)) not in self.terminal and time.monotonic() < deadline:
             time.sleep(0.1)
         call = self.binding.subscribe(task_id)
         self._expect_error(
@@ -576,7 +578,7 @@ class Operations:
             return
         task_id = task["id"]
         state = _state(self._get(task_id) or task)
-        if state in TERMINAL:
+        if state in self.terminal:
             # configs live until the task completes (A2A_REFERENCE §9.13): none to manage now
             self._skip(
                 OPTIONAL,
@@ -588,7 +590,7 @@ class Operations:
             self._push_configs(task_id, receiver.url)
 
         def terminal(deliveries: list[Delivery]) -> bool:
-            return any(_state_of_delivery(d) in TERMINAL for d in deliveries)
+            return any(_state_of_delivery(d) in self.terminal for d in deliveries)
 
         deliveries = receiver.wait(terminal, min(self.p.options.timeout, PUSH_WAIT))
         self.p._guarded(
@@ -707,7 +709,7 @@ class Operations:
                         line=number,
                     )
                 )
-            if terminal_at is None and event.state in TERMINAL:
+            if terminal_at is None and event.state in self.terminal:
                 terminal_at, terminal_state = number, event.state
             states.append(event.state)
         if not deliveries:
@@ -803,7 +805,7 @@ class Operations:
                     )
                 )
             state = _state(got)
-            if state not in TERMINAL and state not in INTERRUPTED:
+            if state not in self.terminal and state not in self.interrupted:
                 found.append(
                     _finding(
                         "send-state",

@@ -16,6 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from a2a_schema_suite import streamrules
 from a2a_schema_suite.explain import collect_errors
 from a2a_schema_suite.jsonio import iter_jsonl, load_path
 from a2a_schema_suite.policy import policy_findings
@@ -186,7 +187,14 @@ def suite_stubs(
     version = recording.version_dir
     validator = store.validator(recording.line_schema, profile)
     stream_errors = _under_policy(
-        check_stream(iter_jsonl(path, path.name), version, validator, policy=policy != "off"), policy
+        check_stream(
+            iter_jsonl(path, path.name),
+            version,
+            validator,
+            policy=policy != "off",
+            rules=streamrules.load(store.root, version),
+        ),
+        policy,
     )
     entry: dict[str, Any] = {
         "description": f"{recording.label} stream recorded from {source}",

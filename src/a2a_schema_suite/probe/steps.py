@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from a2a_schema_suite import __version__, explain, guard, sandbox
+from a2a_schema_suite import __version__, explain, guard, sandbox, streamrules
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, loads
 from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.probe import card as cards
@@ -63,11 +63,10 @@ from a2a_schema_suite.results import (
     policy_reason,
     split_policy,
 )
-from a2a_schema_suite.streams import TERMINAL, StreamChecker, normalise_state
+from a2a_schema_suite.streams import StreamChecker, lifecycle, normalise_state
 
 DEFAULT_TEXT = "Hello from the a2a-schema-suite probe."
 USER_AGENT = f"a2a-schema-suite/{__version__} (probe; +https://a2a-schema-suite.dev)"
-INTERRUPTED = frozenset({"input-required", "auth-required"})
 _MISSING = MISSING
 
 
@@ -726,7 +725,8 @@ class Prober:
                 return []
             status = task.get("status")
             state = normalise_state(status.get("state") if isinstance(status, dict) else None)
-            if state is None or state in TERMINAL or state in INTERRUPTED:
+            machine = lifecycle(binding.version_dir, self.store.root)
+            if state is None or state in machine.terminal or state in machine.interrupted:
                 return []
             return [
                 ErrorDetail.finding(
@@ -857,7 +857,8 @@ class Prober:
             )
             return None
         source = "stream"
-        checker = StreamChecker(binding.version_dir, validator, self.policy != "off")
+        rules = streamrules.load(self.store.root, binding.version_dir)
+        checker = StreamChecker(binding.version_dir, validator, self.policy != "off", rules=rules)
         findings: list[ErrorDetail] = []
         lines: list[str] = []  #: one JSON text per event, for --record
         shown: list[Any] = []  #: the events as the report shows them
@@ -901,12 +902,13 @@ class Prober:
         findings.extend(checker.finish())
         last_line = len(reply.events) or 1
         state = checker.state
+        machine = lifecycle(binding.version_dir, self.store.root)
         if reply.problem:
             findings.append(ErrorDetail.finding("stream-end", reply.problem, line=last_line))
         elif (
             reply.events
             and not checker.message_only
-            and (state is None or (state not in TERMINAL and state not in INTERRUPTED))
+            and (state is None or (state not in machine.terminal and state not in machine.interrupted))
         ):
             findings.append(
                 ErrorDetail.finding(
@@ -936,7 +938,7 @@ class Prober:
                     -32001,
                 ),
             ]
-            terminal = self._terminal_task_id(sent_task)
+            terminal = self._terminal_task_id(binding, sent_task)
             cancel = "errors: CancelTask of a completed task -> FAILED_PRECONDITION TASK_NOT_CANCELABLE"
             if isinstance(terminal, str):
                 grpc_checks.append((cancel, binding.cancel_task(terminal), -32002))
@@ -1057,14 +1059,14 @@ class Prober:
     ) -> None:
         """Cancel the sent task once it is terminal and ``check`` the error answer; skipped (with
         why) when there is no terminal task to cancel."""
-        terminal = self._terminal_task_id(sent_task)
+        terminal = self._terminal_task_id(binding, sent_task)
         if isinstance(terminal, str):
             call = binding.cancel_task(terminal)
             self._guarded(CORE, description, schema, lambda: check(call))
         else:
             self._skip(CORE, description, str(terminal))
 
-    def _terminal_task_id(self, task: dict[str, Any] | None) -> str | Any:
+    def _terminal_task_id(self, binding: Binding, task: dict[str, Any] | None) -> str | Any:
         """The sent task's id when it is terminal; else why the check cannot run (a str is an id)."""
         if self.options.send is None:
             return _Why("needs a task: add --send TEXT")
@@ -1072,7 +1074,7 @@ class Prober:
             return _Why("needs a task, but the send step produced none")
         status = task.get("status")
         state = normalise_state(status.get("state") if isinstance(status, dict) else None)
-        if state not in TERMINAL:
+        if state not in lifecycle(binding.version_dir, self.store.root).terminal:
             return _Why(f"the sent task is {state or 'in no state'}, not terminal")
         return task["id"]
 

@@ -30,13 +30,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from a2a_schema_suite import api, files
+from a2a_schema_suite import api, files, streamrules
 from a2a_schema_suite.explain import collect_errors
 from a2a_schema_suite.jsonio import LoadFailure, iter_jsonl, load_path, loads
 from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.registry import bundled_schemas, version_schema_files
 from a2a_schema_suite.results import shorten
-from a2a_schema_suite.rules import RULES
 from a2a_schema_suite.sdk.canonical import DiffEntry, canonical_diff, json_path
 from a2a_schema_suite.sdk.types import (
     FREE_JSON_MEMBERS,
@@ -415,12 +414,15 @@ def _stream_line_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> l
     name = stream.path.name
     strict = stream.profile == "strict"
     rule_lines: dict[int | None, set[str]] = collections.defaultdict(set)
+    severities: dict[str, str | None] = {}
     # every rule a line breaks, policy included (its own dial, in any profile), advice aside
+    version_rules = streamrules.load(schemas_dir, stream.version)
     for finding in check_stream(
-        iter_jsonl(stream.path, name), stream.version, None, policy=True, advice=False
+        iter_jsonl(stream.path, name), stream.version, None, policy=True, advice=False, rules=version_rules
     ):
         if finding.rule:
             rule_lines[finding.line].add(finding.rule)
+            severities[finding.rule] = finding.severity
     source = stream.path.as_posix()
     base: dict[str, Any] = {
         "kind": "stream-line",
@@ -491,7 +493,7 @@ def _stream_line_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> l
             )
         elif rule_lines.get(number):
             rules = sorted(rule_lines[number])
-            kinds = {RULES[r].severity for r in rules if r in RULES}
+            kinds = {severities[r] for r in rules if severities.get(r)}
             probes.append(
                 Probe(
                     **base,
