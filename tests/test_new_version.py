@@ -328,3 +328,17 @@ def test_a_version_made_from_an_inherited_one_is_marked_once(tree: Path):
     assert text.count('"inherited"') == 1 and json.loads(text)["inherited"] == NEW
     run = cli("run", f"cases/{NEXT}", "-q", cwd=tree)
     assert run.returncode == 0, run.stdout[-2000:]
+
+
+def test_a_suite_serialised_keeps_its_inherited_marker(tree: Path, tmp_path: Path):
+    """Suite.to_dict/to_json/write kept every member but "inherited": a suite read and written
+    back (as probe --record and mutate --emit write suites) lost its unreviewed state."""
+    from a2a_schema_suite.suite import Suite, load_suite
+
+    path = tree / "cases" / NEW / "task.json"
+    loaded = load_suite(path, path.name)
+    assert isinstance(loaded, Suite) and loaded.inherited == "v1_0"
+    assert loaded.to_dict()["inherited"] == "v1_0" and list(loaded.to_dict())[0] == "inherited"
+    written = loaded.write(tmp_path / "task.json")
+    assert json.loads(written.read_text())["inherited"] == "v1_0"
+    assert json.loads(written.read_text()) == json.loads(path.read_text())

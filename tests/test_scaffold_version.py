@@ -24,7 +24,14 @@ from conftest import REPO, SCHEMAS, review_inherited, unused_version, version_na
 
 #: what a copy of the repository leaves out: caches, installed packages, VCS data
 _IGNORED = shutil.ignore_patterns(
-    ".git", "node_modules", "__pycache__", "*.egg-info", ".pytest_cache", ".mypy_cache", ".ruff_cache"
+    ".git",
+    "node_modules",
+    "__pycache__",
+    "*.egg-info",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".venv",
 )
 #: set in the copy's environment, so that the copy does not scaffold a copy of its own
 _NESTED = "A2A_SCHEMA_SUITE_SCAFFOLD_COPY"
@@ -41,10 +48,7 @@ def _env(copy: Path) -> dict[str, str]:
 @pytest.mark.skipif(os.environ.get(_NESTED) == "1", reason="inside the scaffolded copy itself")
 def test_the_version_discovering_tests_pass_with_a_scaffolded_version(tmp_path: Path):
     copy = tmp_path / "repo"
-    for name in ("src", "schemas", "cases", "tests", "docs", "adapters"):
-        shutil.copytree(REPO / name, copy / name, ignore=_IGNORED)
-    for name in ("pyproject.toml", "README.md", "SECURITY.md"):
-        shutil.copy2(REPO / name, copy / name)
+    shutil.copytree(REPO, copy, ignore=_IGNORED, symlinks=True)  # every file the tests may read
     (copy / ".git").mkdir()  # the top of a repository (roots.find_project_tree stops there)
     new = unused_version()
     source = default_version(SCHEMAS, version_names())
