@@ -338,7 +338,7 @@ def test_a_suite_serialised_keeps_its_inherited_marker(tree: Path, tmp_path: Pat
     path = tree / "cases" / NEW / "task.json"
     loaded = load_suite(path, path.name)
     assert isinstance(loaded, Suite) and loaded.inherited == "v1_0"
-    assert loaded.to_dict()["inherited"] == "v1_0" and list(loaded.to_dict())[0] == "inherited"
+    assert loaded.to_dict()["inherited"] == "v1_0" and next(iter(loaded.to_dict())) == "inherited"
     written = loaded.write(tmp_path / "task.json")
     assert json.loads(written.read_text())["inherited"] == "v1_0"
     assert json.loads(written.read_text()) == json.loads(path.read_text())
