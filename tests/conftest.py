@@ -96,3 +96,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 #: the marker of the version-discovering tests
 versions_marker = pytest.mark.versions
+
+
+#: what makes a tree a suite project, whose schemas/ and cases/ the commands use (roots.py)
+SUITE_PROJECT = '[project]\nname = "a-suite-project"\n\n[tool.a2a-schema-suite]\nsuite-project = true\n'
+
+
+def declare_suite_project(root: Path) -> Path:
+    """Write the suite-project declaration (pyproject.toml) into ``root``: a tree of schemas/ and
+    cases/ is used by the commands only when it declares itself (SECURITY.md, "Roots")."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pyproject.toml").write_text(SUITE_PROJECT, encoding="utf-8")
+    return root

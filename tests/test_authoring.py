@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from a2a_schema_suite.policy import policy_findings
-from conftest import CASES, REPO, SCHEMAS
+from conftest import CASES, REPO, SCHEMAS, declare_suite_project
 
 GUIDE = REPO / "docs" / "AUTHORING.md"
 _FENCE = re.compile(r"^```(\S*)\s*$")
@@ -82,7 +82,7 @@ def workspace(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("guide")
     shutil.copytree(SCHEMAS, root / "schemas")
     shutil.copytree(CASES, root / "cases")
-    return root
+    return declare_suite_project(root)
 
 
 def _env() -> dict[str, str]:

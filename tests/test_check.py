@@ -18,7 +18,7 @@ from a2a_schema_suite import __version__
 from a2a_schema_suite.cli import COMMANDS, main
 from a2a_schema_suite.lint import RULES, CheckOptions, check, pointer_lines
 from a2a_schema_suite.results import CaseResult, Outcome, RunSummary
-from conftest import CASES, SCHEMAS
+from conftest import CASES, SCHEMAS, declare_suite_project
 
 BASE = "https://example.test/schemas/"
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -617,6 +617,7 @@ def test_case_layout_through_the_cli_on_the_old_layout(tmp_path):
     import sys
 
     shutil.copytree(SCHEMAS, tmp_path / "schemas")
+    declare_suite_project(tmp_path)
     (tmp_path / "cases" / "migration").mkdir(parents=True)
     cross = json.loads((CASES / "v1_0" / "migration" / "task_v0_3.json").read_text(encoding="utf-8"))
     for version, schema in cross["schemas"].items():
@@ -814,6 +815,7 @@ def test_dead_def_only_judges_a_schema_root_by_its_whole_project(tmp_path):
 
     project = tmp_path / "project"
     shutil.copytree(SCHEMAS, project / "schemas")
+    declare_suite_project(project)
     (project / "cases" / "v1_0").mkdir(parents=True)
     shutil.copy(CASES / "v1_0" / "task.json", project / "cases" / "v1_0" / "task.json")
     part = check_cli("cases/v1_0", cwd=project)

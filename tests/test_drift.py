@@ -27,7 +27,7 @@ from google.protobuf import descriptor_pb2
 from a2a_schema_suite.evolve import protoload
 from a2a_schema_suite.evolve.drift import compare, default_allow_file
 from a2a_schema_suite.evolve.schemamap import SchemaIndex
-from conftest import SCHEMAS
+from conftest import SCHEMAS, declare_suite_project
 
 ROOT = SCHEMAS.parent
 ALLOW = default_allow_file(SCHEMAS, "v1_0")
@@ -439,6 +439,7 @@ def test_the_readme_example_is_real_output(tmp_path: Path):
     block = block.split("```console\n")[1].split("```")[0]
     shutil.copytree(SCHEMAS, tmp_path / "schemas")
     shutil.copytree(ROOT / "cases", tmp_path / "cases")
+    declare_suite_project(tmp_path)
     env = dict(
         os.environ, NO_COLOR="1", PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
     )

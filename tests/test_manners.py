@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from a2a_schema_suite.cli import COMMANDS
-from conftest import CASES, SCHEMAS, version_names
+from conftest import CASES, SCHEMAS, declare_suite_project, version_names
 
 TASK_SUITE = CASES / "v1_0" / "task.json"
 
@@ -329,6 +329,7 @@ def test_coverage_suite_shows_what_a_suite_adds(tmp_path):
     # in a checkout (a copy): the numbers may move as suites are added, the words may not
     shutil.copytree(CASES / "v0_3", tmp_path / "cases" / "v0_3")
     shutil.copytree(SCHEMAS, tmp_path / "schemas")
+    declare_suite_project(tmp_path)
     as_shown = cli("coverage", "cases/v0_3", "--suite", "oauth2_description.json", cwd=tmp_path)
     shown = as_shown.stdout.splitlines()
     assert len(shown) == len(console) - 1

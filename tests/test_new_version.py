@@ -13,7 +13,15 @@ from pathlib import Path
 import pytest
 
 from a2a_schema_suite.tool import VERSION_DATA_FILES
-from conftest import CASES, REPO, SCHEMAS, review_inherited, unused_version, version_names
+from conftest import (
+    CASES,
+    REPO,
+    SCHEMAS,
+    declare_suite_project,
+    review_inherited,
+    unused_version,
+    version_names,
+)
 
 #: the scratch version of these tests: a name no committed version has
 NEW = unused_version()
@@ -39,6 +47,7 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("tree")
     shutil.copytree(SCHEMAS, root / "schemas")
     shutil.copytree(CASES, root / "cases")
+    declare_suite_project(root)
     result = cli("new-version", NEW, "--from", "v1_0", cwd=root)
     assert result.returncode == 0, result.stdout + result.stderr
     (root / "new-version.out").write_text(result.stdout)
@@ -241,6 +250,7 @@ def test_a_version_that_exists_is_never_overwritten(tree: Path):
 def test_a_taken_case_path_leaves_nothing_behind(tmp_path: Path):
     shutil.copytree(SCHEMAS, tmp_path / "schemas")
     shutil.copytree(CASES, tmp_path / "cases")
+    declare_suite_project(tmp_path)
     (tmp_path / "cases" / NEXT).mkdir()
     (tmp_path / "cases" / NEXT / "task.json").write_text("{}")  # the user's own file
     result = cli("new-version", NEXT, "--from", "v1_0", cwd=tmp_path)
@@ -261,6 +271,7 @@ def test_a_taken_case_path_leaves_nothing_behind(tmp_path: Path):
 def test_bad_names_are_usage_errors(tmp_path: Path, args: tuple[str, ...], message: str):
     shutil.copytree(SCHEMAS, tmp_path / "schemas")
     shutil.copytree(CASES, tmp_path / "cases")
+    declare_suite_project(tmp_path)
     result = cli("new-version", *args, cwd=tmp_path)
     assert result.returncode == 2
     assert message in result.stderr

@@ -20,7 +20,7 @@ import pytest
 from a2a_schema_suite.registry import bundled_cases, bundled_schemas
 from a2a_schema_suite.roots import find_project_tree
 from a2a_schema_suite.suite import discover
-from conftest import CASES, REPO, SCHEMAS
+from conftest import CASES, REPO, SCHEMAS, declare_suite_project
 
 SUITE = {
     "description": "a task id",
@@ -50,7 +50,7 @@ def tree(tmp_path: Path) -> Path:
     shutil.copytree(SCHEMAS, root / "schemas")
     (root / "cases" / "v1_0").mkdir(parents=True)
     (root / "cases" / "v1_0" / "status.json").write_text(json.dumps(SUITE, indent=2))
-    return root
+    return declare_suite_project(root)
 
 
 def break_schema(root: Path) -> None:
@@ -176,3 +176,220 @@ def test_suite_names_do_not_depend_on_the_current_directory_or_the_venv(tmp_path
     first = names[tmp_path]
     assert first and all(name.startswith("cases/v1_0/") for name in first)
     assert all(found == first for found in names.values())
+
+
+# -- roots a pull request cannot choose (SECURITY.md, "Roots") -------------------------------------
+
+ACCEPT_ANYTHING = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://a2a-schema-suite.dev/schemas/v1_0/agent_card.json",
+}
+
+
+def agent_repository(root: Path) -> Path:
+    """An agent's own repository (a git work tree) with a broken agent card, after a pull request
+    added an accept-anything ``schemas/v1_0/agent_card.json`` and a suite under ``cases/``."""
+    import a2a_schema_suite as suite
+
+    (root / ".git").mkdir(parents=True)
+    card = next(c.data for c in suite.iter_cases(schema="v1_0/agent_card.json", valid=True, cases_dir=CASES))
+    del card["name"]
+    (root / "agent-card.json").write_text(json.dumps(card), encoding="utf-8")
+    (root / "schemas" / "v1_0").mkdir(parents=True)
+    (root / "schemas" / "v1_0" / "agent_card.json").write_text(json.dumps(ACCEPT_ANYTHING), encoding="utf-8")
+    (root / "cases").mkdir()
+    (root / "cases" / "status.json").write_text(json.dumps(SUITE), encoding="utf-8")
+    return root
+
+
+def test_a_pull_requests_schemas_do_not_decide_the_gate(tmp_path):
+    """Issue 27, item 3: the pull request's schemas/ and cases/ turned exit 1 into exit 0."""
+    repo = agent_repository(tmp_path / "agent")
+    gate = ("validate", "--schema", "v1_0/agent_card.json", "agent-card.json")
+    result = cli(*gate, cwd=repo)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stdout.splitlines()[0] == (
+        f"schemas: {bundled_schemas()} (bundled); not used: {repo} (not a suite project: "
+        "no [tool.a2a-schema-suite] suite-project = true in its pyproject.toml)"
+    )
+    assert "'name' is a required property" in result.stdout
+    # a pyproject.toml without the declaration (or with it in the wrong place) changes nothing
+    for text in (
+        '[project]\nname = "agent"\n',
+        "suite-project = true\n",
+        "[tool.a2a-schema-suite]\nsuite-project = 'yes'\n",
+    ):
+        (repo / "pyproject.toml").write_text(text, encoding="utf-8")
+        assert cli(*gate, cwd=repo).returncode == 1, text
+    # nor does the declaration through a link (the file must be the tree's own)
+    target = declare_suite_project(tmp_path / "elsewhere") / "pyproject.toml"
+    (repo / "pyproject.toml").unlink()
+    (repo / "pyproject.toml").symlink_to(target)
+    assert cli(*gate, cwd=repo).returncode == 1
+    # run and check read the bundled cases, not the pull request's
+    result = cli("run", "-k", "a made-up state", cwd=repo)
+    assert result.stdout.splitlines()[0].startswith(
+        f"schemas: {bundled_schemas()} (bundled); cases: {bundled_cases()} (bundled)"
+    )
+    assert "cases/status.json" not in result.stdout
+    # the gate owner's command line may name the tree: then it decides, and the line says so
+    result = cli("--roots", "checkout", *gate, cwd=repo)
+    assert (
+        result.returncode == 0 and result.stdout.splitlines()[0] == f"schemas: {repo / 'schemas'} (checkout)"
+    )
+    result = cli("validate", "--schemas", "schemas", *gate[1:], cwd=repo)
+    assert result.returncode == 0 and result.stdout.splitlines()[0] == "schemas: schemas (given)"
+
+
+def test_roots_modes_on_the_command_line(tree, tmp_path):
+    break_schema(tree)
+    # a declared suite project is used by default; --roots bundled (before or after the command) is not
+    assert cli("run", cwd=tree).returncode == 1
+    for args in (("--roots", "bundled", "run"), ("run", "--roots", "bundled")):
+        result = cli(*args, "-k", "a task id", cwd=tree)
+        assert (
+            result.stdout.splitlines()[0]
+            == f"schemas: {bundled_schemas()} (bundled); cases: {bundled_cases()} (bundled)"
+        )
+        assert result.returncode == 0, result.stdout
+    # --roots checkout where there is no tree: a usage error naming the place
+    result = cli("--roots", "checkout", "validate", "--schema", "v1_0/task.json", "x.json", cwd=tmp_path)
+    assert result.returncode == 2 and "--roots checkout: no tree with schemas/" in result.stderr
+    result = cli("--roots", "nowhere", "run", cwd=tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def test_this_repository_declares_itself_a_suite_project():
+    """The README's first command runs the suites against this checkout's schemas: the
+    declaration in pyproject.toml is what makes a copy of the repository a suite project."""
+    from a2a_schema_suite.roots import choose, declares_suite_project
+
+    assert declares_suite_project(REPO)
+    assert choose(start=REPO / "tests").to_dict() == {
+        "schemas": str(REPO / "schemas"),
+        "schemasOrigin": "checkout",
+        "cases": str(REPO / "cases"),
+        "casesOrigin": "checkout",
+    }
+
+
+HOSTILE_ADAPTER = """\
+import pathlib, sys
+pathlib.Path(sys.argv[0]).with_name("ran").write_text("the tree's adapter ran")
+sys.exit(1)
+"""
+
+
+def test_known_adapter_names_run_the_installed_adapters_only(tree):
+    """Issue 27, item 3: a checkout's adapters/python_a2a_sdk.py won over the installed adapter."""
+    pytest.importorskip("a2a.types.a2a_pb2", reason="a2a-sdk is a test dependency")
+    from a2a_schema_suite.tool import _data_dir
+
+    (tree / "adapters").mkdir()
+    hostile = tree / "adapters" / "python_a2a_sdk.py"
+    hostile.write_text(HOSTILE_ADAPTER, encoding="utf-8")
+    listing = cli("sdk", "--list-adapters", cwd=tree)
+    assert f"python-a2a-sdk: {sys.executable} {_data_dir('adapters') / 'python_a2a_sdk.py'}" in listing.stdout
+    assert str(tree / "adapters") not in listing.stdout
+    result = cli("sdk", "python-a2a-sdk", "-k", "a known state", cwd=tree)
+    assert not (tree / "adapters" / "ran").exists(), result.stdout + result.stderr
+    assert result.returncode == 0, result.stdout + result.stderr
+    # named by its path, the tree's adapter is what the user asked for
+    cli("sdk", "adapters/python_a2a_sdk.py", "-k", "a known state", cwd=tree)
+    assert (tree / "adapters" / "ran").exists()
+    # so it is when the gate owner's environment names the directory of the known adapters
+    (tree / "adapters" / "ran").unlink()
+    named = subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", "sdk", "python-a2a-sdk", "-k", "a known state"],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "A2A_SCHEMA_SUITE_ADAPTERS": str(tree / "adapters")},
+    )
+    assert (tree / "adapters" / "ran").exists(), named.stdout + named.stderr
+
+
+# -- one function finds the roots for the CLI, the Python API, testing and the pytest plugin -------
+
+AGREE = """\
+import json, sys
+import a2a_schema_suite as suite
+from a2a_schema_suite.testing import verdict
+
+doc = json.loads(sys.argv[1])
+api = suite.validate_document(doc, "v1_0/task.json")
+assertion = verdict(doc, "v1_0/task.json")
+cases = list(suite.iter_cases(version="v1_1"))
+print(json.dumps({
+    "api": api.actual_valid, "api_roots": api.roots.describe(),
+    "testing": assertion.actual_valid, "testing_roots": assertion.roots.describe(),
+    "v1_1": len(cases), "cases_roots": cases[0].roots.describe(),
+    "find_roots": suite.find_roots().describe(),
+}))
+"""
+
+PLUGIN_TEST = """\
+from a2a_schema_suite.testing import verdict
+
+def test_case(a2a_case):
+    assert verdict(a2a_case.data, a2a_case.schema).actual_valid is a2a_case.valid
+"""
+
+
+def test_cli_api_testing_and_plugin_agree_in_an_edited_checkout(tree, tmp_path):
+    """Issue 25, item 3 and issue 23: in a checkout (a copy of this repository's declaration),
+    after a schema is edited and a version added, the CLI, the Python API, ``testing`` and the
+    pytest plugin use the same roots, give the same verdicts and say which roots gave them."""
+    shutil.copy(REPO / "pyproject.toml", tree / "pyproject.toml")
+    made = cli("new-version", "v1_1", "--from", "v1_0", cwd=tree)
+    assert made.returncode == 0, made.stdout + made.stderr
+    break_schema(tree)  # v1_0's TaskState now takes any string
+    document = {"id": "t", "contextId": "c", "status": {"state": "napping"}}
+    (tree / "doc.json").write_text(json.dumps(document), encoding="utf-8")
+    line = f"schemas: {tree / 'schemas'} (checkout)"
+    both = f"{line}; cases: {tree / 'cases'} (checkout)"
+
+    by_cli = cli("validate", "--schema", "v1_0/task.json", "doc.json", cwd=tree)
+    assert by_cli.stdout.splitlines()[0] == line and by_cli.returncode == 0, by_cli.stdout
+    script = tmp_path / "agree.py"
+    script.write_text(AGREE, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script), json.dumps(document)],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "api": True,
+        "api_roots": line,
+        "testing": True,
+        "testing_roots": line,
+        "v1_1": 2,
+        "cases_roots": both,
+        "find_roots": both,
+    }
+    run = cli("run", "-q", cwd=tree)
+    assert run.stdout.splitlines()[-1] == "3 passed, 1 failed, 0 errored", run.stdout
+    assert "FAILED cases/v1_0/status.json > a made-up state" in run.stdout
+
+    # the plugin: bundled unless its configuration names the checkout, then the CLI's verdicts
+    (tree / "test_golden.py").write_text(PLUGIN_TEST, encoding="utf-8")
+    pytest_args = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_golden.py"]
+    configured = subprocess.run(
+        [*pytest_args, "--a2a-roots", "auto"], cwd=tree, capture_output=True, text=True, timeout=300
+    )
+    assert "1 failed, 3 passed" in configured.stdout, configured.stdout
+    assert "test_case[v1_0/task.json#/$defs/TaskStatus > a made-up state]" in configured.stdout
+    assert f"a2a-schema-suite golden samples: {both}" in configured.stdout
+    (tree / "pytest.ini").write_text("[pytest]\na2a_roots = checkout\n", encoding="utf-8")
+    by_ini = subprocess.run(pytest_args, cwd=tree, capture_output=True, text=True, timeout=300)
+    assert "1 failed, 3 passed" in by_ini.stdout, by_ini.stdout
+    (tree / "pytest.ini").unlink()
+    default = subprocess.run(pytest_args, cwd=tree, capture_output=True, text=True, timeout=300)
+    assert (
+        f"a2a-schema-suite golden samples: schemas: {bundled_schemas()} (bundled); "
+        f"cases: {bundled_cases()} (bundled)" in default.stdout
+    ), default.stdout

@@ -49,7 +49,8 @@ def cli(*args: str, cwd: Path = REPO, timeout: float = 600) -> subprocess.Comple
         capture_output=True,
         text=True,
         timeout=timeout,
-        env={**os.environ, "NO_COLOR": "1"},
+        # the known names run this checkout's adapters (and its node_modules), not the installed copy
+        env={**os.environ, "NO_COLOR": "1", "A2A_SCHEMA_SUITE_ADAPTERS": str(REPO / "adapters")},
     )
 
 

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import declare_suite_project
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -32,6 +34,7 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("shard") / "project"
     shutil.copytree(REPO / "schemas", root / "schemas")
     shutil.copytree(REPO / "cases", root / "cases")
+    declare_suite_project(root)
     (root / "cases" / "v1_0" / "streams" / "zz_unreferenced.jsonl").write_text('{"task": {}}\n')
     (root / "cases" / "v1_0" / "zz_broken.json").write_text('{"schema": "v1_0/task.json", "tests": [}')
     wrong = {

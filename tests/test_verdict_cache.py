@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from a2a_schema_suite import verdicts
-from conftest import schema_files
+from conftest import declare_suite_project, schema_files
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -36,7 +36,7 @@ def tree(tmp_path: Path) -> Path:
     shutil.copytree(REPO / "schemas", root / "schemas")
     (root / "cases" / "v1_0").mkdir(parents=True)
     shutil.copy(REPO / "cases" / "v1_0" / "task.json", root / "cases" / "v1_0" / "task.json")
-    return root
+    return declare_suite_project(root)
 
 
 def remembered(cache: Path) -> set[str]:

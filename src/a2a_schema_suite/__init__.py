@@ -4,7 +4,8 @@ The public Python API (:mod:`a2a_schema_suite.api`) is importable from here and 
 use, so ``import a2a_schema_suite`` (and the CLI's ``--help``) stays cheap:
 :func:`iter_cases`, :func:`iter_streams`, :class:`GoldenCase`, :class:`GoldenStream`,
 :func:`schema_path`, :func:`load_schema`, :func:`validator_for`, and the CLI's verdicts as
-functions: :func:`validate_document`, :func:`validate_stream`, :func:`detect`.
+functions: :func:`validate_document`, :func:`validate_stream`, :func:`detect`; and
+:func:`find_roots`, the schemas and cases all of them use, found as the CLI finds them.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
         GoldenCase,
         GoldenStream,
         detect,
+        find_roots,
         iter_cases,
         iter_streams,
         load_schema,
@@ -33,6 +35,7 @@ __all__ = [
     "GoldenStream",
     "__version__",
     "detect",
+    "find_roots",
     "iter_cases",
     "iter_streams",
     "load_schema",

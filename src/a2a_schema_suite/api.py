@@ -1,4 +1,10 @@
-"""The public Python API: the bundled cases as golden samples, and the schemas behind them.
+"""The public Python API: the cases as golden samples, and the schemas behind them.
+
+Every function finds its schemas and cases as the CLI does, by the same function
+(:func:`a2a_schema_suite.roots.choose`, shown by :func:`find_roots`): ``schemas_dir`` /
+``cases_dir`` when given, else (``roots="auto"``) the suite project around the current directory
+(a checkout of this repository), else the bundled copy; ``roots="bundled"`` never looks at the
+tree, ``roots="checkout"`` uses it undeclared. Each result says which roots gave it (``.roots``).
 
 SDK teams parametrize their own parsers over the cases::
 
@@ -17,9 +23,10 @@ given without affecting other tests.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urldefrag
@@ -27,10 +34,9 @@ from urllib.parse import urldefrag
 from a2a_schema_suite.registry import (
     BASE_URI,
     DEFAULT_PROFILE,
-    bundled_cases,
-    bundled_schemas,
     is_version_data,
 )
+from a2a_schema_suite.roots import Roots, choose
 
 if TYPE_CHECKING:
     from a2a_schema_suite.suite import Case, CaseTest, StreamCase, Suite
@@ -39,6 +45,7 @@ __all__ = [
     "GoldenCase",
     "GoldenStream",
     "detect",
+    "find_roots",
     "iter_cases",
     "iter_streams",
     "load_schema",
@@ -77,6 +84,8 @@ class GoldenCase(_GoldenId):
     expected_errors: tuple[dict[str, Any], ...]  #: the suite's matchers (empty for valid cases)
     profile: str  #: "strict" (canonical sender output) or "interop" (the receiver's view)
     comment: str | None = None
+    #: the schema root and cases directory this record came from, and where each came from
+    roots: Roots | None = field(default=None, compare=False, repr=False)
 
     def __hash__(self) -> int:
         return hash((self.suite, self.description))
@@ -95,6 +104,7 @@ class GoldenStream(_GoldenId):
     expected_errors: tuple[dict[str, Any], ...]
     profile: str
     comment: str | None = None
+    roots: Roots | None = field(default=None, compare=False, repr=False)
 
     def __hash__(self) -> int:
         return hash((self.suite, self.description))
@@ -149,16 +159,45 @@ def _version(suite: Suite) -> str:
     return _schema(suite).split("/", 1)[0]
 
 
+def find_roots(
+    *,
+    schemas_dir: str | Path | None = None,
+    cases_dir: str | Path | None = None,
+    roots: str | None = None,
+    start: str | Path | None = None,
+) -> Roots:
+    """The schema root and cases directory every function of this API uses for these arguments,
+    found exactly as the CLI finds them (``--schemas``, ``--cases``, ``--roots``), with where each
+    came from: ``find_roots().describe()`` is the CLI's first line. ``roots``: ``"auto"`` (the
+    default), ``"bundled"`` or ``"checkout"``; ``start``: where the search for a project tree
+    starts (default: the current directory). Raises :class:`ValueError` for an unknown mode,
+    ``"checkout"`` outside any tree, or a directory that does not exist."""
+    for name, given in (("schemas_dir", schemas_dir), ("cases_dir", cases_dir)):
+        if given is not None and not Path(given).is_dir():
+            raise ValueError(f"{name} {given} is not a directory")
+    return choose(
+        Path(schemas_dir) if schemas_dir else None,
+        Path(cases_dir) if cases_dir else None,
+        start=Path(start) if start is not None else None,
+        mode=roots,
+    )
+
+
+def _schema_root(schemas_dir: str | Path | None, roots: str | None) -> Roots:
+    return choose(Path(schemas_dir) if schemas_dir else None, uses_cases=False, mode=roots)
+
+
 def _select(
     members: Callable[[Suite], tuple[C, ...]],
     kind: str,
     version: str | None,
     schema: str | None,
     valid: bool | None,
-    cases_dir: Path | None,
+    found: Roots,
 ) -> list[tuple[Suite, C]]:
     """The ``(suite, case)`` pairs selected, checked eagerly so that a bad argument fails at the call."""
-    suites = _suites(_confined_root(cases_dir or bundled_cases()))
+    assert found.cases is not None  # choose names a cases root when no PATHS are given
+    suites = _suites(_confined_root(found.cases))
     entries = [(suite, case) for suite in suites for case in members(suite)]
     versions = sorted({_version(suite) for suite, _ in entries})
     if version is not None and version not in versions:
@@ -201,6 +240,7 @@ def iter_cases(
     *,
     valid: bool | None = None,
     cases_dir: str | Path | None = None,
+    roots: str | None = None,
 ) -> Iterator[GoldenCase]:
     """The tests of the case suites as :class:`GoldenCase` records, in file order.
 
@@ -208,14 +248,15 @@ def iter_cases(
     ``"v1_0/task.json"``, or with a fragment ``"v1_0/task.json#/$defs/TaskStatus"``; matched
     exactly, so a file name selects the cases of the file's root object and a fragment those of
     one ``$defs`` entry. ``valid``: only valid (``True``) or invalid (``False``) cases.
-    ``cases_dir``: another cases directory (default: the bundled cases).
+    ``cases_dir``: another cases directory (default: as :func:`find_roots` finds it, the CLI's
+    rule: a suite project around the current directory, else the bundled cases); ``roots``: the
+    mode (``"auto"``, ``"bundled"``, ``"checkout"``). Each record's ``roots`` says which.
 
     Raises :class:`ValueError` at the call (listing the valid values) for an unknown version or a
     schema without cases, and for a suite file that cannot be loaded.
     """
-    selected = _select(
-        lambda suite: suite.tests, "test", version, schema, valid, Path(cases_dir) if cases_dir else None
-    )
+    found = find_roots(cases_dir=cases_dir, roots=roots)
+    selected = _select(lambda suite: suite.tests, "test", version, schema, valid, found)
     return (
         GoldenCase(
             g.version,
@@ -227,6 +268,7 @@ def iter_cases(
             g.expected_errors,
             g.profile,
             g.comment,
+            found,
         )
         for suite, case in selected
         for g in (_Golden(suite, case),)
@@ -239,11 +281,11 @@ def iter_streams(
     *,
     valid: bool | None = None,
     cases_dir: str | Path | None = None,
+    roots: str | None = None,
 ) -> Iterator[GoldenStream]:
     """The JSONL stream samples of the case suites, selected as in :func:`iter_cases`."""
-    selected = _select(
-        lambda suite: suite.streams, "stream", version, schema, valid, Path(cases_dir) if cases_dir else None
-    )
+    found = find_roots(cases_dir=cases_dir, roots=roots)
+    selected = _select(lambda suite: suite.streams, "stream", version, schema, valid, found)
     return (
         GoldenStream(
             g.version,
@@ -255,17 +297,19 @@ def iter_streams(
             g.expected_errors,
             g.profile,
             g.comment,
+            found,
         )
         for suite, case in selected
         for g in (_Golden(suite, case),)
     )
 
 
-def schema_path(ref: str, *, schemas_dir: str | Path | None = None) -> Path:
-    """The file of a schema: ``"v1_0/task.json"`` (a fragment is ignored) -> its path."""
+def schema_path(ref: str, *, schemas_dir: str | Path | None = None, roots: str | None = None) -> Path:
+    """The file of a schema: ``"v1_0/task.json"`` (a fragment is ignored) -> its path (under the
+    schema root :func:`find_roots` finds)."""
     from a2a_schema_suite.files import files
 
-    root = Path(schemas_dir) if schemas_dir else bundled_schemas()
+    root = _schema_root(schemas_dir, roots).schemas
     relpath = urldefrag(_relative(ref))[0]
     path = root / relpath
     if (
@@ -286,13 +330,15 @@ def schema_path(ref: str, *, schemas_dir: str | Path | None = None) -> Path:
     return path
 
 
-def load_schema(ref: str, *, schemas_dir: str | Path | None = None) -> dict[str, Any]:
+def load_schema(
+    ref: str, *, schemas_dir: str | Path | None = None, roots: str | None = None
+) -> dict[str, Any]:
     """The JSON of a schema file (a fresh copy); its ``$ref``\\s point at other files of its version.
     A file that leads outside its schema root through a symbolic link is refused (ValueError), unread."""
     from a2a_schema_suite.files import leaves
     from a2a_schema_suite.jsonio import load_path
 
-    path = schema_path(ref, schemas_dir=schemas_dir)
+    path = schema_path(ref, schemas_dir=schemas_dir, roots=roots)
     refused = leaves(path, path.parents[1], "a file or directory")
     if refused is not None:
         raise ValueError(refused)
@@ -306,13 +352,15 @@ def _store(root: Path, engine: str = "jsonschema") -> Any:
     return SchemaStore.load(root, engine)
 
 
-def _api_store(schemas_dir: str | Path | None, engine: str) -> Any:
+def _api_store(schemas_dir: str | Path | None, engine: str, roots: str | None = None) -> tuple[Any, Roots]:
+    """The store of the schema root :func:`find_roots` finds, and those roots."""
     from a2a_schema_suite.engines import EngineUnavailable
     from a2a_schema_suite.registry import SchemaError
 
-    root = _confined_root(Path(schemas_dir) if schemas_dir else bundled_schemas())
+    found = _schema_root(schemas_dir, roots)
+    root = _confined_root(found.schemas)
     try:
-        return _store(root, engine)
+        return _store(root, engine), found
     except (SchemaError, EngineUnavailable) as exc:
         raise ValueError(str(exc)) from None
 
@@ -337,6 +385,7 @@ def validate_document(
     engine: str = "jsonschema",
     name: str = "<document>",
     version: str | None = None,
+    roots: str | None = None,
 ) -> Any:
     """Validate one JSON document (a parsed value) as ``a2a-schema-suite validate`` does.
 
@@ -347,15 +396,16 @@ def validate_document(
     ``errored``, and ``errors`` are the same :class:`~a2a_schema_suite.results.ErrorDetail`
     records, with the same keywords, rule ids, messages and hints. ``schema="auto"`` detects the
     version and type (``result.note`` says what and why); ``version="v1_0"`` pins the version as
-    ``validate --version`` does. Raises :class:`ValueError` for an unknown schema (with
-    suggestions), profile, policy or engine.
+    ``validate --version`` does; ``result.roots`` says which schema root judged it
+    (:func:`find_roots`: ``schemas_dir``, ``roots``). Raises :class:`ValueError` for an unknown
+    schema (with suggestions), profile, policy or engine.
     """
     from a2a_schema_suite.candidates import auto, parse_auto
     from a2a_schema_suite.registry import SchemaError
     from a2a_schema_suite.runner import document_result
 
     _check_choices(profile, policy)
-    store = _api_store(schemas_dir, engine)
+    store, found = _api_store(schemas_dir, engine, roots)
     schema = _relative(schema)
     if version is not None:
         if not parse_auto(schema)[0]:
@@ -366,9 +416,10 @@ def validate_document(
             raise ValueError(f"unknown version {version!r} (versions: {', '.join(store.versions)})")
         schema = auto(version)
     try:
-        return document_result(data, schema, store, profile, policy, name)
+        result = document_result(data, schema, store, profile, policy, name)
     except SchemaError as exc:
         raise ValueError(str(exc)) from None
+    return dataclasses.replace(result, roots=found)
 
 
 def validate_stream(
@@ -380,6 +431,7 @@ def validate_stream(
     schemas_dir: str | Path | None = None,
     engine: str = "jsonschema",
     name: str | None = None,
+    roots: str | None = None,
 ) -> Any:
     """Validate a stream as ``a2a-schema-suite validate FILE.jsonl`` does: each event against the
     line schema and the stream rules across events (``lifecycle-terminal``, ...).
@@ -398,7 +450,7 @@ def validate_stream(
     from a2a_schema_suite.runner import AUTO, stream_line_errors, stream_line_schema, stream_result
 
     _check_choices(profile, policy)
-    store = _api_store(schemas_dir, engine)
+    store, found = _api_store(schemas_dir, engine, roots)
     schema = _relative(schema)
     if isinstance(events_or_path, (str, Path)):
         path = Path(events_or_path)
@@ -421,7 +473,7 @@ def validate_stream(
     if schema in ("", AUTO):
         detection = detect_stream(value for _, value, error in lines if error is None)
         if not detection.is_a2a:
-            return candidates.not_a2a(label, detection)
+            return dataclasses.replace(candidates.not_a2a(label, detection), roots=found)
         schemas = candidates.targets(detection, store)
 
         def errors_of(ref: str) -> Any:
@@ -429,16 +481,24 @@ def validate_stream(
             return stream_line_errors(lines, store.resolve(ref)[0], validator, policy)
 
         try:
-            return candidates.judge(label, detection, schemas, errors_of, policy, store)
+            judged = candidates.judge(label, detection, schemas, errors_of, policy, store)
         except SchemaError as exc:
             raise ValueError(str(exc)) from None
+        return dataclasses.replace(judged, roots=found)
     try:
-        return stream_result(lines, schema, store, profile, policy, label)
+        result = stream_result(lines, schema, store, profile, policy, label)
     except SchemaError as exc:
         raise ValueError(str(exc)) from None
+    return dataclasses.replace(result, roots=found)
 
 
-def validator_for(ref: str, profile: str = DEFAULT_PROFILE, *, schemas_dir: str | Path | None = None) -> Any:
+def validator_for(
+    ref: str,
+    profile: str = DEFAULT_PROFILE,
+    *,
+    schemas_dir: str | Path | None = None,
+    roots: str | None = None,
+) -> Any:
     """A ``jsonschema`` validator for ``ref`` (fragment allowed) that resolves every ``$ref`` offline.
 
     ``validator_for("v1_0/task.json").iter_errors(document)`` lists the *schema* errors of a
@@ -448,7 +508,7 @@ def validator_for(ref: str, profile: str = DEFAULT_PROFILE, *, schemas_dir: str 
     """
     from a2a_schema_suite.registry import SchemaError
 
-    root = _confined_root(Path(schemas_dir) if schemas_dir else bundled_schemas())
+    root = _confined_root(_schema_root(schemas_dir, roots).schemas)
     try:
         return _store(root).validator(_relative(ref), profile)
     except SchemaError as exc:

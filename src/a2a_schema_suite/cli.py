@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from a2a_schema_suite import TOOL_NAME, __version__
-from a2a_schema_suite.commands._options import console_options, interrupt_code
+from a2a_schema_suite.commands._options import console_options, interrupt_code, roots_option
 
 #: command name -> module defining ``command``; the order is the order in ``--help``.
 COMMANDS: dict[str, str] = {
@@ -134,6 +134,7 @@ class _Group(click.Group):
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name=TOOL_NAME)
 @console_options
+@roots_option
 def main() -> None:
     """Schema-first conformance suite for the A2A protocol (1.0 and 0.3).
 

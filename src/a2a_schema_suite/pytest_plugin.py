@@ -16,6 +16,12 @@ options only narrow: ``--a2a-version`` and ``--a2a-schema`` (repeatable), ``--a2
 ``--a2a-invalid``, ``--a2a-cases DIR`` (another cases directory). A selection with no case
 leaves the test skipped, as pytest does for an empty parameter set.
 
+Which cases: the bundled ones, unless the configuration names others (``--a2a-cases DIR``, the
+marker's ``cases_dir=``, or ``--a2a-roots auto|checkout`` / the ini option ``a2a_roots``: the
+suite project around the current directory, found as the CLI's ``--roots`` finds it, by the
+same function). The files of the tree never choose by themselves (SECURITY.md, "Roots"). The
+terminal summary names the roots the samples came from, as the CLI's first line does.
+
 The plugin is loaded into every pytest run once installed, so it stays inert: importing it
 imports nothing but pytest, and nothing of the suite is read unless a test asks for a fixture.
 Assertions are in :mod:`a2a_schema_suite.testing` (``assert_a2a_valid``, ``assert_a2a_invalid``).
@@ -29,6 +35,8 @@ import pytest
 
 _FIXTURES = {"a2a_case": "iter_cases", "a2a_stream": "iter_streams"}
 _MARKER = "a2a_cases"
+_ROOT_MODES = ("auto", "bundled", "checkout")  # roots.MODES, without importing it
+_USED = pytest.StashKey[set[str]]()  # the roots lines of the samples handed out
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -64,8 +72,28 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--a2a-cases",
         metavar="DIR",
         default=None,
-        help="Another cases directory (default: the bundled cases).",
+        help="Another cases directory (default: the bundled cases; see --a2a-roots).",
     )
+    group.addoption(
+        "--a2a-roots",
+        choices=_ROOT_MODES,
+        default=None,
+        help="Where the cases come from without --a2a-cases: bundled (the default), auto (the "
+        "suite project around the current directory, else bundled) or checkout, as the CLI's "
+        "--roots; overrides the ini option a2a_roots.",
+    )
+    parser.addini(
+        "a2a_roots",
+        "a2a-schema-suite: where the golden samples come from (bundled, auto, checkout)",
+        default="bundled",
+    )
+
+
+def _mode(config: pytest.Config) -> str:
+    mode = config.getoption("a2a_roots") or str(config.getini("a2a_roots")).strip() or "bundled"
+    if mode not in _ROOT_MODES:
+        raise pytest.UsageError(f"a2a_roots = {mode!r}: expected one of {', '.join(_ROOT_MODES)}")
+    return mode
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -74,7 +102,14 @@ def pytest_configure(config: pytest.Config) -> None:
         f"{_MARKER}(version=None, schema=None, valid=None, cases_dir=None): the golden "
         "samples an a2a_case / a2a_stream test runs over (a2a-schema-suite)",
     )
+    config.stash[_USED] = set()
+    _mode(config)
     _check_options(config)
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    for line in sorted(config.stash.get(_USED, None) or ()):
+        terminalreporter.write_line(f"a2a-schema-suite golden samples: {line}")
 
 
 def _matches_schema(record: Any, wanted: str) -> bool:
@@ -100,10 +135,13 @@ def _records(metafunc: pytest.Metafunc, fixture: str) -> list[Any]:
     option = metafunc.config.getoption
     if option("a2a_cases") and "cases_dir" not in kwargs:
         kwargs["cases_dir"] = option("a2a_cases")
+    kwargs.setdefault("roots", _mode(metafunc.config))
     try:
         records = list(getattr(api, _FIXTURES[fixture])(**kwargs))
+        found = api.find_roots(cases_dir=kwargs.get("cases_dir"), roots=kwargs["roots"])
     except (TypeError, ValueError) as exc:
         pytest.fail(f"{metafunc.definition.nodeid}: {fixture}: {exc}", pytrace=False)
+    metafunc.config.stash.setdefault(_USED, set()).add(found.describe())
     versions, schemas, valid = option("a2a_version"), option("a2a_schema"), option("a2a_valid")
     return [
         r
@@ -122,11 +160,11 @@ def _check_options(config: pytest.Config) -> None:
         return  # inert: nothing imported
     from a2a_schema_suite import api
 
-    cases_dir = config.getoption("a2a_cases")
+    cases_dir, mode = config.getoption("a2a_cases"), _mode(config)
     try:
         every: list[api.GoldenCase | api.GoldenStream] = [
-            *api.iter_cases(cases_dir=cases_dir),
-            *api.iter_streams(cases_dir=cases_dir),
+            *api.iter_cases(cases_dir=cases_dir, roots=mode),
+            *api.iter_streams(cases_dir=cases_dir, roots=mode),
         ]
     except ValueError as exc:
         raise pytest.UsageError(f"--a2a-cases: {exc}") from None

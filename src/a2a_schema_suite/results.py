@@ -236,6 +236,9 @@ class CaseResult:
     duration: float | None = field(default=None, repr=False, compare=False)
     #: what ``validate`` without ``--schema`` detected, and why ("A2A 0.3 agent card: url, ...")
     note: str | None = None
+    #: the :class:`~a2a_schema_suite.roots.Roots` that judged it, where the Python API returns the
+    #: result (reports name the roots once, in their first line); not part of equality
+    roots: Any = field(default=None, repr=False, compare=False)
 
     @property
     def test_id(self) -> str:

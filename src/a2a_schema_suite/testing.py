@@ -2,7 +2,8 @@
 
 ``assert_a2a_valid(doc, schema="v1_0/task.json")`` passes exactly when ``a2a-schema-suite validate
 --schema v1_0/task.json`` would pass the document (same schemas, profile, policy dial and stream
-rules: valid with policy warnings passes, as ``validate`` exits 0), and otherwise fails with the
+rules: valid with policy warnings passes, as ``validate`` exits 0; the schema root found as the
+CLI finds it, :func:`a2a_schema_suite.api.find_roots`), and otherwise fails with the
 CLI's text: the reason and every error as ``JSON path [keyword] message (schema path)``.
 ``assert_a2a_invalid`` is the other half of a suite's test: the document is rejected, and for the
 pinned reasons when ``expected_errors`` are given.
@@ -13,20 +14,13 @@ nothing.
 
 from __future__ import annotations
 
-import functools
+import dataclasses
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 __all__ = ["assert_a2a_invalid", "assert_a2a_valid", "verdict"]
-
-
-@functools.lru_cache(maxsize=8)
-def _store(root: Path | None, engine: str) -> Any:
-    from a2a_schema_suite.registry import SchemaStore
-
-    return SchemaStore.load(root, engine)
 
 
 def verdict(
@@ -37,27 +31,32 @@ def verdict(
     schemas_dir: str | Path | None = None,
     engine: str = "jsonschema",
     policy: str = "warn",
+    roots: str | None = None,
 ) -> Any:
     """The :class:`~a2a_schema_suite.results.CaseResult` ``validate`` gives ``doc``.
 
     ``doc``: a JSON value, or a path (``str`` paths are JSON strings; pass a :class:`pathlib.Path`)
     to a JSON document or a ``.jsonl`` stream, read as strictly as the CLI reads it. ``schema``:
     ``v1_0/task.json``, ``v1_0/agent_card.json#/$defs/AgentSkill`` or an absolute ``$id``.
-    Raises :class:`ValueError` for a schema that does not exist or does not load.
+    ``schemas_dir``/``roots``: as :func:`a2a_schema_suite.api.find_roots` (the result's ``roots``
+    says which schema root judged it). Raises :class:`ValueError` for a schema that does not
+    exist or does not load.
     """
+    from a2a_schema_suite.api import _api_store
     from a2a_schema_suite.registry import SchemaError
     from a2a_schema_suite.runner import document_result, validate_documents
 
-    root = Path(schemas_dir).resolve() if schemas_dir is not None else None
-    store = _store(root, engine)
+    store, found = _api_store(schemas_dir, engine, roots)
     try:
         validator = store.validator(schema, profile)
     except SchemaError as exc:
         raise ValueError(str(exc)) from None
     del validator  # built above so that a bad schema raises before any document is read
     if isinstance(doc, os.PathLike):
-        return next(iter(validate_documents([Path(doc)], schema, store, profile, policy=policy)))
-    return document_result(doc, schema, store, profile, policy)  # what validate_document returns
+        result = next(iter(validate_documents([Path(doc)], schema, store, profile, policy=policy)))
+    else:
+        result = document_result(doc, schema, store, profile, policy)  # what validate_document returns
+    return dataclasses.replace(result, roots=found)
 
 
 def _lines(result: Any) -> str:
@@ -74,10 +73,13 @@ def assert_a2a_valid(
     schemas_dir: str | Path | None = None,
     engine: str = "jsonschema",
     policy: str = "warn",
+    roots: str | None = None,
 ) -> None:
     """Fail unless ``doc`` is valid against ``schema``, as ``a2a-schema-suite validate`` says."""
     __tracebackhide__ = True
-    result = verdict(doc, schema, profile=profile, schemas_dir=schemas_dir, engine=engine, policy=policy)
+    result = verdict(
+        doc, schema, profile=profile, schemas_dir=schemas_dir, engine=engine, policy=policy, roots=roots
+    )
     if result.outcome.value not in ("passed", "warning"):
         what = result.suite if result.suite != "<document>" else "document"
         raise AssertionError(f"{what} is not valid against {schema} ({profile}):\n{_lines(result)}")
@@ -92,6 +94,7 @@ def assert_a2a_invalid(
     schemas_dir: str | Path | None = None,
     engine: str = "jsonschema",
     policy: str = "warn",
+    roots: str | None = None,
 ) -> None:
     """Fail unless ``doc`` is rejected by ``schema`` and, for each matcher in ``expected_errors``
     (``{"path": "$.status.state", "keyword": "enum", "message": "...", "line": 7, "rule": ...}``,
@@ -99,7 +102,9 @@ def assert_a2a_invalid(
     __tracebackhide__ = True
     from a2a_schema_suite.suite import Matcher
 
-    result = verdict(doc, schema, profile=profile, schemas_dir=schemas_dir, engine=engine, policy=policy)
+    result = verdict(
+        doc, schema, profile=profile, schemas_dir=schemas_dir, engine=engine, policy=policy, roots=roots
+    )
     what = result.suite if result.suite != "<document>" else "document"
     if result.outcome.value == "errored":
         raise AssertionError(f"{what} could not be judged against {schema}:\n{_lines(result)}")

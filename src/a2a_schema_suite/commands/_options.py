@@ -28,21 +28,50 @@ ENGINES = ("auto", "jsonschema", "jsonschema-rs")  # engines.CHOICES, likewise
 POLICIES = ("off", "warn", "error")  # rules.POLICIES, likewise
 
 
+ROOT_MODES = ("auto", "bundled", "checkout")  # roots.MODES, without importing it for --help
+_ROOTS_KEY = "a2a_schema_suite.roots"  # where --roots is kept (click's ctx.meta, shared by every context)
+
+
 def choose_roots(
     schemas: Path | None, cases: Path | None = None, paths: tuple[Path, ...] = (), *, uses_cases: bool = True
 ) -> Roots:
-    """The schema root and cases for this command (see :mod:`a2a_schema_suite.roots`).
+    """The schema root and cases for this command (see :mod:`a2a_schema_suite.roots`), in the
+    mode ``--roots`` says (before or after the command name; default ``auto``).
 
     The search for a project tree starts at the current directory, or where the caller of
     :func:`a2a_schema_suite.cli.main` says (``obj={"start": DIR}``: ``run_tests.py`` passes its
     own directory, so it runs its checkout from anywhere).
     """
-    from a2a_schema_suite.roots import choose
+    from a2a_schema_suite.roots import RootsError, choose
 
     ctx = click.get_current_context(silent=True)
     obj = ctx.find_root().obj if ctx is not None else None
     start = obj.get("start") if isinstance(obj, dict) else None
-    return choose(schemas, cases, paths=bool(paths), uses_cases=uses_cases, start=start)
+    mode = ctx.meta.get(_ROOTS_KEY) if ctx is not None else None
+    try:
+        return choose(schemas, cases, paths=bool(paths), uses_cases=uses_cases, start=start, mode=mode)
+    except RootsError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _keep_roots(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is not None:
+        ctx.meta[_ROOTS_KEY] = value
+    return value
+
+
+roots_option = click.option(
+    "--roots",
+    type=click.Choice(ROOT_MODES),
+    default=None,
+    expose_value=False,
+    callback=_keep_roots,
+    help="Where the schemas and cases come from when --schemas/--cases do not say: auto (a suite "
+    "project around the current directory, i.e. schemas/ and cases/ with [tool.a2a-schema-suite] "
+    "suite-project = true in its pyproject.toml; else the bundled copy), bundled (never the "
+    "tree: what every integration passes), checkout (the tree around the current directory, "
+    "declared or not).  [default: auto]",
+)
 
 
 def case_inputs(roots: Roots, paths: tuple[Path, ...]) -> list[Path]:
@@ -110,17 +139,24 @@ output_option = click.option(
     callback=_stdout_dash,
     help="Write the report to FILE (a text summary still goes to stdout; '-': stdout).",
 )
-schemas_option = click.option(
+_schemas_option = click.option(
     "--schemas",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Schema root with one directory per version (default: schemas/ of the project tree "
-    "around the current directory, else the bundled schemas).",
+    help="Schema root with one directory per version (default: schemas/ of the suite project "
+    "around the current directory, else the bundled schemas; see --roots).",
 )
+
+
+def schemas_option(function: _Command) -> _Command:
+    """``--schemas DIR`` and ``--roots MODE``: every command that chooses roots has both."""
+    return _schemas_option(roots_option(function))
+
+
 cases_option = click.option(
     "--cases",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Cases directory used when no PATHS are given (default: cases/ of the project tree "
-    "around the current directory, else the bundled cases).",
+    help="Cases directory used when no PATHS are given (default: cases/ of the suite project "
+    "around the current directory, else the bundled cases; see --roots).",
 )
 
 

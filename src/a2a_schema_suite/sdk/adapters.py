@@ -3,9 +3,12 @@
 ``a2a-schema-suite sdk ADAPTER...`` takes, for each ADAPTER:
 
 - a **known name** (:data:`KNOWN`): ``python-a2a-sdk`` or ``js-a2a-sdk``, the adapters of
-  ``adapters/`` in this repository. They also ship inside the package (``_data/adapters``), so
-  an installed ``a2a-schema-suite`` has them; the adapters directory of a checkout around the
-  current directory wins over the installed copy, as for ``schemas/`` and ``cases/``;
+  ``adapters/`` in this repository. They ship inside the package (``_data/adapters``), and a
+  known name always runs that installed copy: never an ``adapters/`` of the tree around the
+  current directory, which is code a pull request can write (SECURITY.md, "Roots"). A tree's
+  adapter runs only when named by its path, or when the environment variable
+  ``A2A_SCHEMA_SUITE_ADAPTERS`` names its directory (the gate owner's setting: this project's
+  tests run the checkout's adapters under their known names so);
 - a **path** to an adapter program: ``*.py`` runs with this Python, ``*.mjs``/``*.js`` (or a
   directory holding ``adapter.mjs``) with ``node``, anything else as an executable;
 - otherwise a **command line**, split as a POSIX shell would (``"python3 my_adapter.py --fast"``).
@@ -17,6 +20,7 @@ the error names what to install instead of a stack trace from the adapter.
 from __future__ import annotations
 
 import importlib.util
+import os
 import shlex
 import shutil
 import sys
@@ -60,16 +64,19 @@ class Adapter:
     problem: str | None = None  #: why it cannot run here (then it is not started)
 
 
+#: the environment variable that names another directory of known adapters (a checkout's)
+ADAPTERS_ENV = "A2A_SCHEMA_SUITE_ADAPTERS"
+
+
 def adapters_dir(start: Path | None = None) -> Path:
-    """The ``adapters/`` of the project tree around ``start`` (default: the current directory),
-    else the copy installed with the package."""
-    from a2a_schema_suite.roots import find_project_tree
+    """The directory of the known adapters: the one :data:`ADAPTERS_ENV` names, else the copy
+    installed with the package; never chosen by the current directory (``start`` is ignored:
+    kept for callers)."""
     from a2a_schema_suite.tool import _data_dir
 
-    tree = find_project_tree(Path.cwd() if start is None else start)
-    if tree is not None and (tree / "adapters").is_dir():
-        return tree / "adapters"
-    return _data_dir("adapters")
+    del start
+    named = os.environ.get(ADAPTERS_ENV)
+    return Path(named) if named else _data_dir("adapters")
 
 
 def _known_problem(known: KnownAdapter, entry: Path) -> str | None:
