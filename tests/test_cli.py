@@ -222,3 +222,57 @@ def test_a_text_report_file_is_the_report_and_stdout_names_the_roots(tmp_path, c
     assert roots.startswith("schemas: ") and written.stdout.startswith(roots + "\n")
     timing = re.compile(r"\d+\.\d s\b")  # how long the audit took differs between the two
     assert timing.sub("T s", (tmp_path / "report.txt").read_text()) == timing.sub("T s", report)
+
+
+def test_a_file_name_is_never_an_option(tmp_path):
+    """Issue 27, item 4: a committed empty file named --schemas=x.json, matched by a shell
+    pattern (or appended by pre-commit) before the other file names, became the option
+    --schemas=x.json, and the schema root x.json (an accept-anything schema) turned exit 1 into
+    0. Now it is a usage error before '--' and a file name after it; a subprocess, as in CI."""
+    import os
+    import subprocess
+    import sys
+
+    card = json.loads((CASES / "v1_0" / "agent_card.json").read_text(encoding="utf-8"))
+    data = next(t["data"] for t in card["tests"] if t["valid"])
+    del data["name"]
+    (tmp_path / "card.json").write_text(json.dumps(data), encoding="utf-8")
+    (tmp_path / "--schemas=x.json").write_text("", encoding="utf-8")
+    (tmp_path / "x.json" / "v1_0").mkdir(parents=True)
+    (tmp_path / "x.json" / "v1_0" / "agent_card.json").write_text(
+        json.dumps(
+            {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$id": "https://a2a-schema-suite.dev/schemas/v1_0/agent_card.json",
+            }
+        ),
+        encoding="utf-8",
+    )
+    (tmp_path / "-k").write_text("", encoding="utf-8")
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "a2a_schema_suite", *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")},
+        )
+
+    gate = ("validate", "--schema", "v1_0/agent_card.json")
+    names = sorted(p.name for p in tmp_path.glob("*.json"))  # what the shell's *.json gives
+    assert names[0] == "--schemas=x.json"
+    refused = cli(*gate, *names)
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert "'--schemas=x.json' would be read as an option, but it is the name of a file" in refused.stderr
+    assert "Traceback" not in refused.stderr and refused.stdout == ""
+    # after --, the same name is a file: an empty document (errored), and the card still fails
+    judged = cli(*gate, "--", *names)
+    assert judged.returncode == 3, judged.stdout
+    assert "--schemas=x.json:1:1: empty document" in judged.stdout
+    assert "FAILED card.json: expected valid, got invalid" in judged.stdout
+    assert judged.stdout.splitlines()[0].endswith("(bundled)")
+    # a short option too, anywhere before '--'; options that name no file work as before
+    assert cli("run", "-k", "x").returncode == 2
+    assert cli(*gate, "card.json", "--format", "json").returncode == 1

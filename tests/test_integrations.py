@@ -101,7 +101,7 @@ repos:
       - id: a2a-stream-v1
         files: ^recordings/
       - id: a2a-validate
-        args: [--schema, v1_0/task.json]
+        args: [--schema, v1_0/task.json, --]
         files: ^tasks/
       - id: a2a-check-suites
       - id: a2a-agent-card-v0-3
@@ -347,6 +347,73 @@ def test_readme_pre_commit_config_runs(tmp_path, hook_repo, pre_commit_home):
     assert "Passed" in result.stdout and "Failed" not in result.stdout
 
 
+# -- what a pull request commits cannot turn a hook green (SECURITY.md, "Roots", "Names") ---------
+
+ACCEPT_ANYTHING = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://a2a-schema-suite.dev/schemas/v1_0/agent_card.json",
+}
+
+
+def hostile_files(root: Path) -> None:
+    """What a pull request commits against an agent's repository, whose card is broken: an empty
+    file named like an option, the accept-anything schema root it names, and its own
+    schemas/ + cases/ declared a suite project."""
+    card = valid_data("v1_0/agent_card.json")
+    del card["name"]
+    (root / "card.json").write_text(json.dumps(card), encoding="utf-8")
+    (root / "--schemas=hijack.json").write_text("", encoding="utf-8")
+    for schema_root in (root / "hijack.json", root / "schemas"):
+        (schema_root / "v1_0").mkdir(parents=True)
+        (schema_root / "v1_0" / "agent_card.json").write_text(json.dumps(ACCEPT_ANYTHING), encoding="utf-8")
+    (root / "cases").mkdir()
+    shutil.copy(CASES / "v1_0" / "task_status.json", root / "cases" / "task_status.json")
+    (root / "pyproject.toml").write_text("[tool.a2a-schema-suite]\nsuite-project = true\n", encoding="utf-8")
+
+
+HOSTILE_CONFIG = """\
+repos:
+  - repo: {repo}
+    rev: {rev}
+    hooks:
+      - id: a2a-validate
+        name: cards, args without --
+        args: [--schema, v1_0/agent_card.json]
+      - id: a2a-validate
+        name: cards, args with --
+        args: [--schema, v1_0/agent_card.json, --]
+      - id: a2a-agent-card-v1
+        name: card hook
+        files: ^card\\.json$
+"""
+
+
+def test_a_pull_request_cannot_turn_a_hook_green(tmp_path, hook_repo, pre_commit_home):
+    """Issue 27, items 3 and 4: a file named --schemas=hijack.json (an option to the CLI, since
+    pre-commit appends file names after the args) and a committed schemas/ turned a broken card
+    from Failed into Passed. Each hook still fails, and says why."""
+    repo, rev = hook_repo
+    root = tmp_path / "user"
+    root.mkdir()
+    git("init", "-q", cwd=root)
+    (root / ".pre-commit-config.yaml").write_text(HOSTILE_CONFIG.format(repo=repo, rev=rev), encoding="utf-8")
+    hostile_files(root)
+    git("add", "-A", cwd=root)
+    result = pre_commit(root, pre_commit_home)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert hook_lines(result.stdout) == {
+        "cards, args without --": "Failed",
+        "cards, args with --": "Failed",
+        "card hook": "Failed",
+    }, result.stdout
+    out = result.stdout
+    assert "'--schemas=hijack.json' would be read as an option, but it is the name of a file" in out
+    assert "--schemas=hijack.json:1:1: empty document" in out  # a file name, after --
+    assert "FAILED card.json: expected valid, got invalid" in out
+    assert "- $ [required] 'name' is a required property" in out
+    assert "(given)" not in out and "(checkout)" not in out
+
+
 # -- GitHub Action ---------------------------------------------------------------------------------
 
 
@@ -531,7 +598,14 @@ def test_action_passes_optional_inputs_only_when_set(tmp_path, installed):
     runner = Runner(tmp_path, workspace, env={"RECORDED_ARGS": str(recorded)})
     runner.files["env"].write_text(f"A2A_SCHEMA_SUITE={recorder}\n", encoding="utf-8")
     assert runner.run({}, only="run").returncode == 0
-    assert recorded.read_text(encoding="utf-8").split("\n")[:-1] == ["run", "--format", "github"]
+    assert recorded.read_text(encoding="utf-8").split("\n")[:-1] == [
+        "run",
+        "--roots",
+        "bundled",
+        "--format",
+        "github",
+        "--",
+    ]
     assert (
         runner.run(
             {
@@ -547,6 +621,8 @@ def test_action_passes_optional_inputs_only_when_set(tmp_path, installed):
     )
     assert recorded.read_text(encoding="utf-8").split("\n")[:-1] == [
         "validate",
+        "--roots",
+        "bundled",
         "--schemas",
         "my schemas",
         "--profile",
@@ -555,6 +631,7 @@ def test_action_passes_optional_inputs_only_when_set(tmp_path, installed):
         "warn",
         "--format",
         "github",
+        "--",
         "a",
         "b",
         "c",
@@ -564,7 +641,15 @@ def test_action_passes_optional_inputs_only_when_set(tmp_path, installed):
         {"paths": "cases", "profile": "interop", "policy": "warn", "command": "check"}, only="run"
     )
     assert result.returncode == 0
-    assert recorded.read_text(encoding="utf-8").split("\n")[:-1] == ["check", "--format", "github", "cases"]
+    assert recorded.read_text(encoding="utf-8").split("\n")[:-1] == [
+        "check",
+        "--roots",
+        "bundled",
+        "--format",
+        "github",
+        "--",
+        "cases",
+    ]
     warning = "::warning title=a2a-schema-suite::input 'profile' applies to run and validate only"
     assert warning in result.stdout
 
@@ -593,3 +678,41 @@ def test_readme_workflow_runs(tmp_path, installed):
         assert result.returncode == 0, result.stdout + result.stderr
         assert " passed, 0 failed, 0 errored" in result.stdout
         assert "passed" in runner.summary.read_text(encoding="utf-8")
+
+
+def roots_line(stdout: str) -> str:
+    """The line naming the roots (in the github format it follows the annotations)."""
+    return next(line for line in stdout.splitlines() if line.startswith("schemas: "))
+
+
+def test_the_action_cannot_be_turned_green_by_the_workspace(tmp_path, installed):
+    """Issue 27, items 3 and 4, through the action's step script: `paths: *.json` expanded to a
+    file named --schemas=hijack.json (an option before), and the workspace's own declared
+    schemas/ chose the schemas when the `schemas` input was empty. Both gates still fail."""
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    hostile_files(workspace)
+    runner = action(tmp_path, installed, workspace)
+    result = runner.run(
+        {"command": "validate", "schema": "v1_0/agent_card.json", "paths": "*.json"}, only="run"
+    )
+    assert result.returncode != 0, result.stdout + result.stderr
+    assert runner.outputs()["exit-code"] == str(result.returncode)
+    assert "--schemas=hijack.json:1:1: empty document" in result.stdout
+    assert "FAILED card.json: expected valid, got invalid" in result.stdout
+    assert roots_line(result.stdout).endswith("(bundled)")
+    (tmp_path / "again").mkdir()
+    runner = action(tmp_path / "again", installed, workspace)
+    result = runner.run(
+        {"command": "validate", "schema": "v1_0/agent_card.json", "paths": "card.json"}, only="run"
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert roots_line(result.stdout).endswith("(bundled)") and "(checkout)" not in result.stdout
+    # the inputs may name the workspace's schemas: then they decide, and the first line says so
+    (tmp_path / "named").mkdir()
+    runner = action(tmp_path / "named", installed, workspace)
+    result = runner.run(
+        {"command": "validate", "schema": "v1_0/agent_card.json", "paths": "card.json", "schemas": "schemas"},
+        only="run",
+    )
+    assert result.returncode == 0 and roots_line(result.stdout) == "schemas: schemas (given)", result.stdout

@@ -78,6 +78,24 @@ def install_signal_handlers() -> None:
                 return
 
 
+def refuse_file_names_as_options(args: list[str]) -> None:
+    """File names are never options (SECURITY.md, "Names are never options"): an argument before
+    ``--`` that would be read as an option (``--schemas=x.json``, ``-k``) but is also the name of
+    an existing file or directory is a usage error. pre-commit and shell patterns put file names
+    after the options the gate owner wrote; a file a pull request names ``--schemas=x.json`` would
+    otherwise become one. After ``--`` every argument is a file name, whatever it looks like."""
+    import os
+
+    for arg in args:
+        if arg == "--":
+            return
+        if arg.startswith("-") and arg != "-" and os.path.lexists(arg):
+            raise click.UsageError(
+                f"{arg!r} would be read as an option, but it is the name of a file or directory "
+                "here: file names must come after '--' (a2a-schema-suite validate [OPTIONS] -- FILE...)"
+            )
+
+
 class _Group(click.Group):
     """Lazy subcommands; an unexpected exception becomes one line and exit code 3, never a traceback."""
 
@@ -109,6 +127,10 @@ class _Group(click.Group):
         rows = [(name, SUMMARIES.get(name, "")) for name in COMMANDS]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        refuse_file_names_as_options(args)
+        return super().parse_args(ctx, args)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         from a2a_schema_suite import console
