@@ -24,7 +24,7 @@ from a2a_schema_suite.descriptor import (
     sorted_versions,
     version_of,
 )
-from conftest import REPO, SCHEMAS, version_names
+from conftest import REPO, SCHEMAS, declare_suite_project, version_names
 
 pytestmark = pytest.mark.versions
 
@@ -90,7 +90,7 @@ def test_versions_are_in_protocol_order_and_found_by_protocol_version(tmp_path: 
 def _copy(tmp_path: Path) -> Path:
     shutil.copytree(SCHEMAS, tmp_path / "schemas")
     (tmp_path / "cases").mkdir()
-    return tmp_path
+    return declare_suite_project(tmp_path)
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from a2a_schema_suite.roots import versions
-from conftest import REPO, SCHEMAS, unused_version
+from conftest import REPO, SCHEMAS, declare_suite_project, unused_version
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -33,7 +33,7 @@ def project(tmp_path: Path) -> Path:
     """A scratch project tree: a copy of the bundled schemas, an empty cases directory."""
     shutil.copytree(SCHEMAS, tmp_path / "schemas")
     (tmp_path / "cases").mkdir()
-    return tmp_path
+    return declare_suite_project(tmp_path)
 
 
 def test_version_data_files_are_not_schemas(project: Path) -> None:
