@@ -166,6 +166,7 @@ def test_check_strict_fails_while_inherited_suites_are_unreviewed(tree: Path, tm
     copy = tmp_path / "tree"
     shutil.copytree(tree / "schemas", copy / "schemas")
     shutil.copytree(tree / "cases", copy / "cases")
+    declare_suite_project(copy)
     inherited = sorted(
         p.relative_to(copy).as_posix()
         for p in (copy / "cases" / NEW).rglob("*.json")
