@@ -21,4 +21,6 @@ except ImportError:  # not installed: run from the source tree
     from a2a_schema_suite.cli import main
 
 if __name__ == "__main__":
-    main(["run", *sys.argv[1:]], prog_name="run_tests.py", obj={"start": ROOT})
+    # --roots checkout: this checkout's own schemas/ and cases/, by the command line that runs
+    # its gate (its pyproject.toml declares it a suite project too; SECURITY.md, "Roots")
+    main(["--roots", "checkout", "run", *sys.argv[1:]], prog_name="run_tests.py", obj={"start": ROOT})
