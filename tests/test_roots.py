@@ -202,6 +202,33 @@ def agent_repository(root: Path) -> Path:
     return root
 
 
+def probe_card(cwd: Path, card: dict) -> subprocess.CompletedProcess[str]:
+    """``probe --card-only`` (or the card step) against an agent on 127.0.0.1 serving ``card``."""
+    import http.server
+    import threading
+
+    body = json.dumps(card).encode()
+
+    class Agent(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200 if self.path == "/.well-known/agent-card.json" else 404)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Agent)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        return cli("probe", f"http://127.0.0.1:{server.server_address[1]}", "--timeout", "5", cwd=cwd)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_a_pull_requests_schemas_do_not_decide_the_gate(tmp_path):
     """Issue 27, item 3: the pull request's schemas/ and cases/ turned exit 1 into exit 0."""
     repo = agent_repository(tmp_path / "agent")
@@ -226,6 +253,12 @@ def test_a_pull_requests_schemas_do_not_decide_the_gate(tmp_path):
     (repo / "pyproject.toml").unlink()
     (repo / "pyproject.toml").symlink_to(target)
     assert cli(*gate, cwd=repo).returncode == 1
+    # probe judges the agent's card with the bundled schemas too (an agent on 127.0.0.1)
+    probed = probe_card(repo, json.loads((repo / "agent-card.json").read_text(encoding="utf-8")))
+    assert probed.stdout.splitlines()[0].startswith(f"schemas: {bundled_schemas()} (bundled)"), probed.stdout
+    assert probed.returncode != 0 and "FAILED probe" in probed.stdout, probed.stdout
+    assert "card: v1_0 strict: expected valid, got invalid" in probed.stdout
+    assert "- $ [required] 'name' is a required property" in probed.stdout
     # run and check read the bundled cases, not the pull request's
     result = cli("run", "-k", "a made-up state", cwd=repo)
     assert result.stdout.splitlines()[0].startswith(
