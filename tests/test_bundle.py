@@ -178,8 +178,11 @@ def test_the_written_file_has_ordinary_permissions(tmp_path):
     assert out.stat().st_mode & 0o777 == 0o666 & ~umask
 
 
-def test_quiet_says_only_which_schemas(tmp_path):
+def test_quiet_says_nothing_but_errors(tmp_path):
+    """-q printed the roots line (issue 25: -q still printed header lines); without -q it is there."""
     out = tmp_path / "b.json"
     done = cli("-q", "--output", str(out))
     assert done.returncode == 0 and out.is_file()
-    assert done.stderr.startswith("schemas: ") and "wrote" not in done.stderr
+    assert done.stderr == ""
+    loud = cli("--output", str(tmp_path / "c.json"))
+    assert loud.stderr.startswith("schemas: ") and "wrote" in loud.stderr

@@ -193,14 +193,14 @@ def test_pre_commit_hooks_pass_and_fail(tmp_path, hook_repo, pre_commit_home):
     assert bad.returncode == 1, bad.stdout + bad.stderr
     assert set(hook_lines(bad.stdout).values()) == {"Failed"}, bad.stdout
     out = bad.stdout
-    assert "FAILED .well-known/agent-card.json: expected valid, got invalid" in out
+    assert "FAILED .well-known/agent-card.json: invalid" in out
     assert "- $ [required] 'name' is a required property" in out
     assert "recordings/ok.jsonl:7: lifecycle-terminal: task reached TASK_STATE_COMPLETED" in out
     assert "- $.status.state [enum] 'completed' is not one of" in out
     assert "expected valid, but it was rejected" in out
-    assert "FAILED legacy/agent-card.json: expected valid, got invalid" in out
+    assert "FAILED legacy/agent-card.json: invalid" in out
     assert "- $.capabilities [type] 'streaming' is not of type 'object'" in out
-    assert "FAILED legacy/stream.jsonl: expected valid, got invalid" in out
+    assert "FAILED legacy/stream.jsonl: invalid" in out
 
 
 ORDINARY = """\
@@ -268,7 +268,7 @@ def test_a2a_validate_leaves_ordinary_files_alone(tmp_path, hook_repo, pre_commi
     git("add", "-A", cwd=root)
     bad = pre_commit(root, pre_commit_home)
     assert bad.returncode == 1, bad.stdout + bad.stderr
-    assert "FAILED .well-known/agent-card.json: expected valid, got invalid" in bad.stdout
+    assert "FAILED .well-known/agent-card.json: invalid" in bad.stdout
     assert "- $ [required] 'name' is a required property" in bad.stdout
 
 

@@ -432,3 +432,15 @@ def test_the_sdk_report_is_a_report_of_the_one_protocol(tmp_path):
     jsonschema.validate(json.loads(render(report, "json")), META)
     for fmt in formats("sdk"):
         assert "cannot start nothing" in render(report, fmt), fmt
+
+
+def test_quiet_leaves_out_the_header_and_the_tables(tmp_path):
+    """-q changed nothing in sdk: the roots, the selection and every per-type table were printed."""
+    lenient = adapter(tmp_path, "lenient", LENIENT)
+    loud, quiet = cli("sdk", lenient, "-k", SUBSET), cli("sdk", lenient, "-k", SUBSET, "-q")
+    assert loud.returncode == quiet.returncode == 0, quiet.stdout + quiet.stderr
+    assert "schemas: " in loud.stdout and "schemas: " not in quiet.stdout
+    assert "per-case timeout" in loud.stdout and "per-case timeout" not in quiet.stdout
+    assert "  type " in loud.stdout and "  type " not in quiet.stdout
+    assert len(quiet.stdout.splitlines()) < len(loud.stdout.splitlines())
+    assert quiet.stdout.splitlines()[-1] == loud.stdout.splitlines()[-1]  # the closing line stays

@@ -77,3 +77,37 @@ def test_the_readme_says_what_the_test_command_needs_under_ci():
     prerequisites = (ROOT / ".ci" / "test-prerequisites").read_text(encoding="utf-8")
     assert "git ls-files '*/package-lock.json'" in prerequisites and "npm ci" in prerequisites
     assert "apt-get install" in prerequisites and "chromium" in prerequisites
+
+
+def _header(lines: list[str]) -> list[str]:
+    return [x for x in lines if x.startswith(("schemas: ", "engine: "))]
+
+
+def test_quiet_leaves_out_the_header_lines(tmp_path):
+    """-q still printed the roots and engine lines in run, validate and bundle."""
+    task = tmp_path / "wrong.json"
+    task.write_text('{"id": "t1", "contextId": "c1", "status": {"state": "working"}}', encoding="utf-8")
+    for args in (
+        ("run", str(ROOT / "cases" / "v1_0" / "task.json")),
+        ("validate", "--schema", "v1_0/task.json", str(task)),
+    ):
+        loud, quiet = _cli(*args, cwd=tmp_path), _cli(*args, "-q", cwd=tmp_path)
+        assert loud.returncode == quiet.returncode, quiet.stdout + quiet.stderr
+        assert len(_header(loud.stdout.splitlines())) == 2, loud.stdout
+        assert _header(quiet.stdout.splitlines()) == [], quiet.stdout
+    loud = _cli("bundle", "--version", "v1_0", "--output", str(tmp_path / "a.json"), cwd=tmp_path)
+    quiet = _cli("bundle", "--version", "v1_0", "--output", str(tmp_path / "b.json"), "-q", cwd=tmp_path)
+    assert loud.returncode == quiet.returncode == 0, quiet.stderr
+    assert _header(loud.stderr.splitlines()) and quiet.stderr == ""
+
+
+def test_a_users_document_is_not_said_to_have_an_expectation(tmp_path):
+    """'FAILED my.json: expected valid, got invalid': nobody wrote an expectation for a user's file."""
+    task = tmp_path / "my.json"
+    task.write_text('{"id": "t1", "contextId": "c1", "status": {"state": "working"}}', encoding="utf-8")
+    done = _cli("validate", "--schema", "v1_0/task.json", str(task), cwd=tmp_path)
+    assert done.returncode == 1
+    assert f"FAILED {task}: invalid" in done.stdout.splitlines()
+    assert "expected valid" not in done.stdout
+    suite = _cli("run", str(ROOT / "cases" / "v1_0" / "task.json"), "-k", "zzz-nothing", cwd=tmp_path)
+    assert suite.returncode == 4  # cases keep their 'expected X, got Y' (tests/test_cli.py pins one)

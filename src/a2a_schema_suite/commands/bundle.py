@@ -70,7 +70,10 @@ def command(
 
     roots = choose_roots(schemas, uses_cases=False)
     store = load_store(roots.schemas)
-    click.echo(sanitize.visible(roots.describe()), err=True)  # stdout may be the bundle itself
+    from a2a_schema_suite import console
+
+    if console.verbosity() >= 0:  # -q: nothing but errors
+        click.echo(sanitize.visible(roots.describe()), err=True)  # stdout may be the bundle itself
     if version is None and schema_ref is None:
         from a2a_schema_suite.descriptor import DescriptorError, default_version
 
@@ -101,7 +104,5 @@ def command(
     except OSError as exc:
         click.echo(f"error: cannot write {output}: {exc.strerror or exc}", err=True)
         sys.exit(3)
-    from a2a_schema_suite import console
-
     if console.verbosity() >= 0:  # -q: nothing but errors
         click.echo(f"wrote {output} ({len(document['$defs'])} schemas, {profile} profile)", err=True)

@@ -81,11 +81,15 @@ def verdict(value: bool | None) -> str:
 
 
 def verdict_phrase(result: CaseResult) -> str:
-    """``: expected valid, got invalid``, or nothing when there was nothing to expect (a suite file)."""
+    """``: expected valid, got invalid`` for a case, ``: invalid`` for a user's own document, or nothing
+    when there was nothing to expect (a suite file)."""
     if result.expected_valid is None and result.actual_valid is None:
         return ""
     if result.outcome is Outcome.WARNING and result.expected_valid == result.actual_valid:
         return f": {verdict(result.actual_valid)}, with warnings"  # a valid document's findings
+    if result.description == result.suite:
+        # a user's own document (validate): nobody wrote an expectation, so say only the verdict
+        return f": {verdict(result.actual_valid)}"
     return f": expected {verdict(result.expected_valid)}, got {verdict(result.actual_valid)}"
 
 
@@ -185,9 +189,10 @@ def render(summary: RunSummary, *, colour: bool | None = None) -> str:
         if result.outcome in shown:
             groups.setdefault(result.suite, []).append(result)
     lines: list[str] = []
-    if summary.roots is not None:
+    # the header (which roots, which engine); -q leaves it out, the JSON report always has both
+    if summary.roots is not None and level >= 0:
         lines.append(paint(sanitize.visible(summary.roots.describe()), "dim"))  # paths: untrusted
-    if summary.engine is not None:
+    if summary.engine is not None and level >= 0:
         lines.append(paint(f"engine: {summary.engine}", "dim"))
     if level >= 0:  # what validate without --schema detected, and why
         lines.extend(detected(r) for r in summary.results if r.note and r.actual_valid is not None)

@@ -7,7 +7,7 @@ markdown, HTML and JSON reports show each one with its document).
 
 from __future__ import annotations
 
-from a2a_schema_suite import sanitize
+from a2a_schema_suite import console, sanitize
 from a2a_schema_suite.reporters.sdk._common import answer
 from a2a_schema_suite.sdk.harness import Verdict
 from a2a_schema_suite.sdk.report import COUNTED, SdkColumn, SdkReport
@@ -15,7 +15,7 @@ from a2a_schema_suite.sdk.report import COUNTED, SdkColumn, SdkReport
 _LISTED = (Verdict.STRICT, Verdict.ROUNDTRIP, Verdict.ERRORED)
 
 
-def _column(column: SdkColumn, verbose: bool) -> list[str]:
+def _column(column: SdkColumn, verbose: bool, quiet: bool = False) -> list[str]:
     run = column.run
     lines = []
     label = sanitize.visible(column.label)
@@ -28,7 +28,7 @@ def _column(column: SdkColumn, verbose: bool) -> list[str]:
     about = sanitize.visible(f"{info.name} {info.version} ({info.language})")  # the adapter says
     lines.append(f"{label}: {about}, {run.seconds:.1f} s{restarts}")
     lines.append("  " + "  ".join(f"{name} {n}" for name, n in run.counts().items()))
-    by_type = column.by_type()
+    by_type = {} if quiet else column.by_type()  # -q: the counts and the cases, no table per type
     if by_type:
         width = max(len(t) for t in by_type) + 2
         lines.append("  " + "type".ljust(width) + " ".join(f"{v.value:>9}" for v in COUNTED))
@@ -40,23 +40,26 @@ def _column(column: SdkColumn, verbose: bool) -> list[str]:
             said = sanitize.visible(f"{result.probe.id}: {answer(result)}")
             lines.append(f"  {result.verdict.value.upper():<9} {said}")
     lenient = run.counts()["lenient"]
-    if lenient and not verbose:
+    if lenient and not verbose and not quiet:
         lines.append(f"  ({lenient} lenient case(s): -v lists them; --format markdown/html shows each)")
     return lines
 
 
 def render(report: SdkReport) -> str:
-    lines = [report.roots.describe()]
+    quiet = console.verbosity() < 0  # -q: no header, no table per type, no lenient note
+    lines = [] if quiet else [report.roots.describe()]
     selection = f", -k {report.select}" if report.select else ""
     if report.versions:
         selection += f", --version {','.join(report.versions)}"
-    lines.append(
-        f"{report.cases} case(s) (tests and stream lines{selection}); "
-        f"per-case timeout {report.case_timeout:g} s"
-    )
+    if not quiet:
+        lines.append(
+            f"{report.cases} case(s) (tests and stream lines{selection}); "
+            f"per-case timeout {report.case_timeout:g} s"
+        )
     for column in report.columns:
-        lines.append("")
-        lines.extend(_column(column, report.verbose))
+        if not quiet:
+            lines.append("")
+        lines.extend(_column(column, report.verbose, quiet))
     lines.append("")
     lines.append(report.closing())
     return sanitize.lines("\n".join(lines)) + "\n"  # and the roots line: each line visible
