@@ -480,3 +480,18 @@ def test_the_probe_validates_answers_under_the_time_budget(tmp_path, raw_agent):
     assert time.monotonic() - started < 25
     assert code == 3, out + err
     assert "errored  card: v1_0 schema" in out and "over the time budget: no verdict after 2 s" in out, out
+
+
+def test_coverage_runs_under_the_run_budget(tmp_path):
+    """``coverage`` ran every case in-process with no budget at all."""
+    root = schema_root(tmp_path, {"fan.json": fan_out(26)})
+    write(
+        tmp_path / "cases" / "s.json",
+        {"schema": "v1_0/fan.json", "tests": [{"description": "slow", "valid": True, "data": "x"}]},
+    )
+    started = time.monotonic()
+    code, out, err = cli(
+        tmp_path, "coverage", "cases", "--schemas", str(root), "--run-budget", "3", timeout=40
+    )
+    assert time.monotonic() - started < 20
+    assert code == 3 and "error: coverage: over the run budget" in err, out + err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -16,9 +17,11 @@ from a2a_schema_suite.commands._options import (
     emit,
     formats_option,
     load_store,
+    memory_ceiling_option,
     output_option,
     percentage,
     profile_option,
+    run_budget_option,
     schemas_option,
 )
 from a2a_schema_suite.reporters import formats
@@ -62,6 +65,8 @@ from a2a_schema_suite.reporters import formats
     choices=formats("coverage"),
 )
 @output_option
+@run_budget_option
+@memory_ceiling_option
 def command(
     paths: tuple[Path, ...],
     schemas: Path | None,
@@ -72,6 +77,8 @@ def command(
     suite_file: Path | None,
     fmt: str,
     output: Path | None,
+    run_budget: float,
+    memory_ceiling: int,
 ) -> None:
     """Schema coverage of case suites (files or directories; default: the bundled cases).
 
@@ -92,7 +99,7 @@ def command(
       a2a-schema-suite coverage --suite cases/v1_0/task_status.json   # what one suite adds
     """
     from a2a_schema_suite.console import Progress
-    from a2a_schema_suite.measure import measure, suite_gain
+    from a2a_schema_suite.measure import suite_gain
     from a2a_schema_suite.runner import RunOptions
 
     roots = choose_roots(schemas, cases, paths)
@@ -112,7 +119,7 @@ def command(
         gain.roots, gain.read = roots, (*inputs, suite_file, store.root)
         sys.exit(emit(gain, fmt, output))
     with Progress("coverage"):
-        report = measure(inputs, store, versions=versions, options=options, fail_under=fail_under)
+        report = _measured((inputs, versions, options, fail_under), store, run_budget, memory_ceiling)
     from a2a_schema_suite.results import ExitCode
 
     report.roots, report.read = roots, (*inputs, store.root)
@@ -137,3 +144,46 @@ def _check_suite_options(fail_under: float | None, versions: tuple[str, ...], fm
                 "cannot be combined with --suite (it reports the suite's own versions, as text or json)",
                 param_hint=hint,
             )
+
+
+_worker_store: Any = None
+
+
+def _set_worker_store(store: Any) -> None:
+    global _worker_store
+    _worker_store = store
+
+
+def measure_in_worker(
+    inputs: list[Path], versions: tuple[str, ...], options: Any, fail_under: float | None
+) -> Any:
+    from a2a_schema_suite.measure import measure
+
+    return measure(inputs, _worker_store, versions=versions, options=options, fail_under=fail_under)
+
+
+def _measured(args: tuple[Any, ...], store: Any, run_budget: float, memory_ceiling: int) -> Any:
+    """The coverage report, measured in a worker process under ``--run-budget`` and
+    ``--memory-ceiling`` (the suites and schemas are untrusted, as for ``run``); exit 3 if it
+    does not finish within them."""
+    import functools
+
+    from a2a_schema_suite import sandbox
+    from a2a_schema_suite.commands._options import budget
+    from a2a_schema_suite.runner import _pool_context
+
+    limits = budget(float("inf"), memory_ceiling, run_budget)
+    try:
+        return sandbox.call(
+            measure_in_worker,
+            args,
+            budget=limits,
+            setup=functools.partial(_set_worker_store, store),
+            context=_pool_context(),
+        )
+    except sandbox.OverBudget as exc:
+        reason = str(exc)
+        if reason.startswith(sandbox.NOT_RUN):
+            reason = f"over the run budget: not finished within {run_budget:g} s (--run-budget)"
+        click.echo(f"error: coverage: {reason}", err=True)
+        sys.exit(3)
