@@ -111,3 +111,74 @@ def test_a_users_document_is_not_said_to_have_an_expectation(tmp_path):
     assert "expected valid" not in done.stdout
     suite = _cli("run", str(ROOT / "cases" / "v1_0" / "task.json"), "-k", "zzz-nothing", cwd=tmp_path)
     assert suite.returncode == 4  # cases keep their 'expected X, got Y' (tests/test_cli.py pins one)
+
+
+def _cli_input(*args: str, cwd: Path, stdin: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "a2a_schema_suite", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+        input=stdin,
+    )
+
+
+def test_validate_dash_reads_standard_input(tmp_path):
+    """'validate -' said '-:1:1: cannot read file' while '--output -' is stdout."""
+    wrong = '{"id": "t1", "contextId": "c1", "status": {"state": "working"}}'
+    done = _cli_input("validate", "--schema", "v1_0/task.json", "-", cwd=tmp_path, stdin=wrong)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "FAILED -: invalid" in done.stdout and "TASK_STATE_WORKING" in done.stdout
+    assert "a2a-stdin-" not in done.stdout + done.stderr  # the temporary file is never named
+    right = wrong.replace('"working"', '"TASK_STATE_WORKING"')
+    assert _cli_input("validate", "-", cwd=tmp_path, stdin=right).returncode == 0
+    stream = "\n".join(
+        [
+            '{"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}}',
+            '{"statusUpdate": {"taskId": "t", "contextId": "c",'
+            ' "status": {"state": "TASK_STATE_COMPLETED"}}}',
+            '{"statusUpdate": {"taskId": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}}',
+        ]
+    )
+    done = _cli_input("validate", "-", cwd=tmp_path, stdin=stream)
+    assert done.returncode == 1 and "-:3: lifecycle-terminal" in done.stdout, done.stdout
+    twice = _cli_input("validate", "-", "-", cwd=tmp_path, stdin=right)
+    assert twice.returncode == 2 and "can be given once" in twice.stderr
+
+
+def test_a_load_error_is_said_once_and_a_missing_file_has_no_position(tmp_path):
+    """The reason and the error line said the same; a missing file was 'missing.json:1:1:'."""
+    done = _cli("validate", "missing.json", cwd=tmp_path)
+    assert done.returncode == 3
+    assert done.stdout.count("cannot read file") == 1, done.stdout
+    assert "missing.json: cannot read file" in done.stdout and "missing.json:1:1" not in done.stdout
+    (tmp_path / "broken.json").write_text('{"id":\n', encoding="utf-8")
+    broken = _cli("validate", "broken.json", cwd=tmp_path)
+    assert broken.returncode == 3 and broken.stdout.count("truncated JSON") == 1, broken.stdout
+    assert "broken.json:2:1: truncated JSON" in broken.stdout  # a position inside the text stays
+
+
+def test_github_annotations_of_a_document_carry_the_line_of_the_finding(tmp_path):
+    """validate's annotations had no line= (suite and stream findings did)."""
+    document = tmp_path / "task.json"
+    document.write_text(
+        '{\n  "id": "t1",\n  "contextId": "c1",\n  "status": {\n    "state": "working"\n  }\n}\n',
+        encoding="utf-8",
+    )
+    done = _cli("validate", "--schema", "v1_0/task.json", "--format", "github", "task.json", cwd=tmp_path)
+    assert done.returncode == 1
+    (annotation,) = [x for x in done.stdout.splitlines() if x.startswith("::error ")]
+    assert annotation.startswith("::error file=task.json,line=5,"), annotation
+
+
+def test_line_of_pointer():
+    from a2a_schema_suite.jsonio import line_of_pointer
+
+    text = '{\n "a": [1,\n  {"b~/c": "x",\n   "d": [true,\n\n    null]}],\n "e": {}\n}'
+    assert line_of_pointer(text, "") == 1
+    assert line_of_pointer(text, "/a/1/b~0~1c") == 3
+    assert line_of_pointer(text, "/a/1/d/1") == 6
+    assert line_of_pointer(text, "/e") == 7
+    assert line_of_pointer(text, "/a/7") is None and line_of_pointer(text, "/zz") is None
+    assert line_of_pointer(text, "/a/x") is None and line_of_pointer("[1", "/3") is None

@@ -67,8 +67,13 @@ class LoadError:
     line: int
     column: int
     reason: str
+    #: the problem is the file itself (missing, unreadable, a directory, too large): no position
+    #: is named in the message (``line``/``column`` stay 1 for the reports' shape)
+    whole_file: bool = False
 
     def __str__(self) -> str:
+        if self.whole_file:
+            return f"{self.source}: {self.reason}"
         return f"{self.source}:{self.line}:{self.column}: {self.reason}"
 
     def to_dict(self) -> dict[str, Any]:
@@ -422,6 +427,11 @@ class _IdleLimitedPipe(io.RawIOBase):
         super().close()
 
 
+def _file_error(name: str, reason: str) -> LoadError:
+    """A problem of the file itself: said as ``name: reason``, never at a made-up ``1:1``."""
+    return LoadError(name, 1, 1, reason, whole_file=True)
+
+
 def _open(path: Path, name: str) -> io.BufferedReader:
     """Open a file for binary reading, refusing directories and devices, never blocking.
 
@@ -431,16 +441,16 @@ def _open(path: Path, name: str) -> io.BufferedReader:
     try:
         info = path.stat()
     except OSError as exc:
-        raise LoadFailure(LoadError(name, 1, 1, _os_reason(path, exc))) from None
+        raise LoadFailure(_file_error(name, _os_reason(path, exc))) from None
     if stat.S_ISDIR(info.st_mode):
-        raise LoadFailure(LoadError(name, 1, 1, "is a directory, not a file"))
+        raise LoadFailure(_file_error(name, "is a directory, not a file"))
     for test, kind in _FILE_KINDS:
         if test(info.st_mode):
-            raise LoadFailure(LoadError(name, 1, 1, f"not a regular file: {kind}"))
+            raise LoadFailure(_file_error(name, f"not a regular file: {kind}"))
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        raise LoadFailure(LoadError(name, 1, 1, _os_reason(path, exc))) from None
+        raise LoadFailure(_file_error(name, _os_reason(path, exc))) from None
     try:
         if stat.S_ISFIFO(info.st_mode) and hasattr(select, "select"):
             return io.BufferedReader(_IdleLimitedPipe(fd, name), 64 * 1024)
@@ -450,7 +460,7 @@ def _open(path: Path, name: str) -> io.BufferedReader:
         return cast(io.BufferedReader, open(fd, "rb", buffering=64 * 1024))
     except OSError as exc:
         os.close(fd)
-        raise LoadFailure(LoadError(name, 1, 1, _os_reason(path, exc))) from None
+        raise LoadFailure(_file_error(name, _os_reason(path, exc))) from None
 
 
 def read_bytes(path: Path, source: str | None = None) -> bytes:
@@ -461,12 +471,12 @@ def read_bytes(path: Path, source: str | None = None) -> bytes:
             info = os.fstat(handle.fileno())
             size = info.st_size
             if size > MAX_BYTES:
-                raise LoadFailure(LoadError(name, 1, 1, f"file is {_too_large(size)}"))
+                raise LoadFailure(_file_error(name, f"file is {_too_large(size)}"))
             data = handle.read(MAX_BYTES + 1)  # bounded: a pipe or /proc file has no size
         except OSError as exc:
-            raise LoadFailure(LoadError(name, 1, 1, _os_reason(path, exc))) from None
+            raise LoadFailure(_file_error(name, _os_reason(path, exc))) from None
     if len(data) > MAX_BYTES:
-        raise LoadFailure(LoadError(name, 1, 1, f"file is {_too_large(len(data))}"))
+        raise LoadFailure(_file_error(name, f"file is {_too_large(len(data))}"))
     if not data and stat.S_ISFIFO(info.st_mode):
         raise LoadFailure(LoadError(name, 1, 1, "named pipe with no writer: nothing to read"))
     return data
@@ -520,3 +530,49 @@ def iter_jsonl(
                     yield number, None, exc.error
         except OSError as exc:
             raise LoadFailure(LoadError(name, number + 1, 1, _os_reason(path, exc))) from None
+
+
+def line_of_pointer(text: str, pointer: str) -> int | None:
+    """The 1-based line where the value at JSON ``pointer`` starts in ``text`` (a JSON text the
+    strict loader accepted), or None where the pointer names nothing there. Siblings before the
+    target are skipped whole (``raw_decode``), so the cost is one pass over that part of the text."""
+    from json.decoder import scanstring  # type: ignore[attr-defined]  # public, but not in typeshed
+
+    decoder = json.JSONDecoder()
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]] if pointer else []
+
+    def blank(i: int) -> int:
+        while i < len(text) and text[i] in " \t\r\n":
+            i += 1
+        return i
+
+    try:
+        i = blank(0)
+        for token in tokens:
+            if text[i] == "{":
+                i = blank(i + 1)
+                while text[i] != "}":
+                    key, i = scanstring(text, i + 1)
+                    i = blank(blank(i) + 1)  # past the colon
+                    if key == token:
+                        break
+                    i = blank(decoder.raw_decode(text, i)[1])
+                    if text[i] == ",":
+                        i = blank(i + 1)
+                else:
+                    return None
+            elif text[i] == "[" and token.isdigit():
+                i, index = blank(i + 1), int(token)
+                for _ in range(index):
+                    if text[i] == "]":
+                        return None
+                    i = blank(decoder.raw_decode(text, i)[1])
+                    if text[i] == ",":
+                        i = blank(i + 1)
+                if text[i] == "]":
+                    return None
+            else:
+                return None
+    except (IndexError, ValueError, RecursionError):
+        return None
+    return text.count("\n", 0, i) + 1

@@ -28,7 +28,15 @@ from a2a_schema_suite import explain, sandbox, streamrules
 from a2a_schema_suite.advice import timestamp_warnings, version_patch_warnings
 from a2a_schema_suite.candidates import AUTO  # re-exported: detect each document's schema
 from a2a_schema_suite.guard import Crash, contain, load_error_detail
-from a2a_schema_suite.jsonio import LoadError, iter_jsonl, load_path
+from a2a_schema_suite.jsonio import (
+    LoadError,
+    LoadFailure,
+    decode_utf8,
+    iter_jsonl,
+    line_of_pointer,
+    load_path,
+    read_bytes,
+)
 from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
 from a2a_schema_suite.results import (
@@ -641,9 +649,25 @@ def validate_file(
             return _errored(name, schema, name, True, str(exc), note=note)
         return candidates.judge(name, detection, schemas, errors_of, policy, store, data=data, pinned=version)
 
-    return contain(
+    result = contain(
         judged, lambda crash: _document_crashed(name, schema, crash, data=data, note=note), subject=name
     )
+    return result if stream else _located(result, path, name)
+
+
+def _located(result: CaseResult, path: Path, name: str) -> CaseResult:
+    """A document's result with ``line``: where its first finding is in the file, so that an
+    annotation (``--format github``), JUnit and Markdown point at it (a stream's findings carry
+    their own lines)."""
+    pointers = [e.pointer for e in result.errors if e.keyword != "load"]
+    if not pointers or result.line is not None or result.actual_valid is None:
+        return result
+    try:
+        text = decode_utf8(read_bytes(path, name), name)
+    except LoadFailure:  # gone or changed since it was judged: no line, the verdict stands
+        return result
+    line = line_of_pointer(text, pointers[0])
+    return result if line is None else dataclasses.replace(result, line=line)
 
 
 def validate_documents(

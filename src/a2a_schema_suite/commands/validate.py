@@ -25,7 +25,7 @@ from a2a_schema_suite.commands._options import (
 
 if TYPE_CHECKING:
     from a2a_schema_suite.registry import SchemaStore
-    from a2a_schema_suite.results import CaseResult
+    from a2a_schema_suite.results import CaseResult, ErrorDetail
     from a2a_schema_suite.shard import Shard
 
 
@@ -97,6 +97,7 @@ def command(
     from a2a_schema_suite.results import RunSummary
     from a2a_schema_suite.runner import AUTO, validate_documents_budgeted
 
+    stdin_file, files = _stdin_document(files)
     found = list(documents(files))
     files = tuple(path for path, _ in found)
     refused = {path: reason for path, reason in found if reason is not None}
@@ -139,12 +140,76 @@ def command(
         for result in results:
             if result.note and result.actual_valid is not None:
                 click.echo(visible(detected(result)), err=True)
+    if stdin_file is not None:  # the document came on stdin: name it "-" as the user typed it
+        results = [_renamed(r, str(stdin_file), "-") for r in results]
+        files = tuple(Path("-") if f == stdin_file else f for f in files)
     code = emit(
         RunSummary(results, roots, read=(*files, store.root), shard=shard, engine=store.engine_label()),
         fmt,
         output,
     )
     sys.exit(interrupted or _non_a2a_code(results, code, non_a2a))
+
+
+#: ``validate -``: a JSON text or a JSONL stream read from standard input
+STDIN = "-"
+
+
+def _stdin_document(files: tuple[Path, ...]) -> tuple[Path | None, tuple[Path, ...]]:
+    """``-`` among FILES: standard input, read once (bounded like any file) into a private
+    temporary file that is validated in its place and named ``-`` in every report. A stream is
+    told by its first line: a whole JSON value on the first line with more lines after it is a
+    JSONL stream, anything else one document (a pretty-printed document starts with ``{``)."""
+    if not any(str(f) == STDIN for f in files):
+        return None, files
+    if sum(str(f) == STDIN for f in files) > 1:
+        raise click.BadParameter("'-' (standard input) can be given once", param_hint="FILES")
+    import atexit
+    import json
+    import shutil
+    import tempfile
+
+    from a2a_schema_suite.jsonio import MAX_BYTES
+
+    data: bytes = sys.stdin.buffer.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise click.BadParameter(
+            f"standard input is larger than the {MAX_BYTES // (1024 * 1024)} MiB limit", param_hint="FILES"
+        )
+    first, _, rest = data.lstrip().partition(b"\n")
+    try:
+        json.loads(first)
+        stream = bool(rest.strip())
+    except ValueError:
+        stream = False
+    directory = Path(tempfile.mkdtemp(prefix="a2a-stdin-"))
+    atexit.register(shutil.rmtree, directory, True)
+    path = directory / ("stdin.jsonl" if stream else "stdin.json")
+    path.write_bytes(data)
+    return path, tuple(path if str(f) == STDIN else f for f in files)
+
+
+def _renamed(result: CaseResult, old: str, new: str) -> CaseResult:
+    """``result`` with the temporary file's name ``old`` said as ``new`` in every text."""
+    from dataclasses import replace
+
+    def said(text: str | None) -> str | None:
+        return None if text is None else text.replace(old, new)
+
+    def error(detail: ErrorDetail) -> ErrorDetail:
+        return replace(
+            detail, message=detail.message.replace(old, new), context=tuple(error(c) for c in detail.context)
+        )
+
+    return replace(
+        result,
+        suite=result.suite.replace(old, new),
+        description=result.description.replace(old, new),
+        reason=said(result.reason),
+        source=said(result.source),
+        note=said(result.note),
+        errors=tuple(error(e) for e in result.errors),
+    )
 
 
 def _non_a2a_code(results: list[CaseResult], code: int, mode: str) -> int:
