@@ -27,8 +27,9 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from a2a_schema_suite import explain
 from a2a_schema_suite.detection import KINDS, Detection, kind_of
-from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, split_policy
+from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, policy_reason, split_policy
 
 if TYPE_CHECKING:
     from a2a_schema_suite.registry import SchemaStore
@@ -39,6 +40,40 @@ __all__ = ["AUTO", "auto", "judge", "method_hint", "not_a2a", "parse_auto", "tar
 AUTO = "auto"
 #: the outcome reason of a document with no A2A evidence starts with this
 NOT_A2A_REASON = "not an A2A document"
+
+#: a stream's findings kept, then one 'truncated' entry (the runner stops reading there)
+MAX_STREAM_FINDINGS = 1000
+
+
+def verdict_result(
+    name: str,
+    schema: str,
+    errors: tuple[ErrorDetail, ...],
+    policy: str,
+    *,
+    data: Any = None,
+    note: str | None = None,
+) -> CaseResult:
+    """The result of one of the user's documents: spec errors fail it, policy findings under
+    ``warn`` make it a warning (exit 0), under ``off`` they are dropped."""
+    decisive, warnings = split_policy(errors, policy)
+    kept = {id(e) for e in (*decisive, *warnings)}
+    errors = tuple(e for e in errors if id(e) in kept)
+    if decisive:
+        outcome, reason = Outcome.FAILED, f"{len(decisive)} validation error(s)"
+        if decisive[-1].keyword == "truncated":
+            reason = f"more than {MAX_STREAM_FINDINGS} validation errors (the first are shown)"
+        elif any(e.keyword == "truncated" for e in decisive):
+            reason = f"more than {explain.MAX_DOCUMENT_ERRORS} validation errors (the first are shown)"
+        if warnings:
+            reason += f" and {len(warnings)} warning(s)"
+    elif warnings:
+        outcome, reason = Outcome.WARNING, policy_reason(warnings)
+    else:
+        outcome, reason = Outcome.PASSED, None
+    return CaseResult(
+        name, schema, name, True, not decisive, outcome, errors, reason, source=name, data=data, note=note
+    )
 
 
 def auto(version: str | None = None) -> str:
@@ -162,12 +197,12 @@ def judge(
 ) -> CaseResult:
     """The verdict of a detected document against ``schemas`` (see the module's doc);
     ``errors_of(schema)`` gives its errors under one; ``pinned``: the ``--version`` given."""
-    from a2a_schema_suite.runner import verdict_result as verdict
-
     note = detection.explain() + (f"; as {version_name(pinned)} (--version {pinned})" if pinned else "")
     if len(schemas) == 1:
         errors = errors_of(schemas[0])
-        return verdict(name, schemas[0], _with_method_hint(errors, data, store), policy, data=data, note=note)
+        return verdict_result(
+            name, schemas[0], _with_method_hint(errors, data, store), policy, data=data, note=note
+        )
     found = {schema: errors_of(schema) for schema in schemas}
     valid = [s for s, errors in found.items() if not split_policy(errors, policy)[0]]
     invalid = [s for s in schemas if s not in valid]
@@ -175,14 +210,14 @@ def judge(
     if not invalid:
         versions = list(dict.fromkeys(version_name(_version(s)) for s in schemas))
         same = f" (the same in {' and '.join(versions)})" if len(versions) > 1 else ""
-        result = verdict(
+        result = verdict_result(
             name, joined, found[schemas[0]], policy, data=data, note=f"{note}; valid under each{same}"
         )
         return result
     if valid:
         kept = found[valid[0]]
         advice = tuple(_as(s, e, "advice") for s in invalid for e in split_policy(found[s], policy)[0])
-        result = verdict(
+        result = verdict_result(
             name,
             ", ".join(valid),
             kept + advice,
@@ -194,7 +229,7 @@ def judge(
         reason = f"valid as {', '.join(valid)}; invalid as {failing}; --version pins the version"
         return dataclasses.replace(result, outcome=Outcome.WARNING, reason=reason)
     errors = tuple(_as(s, e) for s in schemas for e in found[s])
-    result = verdict(
+    result = verdict_result(
         name,
         joined,
         _with_method_hint(errors, data, store),

@@ -26,7 +26,11 @@ from jsonschema.protocols import Validator
 
 from a2a_schema_suite import explain, sandbox, streamrules
 from a2a_schema_suite.advice import timestamp_warnings, version_patch_warnings
-from a2a_schema_suite.candidates import AUTO  # re-exported: detect each document's schema
+from a2a_schema_suite.candidates import (
+    AUTO,  # re-exported: detect each document's schema
+    MAX_STREAM_FINDINGS,
+    verdict_result,
+)
 from a2a_schema_suite.guard import Crash, contain, load_error_detail
 from a2a_schema_suite.jsonio import (
     LoadError,
@@ -67,7 +71,6 @@ if TYPE_CHECKING:
 
 #: Findings kept per JSONL stream; the rest are counted in one closing ``truncated`` entry, so a
 #: huge recording full of errors is reported in bounded memory (the verdict is unaffected).
-MAX_STREAM_FINDINGS = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -448,37 +451,6 @@ def stream_line_schema(store: SchemaStore, schema: str) -> str:
     if schema_file is not None and "StreamEvent" in schema_file.contents.get("$defs", {}):
         return f"{base}#/$defs/StreamEvent"
     return schema
-
-
-def verdict_result(
-    name: str,
-    schema: str,
-    errors: tuple[ErrorDetail, ...],
-    policy: str,
-    *,
-    data: Any = None,
-    note: str | None = None,
-) -> CaseResult:
-    """The result of one of the user's documents: spec errors fail it, policy findings under
-    ``warn`` make it a warning (exit 0), under ``off`` they are dropped."""
-    decisive, warnings = split_policy(errors, policy)
-    kept = {id(e) for e in (*decisive, *warnings)}
-    errors = tuple(e for e in errors if id(e) in kept)
-    if decisive:
-        outcome, reason = Outcome.FAILED, f"{len(decisive)} validation error(s)"
-        if decisive[-1].keyword == "truncated":
-            reason = f"more than {MAX_STREAM_FINDINGS} validation errors (the first are shown)"
-        elif any(e.keyword == "truncated" for e in decisive):
-            reason = f"more than {explain.MAX_DOCUMENT_ERRORS} validation errors (the first are shown)"
-        if warnings:
-            reason += f" and {len(warnings)} warning(s)"
-    elif warnings:
-        outcome, reason = Outcome.WARNING, policy_reason(warnings)
-    else:
-        outcome, reason = Outcome.PASSED, None
-    return CaseResult(
-        name, schema, name, True, not decisive, outcome, errors, reason, source=name, data=data, note=note
-    )
 
 
 def document_result(
