@@ -27,6 +27,8 @@ def main(root: Path, ref: str, document: Path) -> int:
     resources = []
     for path in sorted((root / version).glob("*.json")):
         contents = json.loads(path.read_text(encoding="utf-8"))
+        if "$id" not in contents:  # the version's data files (version.json, stream_rules.json)
+            continue
         resources.append((contents["$id"], DRAFT202012.create_resource(contents)))
     registry = Registry().with_resources(resources)
     base, _, fragment = ref.partition("#")
