@@ -339,8 +339,10 @@ def test_the_guard_never_swallows_an_interrupt():
 # --- the documented snippets work as written -------------------------------------------------------------
 
 
-def _block(text: str, language: str) -> str:
-    return text.split(f"```{language}\n", 1)[1].split("```", 1)[0]
+def _block(text: str, language: str, containing: str = "") -> str:
+    """The first fenced block of ``language`` in ``text`` that holds ``containing``."""
+    blocks = [part.split("```", 1)[0] for part in text.split(f"```{language}\n")[1:]]
+    return next(block for block in blocks if containing in block)
 
 
 def test_the_documented_miniature_plugs_in_as_documented(tmp_path):
@@ -350,7 +352,7 @@ def test_the_documented_miniature_plugs_in_as_documented(tmp_path):
 
     docs = (REPO / "docs" / "ENGINES.md").read_text(encoding="utf-8")
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    entry_points = tomllib.loads(_block(readme, "toml"))["project"]["entry-points"]
+    entry_points = tomllib.loads(_block(readme, "toml", "entry-points"))["project"]["entry-points"]
     assert entry_points == tomllib.loads(_block(docs, "toml"))["project"]["entry-points"]
     [(name, reference)] = entry_points[MINIATURE_GROUP].items()
     module, attribute = reference.split(":")
