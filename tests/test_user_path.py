@@ -182,3 +182,14 @@ def test_line_of_pointer():
     assert line_of_pointer(text, "/e") == 7
     assert line_of_pointer(text, "/a/7") is None and line_of_pointer(text, "/zz") is None
     assert line_of_pointer(text, "/a/x") is None and line_of_pointer("[1", "/3") is None
+
+
+def test_run_help_does_not_claim_the_bundled_cases_inside_a_suite_project():
+    """Inside this checkout (a declared suite project) run --help said 'default: the bundled cases'
+    while run used the checkout's cases."""
+    done = _cli("run", "--help", cwd=ROOT)
+    assert done.returncode == 0
+    assert "default: the bundled cases" not in done.stdout
+    assert "suite" in done.stdout and "else the bundled" in done.stdout
+    summary = _cli("--help", cwd=ROOT)
+    assert "default: the bundled cases" not in summary.stdout

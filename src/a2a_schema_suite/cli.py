@@ -35,7 +35,7 @@ COMMANDS: dict[str, str] = {
 #: one-line summaries shown by ``--help`` without importing the command modules (in the
 #: order of :data:`COMMANDS`).
 SUMMARIES: dict[str, str] = {
-    "run": "Run case suites (files or directories; default: the bundled cases).",
+    "run": "Run case suites (files or directories; default: the cases the roots line names).",
     "validate": "Validate your own JSON documents against one schema.",
     "check": "Lint schemas and suites (meta-schemas, $refs, dead $defs, pinned reasons), then run them.",
     "list": "List versions, schema files with their $id, and suites with their test counts.",

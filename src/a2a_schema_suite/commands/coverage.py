@@ -80,7 +80,8 @@ def command(
     run_budget: float,
     memory_ceiling: int,
 ) -> None:
-    """Schema coverage of case suites (files or directories; default: the bundled cases).
+    """Schema coverage of case suites (files or directories; default: the cases of the roots: a
+    declared suite project's around the current directory, else the bundled copy).
 
     A location is each property of each object schema, each $defs entry, each oneOf/anyOf
     branch and each enum. For each, counts the passing valid tests that exercise it and the

@@ -60,7 +60,8 @@ def command(
     fmt: str,
     output: Path | None,
 ) -> None:
-    """Run case suites (files or directories; default: the bundled cases).
+    """Run case suites (files or directories; default: the cases of the roots: a declared suite
+    project's around the current directory, else the bundled copy; --roots, --cases).
 
     \b
     Example:
