@@ -139,9 +139,11 @@ def test_custom_cases_dir(tmp_path):
 
 
 def test_schemas_and_validators_agree_with_the_cases():
-    # The bundled copy: the repository's file in an editable install, site-packages otherwise.
+    # The roots the CLI would use here (inside this checkout, a declared suite project: its own
+    # schemas, whether the package is installed editable or not); the bundled copy with --roots bundled.
     path = suite.schema_path("v1_0/task.json")
-    assert path == bundled_schemas() / "v1_0" / "task.json"
+    assert path == suite.find_roots().schemas / "v1_0" / "task.json"
+    assert suite.schema_path("v1_0/task.json", roots="bundled") == bundled_schemas() / "v1_0" / "task.json"
     assert path.read_bytes() == (SCHEMAS / "v1_0" / "task.json").read_bytes()
     assert suite.schema_path("v1_0/task.json#/$defs/TaskStatus") == path
     schema = suite.load_schema("v0_3/task.json")

@@ -495,3 +495,27 @@ def test_coverage_runs_under_the_run_budget(tmp_path):
     )
     assert time.monotonic() - started < 20
     assert code == 3 and "error: coverage: over the run budget" in err, out + err
+
+
+def test_mutate_runs_under_the_run_budget(tmp_path):
+    """``mutate`` validated every mutant in-process with no budget at all."""
+    root = schema_root(tmp_path, {"fan.json": fan_out(26)})
+    write(
+        tmp_path / "cases" / "s.json",
+        {"schema": "v1_0/fan.json", "tests": [{"description": "slow", "valid": True, "data": 5}]},
+    )
+    started = time.monotonic()
+    code, out, err = cli(
+        tmp_path,
+        "mutate",
+        "cases",
+        "--schemas",
+        str(root),
+        "--run-budget",
+        "3",
+        "--engine",
+        "jsonschema",
+        timeout=40,
+    )
+    assert time.monotonic() - started < 20
+    assert code == 3 and "error: mutate: over the run budget" in err, out + err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -16,9 +17,11 @@ from a2a_schema_suite.commands._options import (
     engine_option,
     formats_option,
     load_store,
+    memory_ceiling_option,
     output_option,
     percentage,
     profile_option,
+    run_budget_option,
     schemas_option,
 )
 from a2a_schema_suite.mutate.operators import NAMES
@@ -91,6 +94,8 @@ OPERATOR_NAMES = NAMES
 @formats_option("mutation", choices=formats("mutation"))
 @output_option
 @engine_option
+@run_budget_option
+@memory_ceiling_option
 def command(
     paths: tuple[Path, ...],
     schemas: Path | None,
@@ -106,6 +111,8 @@ def command(
     fmt: str,
     output: Path | None,
     engine: str,
+    run_budget: float,
+    memory_ceiling: int,
 ) -> None:
     """Mutation audit: does each schema reject small changes to the suites' valid data?
 
@@ -131,7 +138,7 @@ def command(
     """
     from a2a_schema_suite.console import Progress
     from a2a_schema_suite.mutate import AuditOptions
-    from a2a_schema_suite.mutate_report import Listing, run_audit
+    from a2a_schema_suite.mutate_report import Listing
     from a2a_schema_suite.suite import discover_roots
 
     roots = choose_roots(schemas, cases, paths)
@@ -142,17 +149,59 @@ def command(
     if emit_dir is not None and emit_dir.exists() and not emit_dir.is_dir():
         raise click.BadParameter(f"{emit_dir} exists and is not a directory", param_hint="--emit")
     store = load_store(roots.schemas, engine)
-    with Progress("mutate", "suite files", total=len(discover_roots(inputs))) as progress:
-        result = run_audit(
-            inputs,
-            store,
-            AuditOptions(profile=profile, select=select, operators=chosen),
-            Listing(hints=hints or HINTS, limit=limit),
-            fail_under=fail_under,
-            emit_dir=emit_dir,
-            track=progress.track,
-        )
+    args = (
+        inputs,
+        AuditOptions(profile=profile, select=select, operators=chosen),
+        Listing(hints=hints or HINTS, limit=limit),
+        fail_under,
+        emit_dir,
+    )
+    with Progress("mutate", "suite files", total=len(discover_roots(inputs))):
+        result = _audited(args, store, run_budget, memory_ceiling)
     result.roots = roots
     for message in result.messages():
         click.echo(message, err=True)
     sys.exit(emit(result, fmt, output))
+
+
+_worker_store: Any = None
+
+
+def _set_worker_store(store: Any) -> None:
+    global _worker_store
+    _worker_store = store
+
+
+def audit_in_worker(
+    inputs: list[Path], options: Any, listing: Any, fail_under: float | None, emit_dir: Path | None
+) -> Any:
+    from a2a_schema_suite.mutate_report import run_audit
+
+    return run_audit(inputs, _worker_store, options, listing, fail_under=fail_under, emit_dir=emit_dir)
+
+
+def _audited(args: tuple[Any, ...], store: Any, run_budget: float, memory_ceiling: int) -> Any:
+    """The mutation audit, run in a worker process under ``--run-budget`` and ``--memory-ceiling``
+    (the suites and schemas are untrusted, as for ``run`` and ``coverage``); exit 3 if it does not
+    finish within them."""
+    import functools
+
+    from a2a_schema_suite import sandbox
+    from a2a_schema_suite.commands._options import budget
+    from a2a_schema_suite.runner import _pool_context
+
+    limits = budget(float("inf"), memory_ceiling, run_budget)
+    try:
+        return sandbox.call(
+            audit_in_worker,
+            args,
+            budget=limits,
+            setup=functools.partial(_set_worker_store, store),
+            context=_pool_context(),
+        )
+    except sandbox.OverBudget as exc:
+        reason = str(exc)
+        if reason.startswith(sandbox.NOT_RUN):
+            reason = f"over the run budget: not finished within {run_budget:g} s (--run-budget)"
+        click.echo(f"error: mutate: {reason}", err=True)
+        sys.exit(3)
