@@ -51,8 +51,13 @@ def command(old: str, new: str, schemas: Path | None, fmt: str, output: Path | N
     OLD and NEW are version directories of the schema root (v0_3, v1_0) or paths to any two
     directories of schema files. Reported: types added, removed or renamed; members added,
     removed or renamed; enum values respelled, added or removed; members that became or stopped
-    being required; members whose JSON type changed; exactly-one constraints. Renames and
-    respellings known to the 0.3 -> 1.0 migration table (A2A_REFERENCE §12) are named with its row.
+    being required; members whose JSON type changed; exactly-one constraints; and, at each place
+    both versions have (followed through each version's $refs), bounds, lengths and counts,
+    pattern, format, const, not, inline enum values, closed or open objects and anyOf/oneOf
+    alternatives tightened, loosened or changed. Each row says who breaks: an old sender against a
+    new strict receiver (tightened), a new sender against an old strict receiver (loosened),
+    both, or nobody. Renames and respellings known to the 0.3 -> 1.0 migration table
+    (A2A_REFERENCE §12) are named with its row.
 
     \b
     Exit codes: 0 the table was made; 2 bad command line; 3 a schema file cannot be read or the
