@@ -157,6 +157,23 @@ def test_guide_examples_run_in_order(workspace):
     assert (workspace / "schemas" / "v1_1" / "task.json").read_text().count("/schemas/v1_1/") >= 1
     assert "labels" in (workspace / "schemas" / "v1_1" / "task.json").read_text()
 
+    # The diff examples of section 8 are real output: each console block of a diff command, run
+    # in the workspace the walk-through made (its v1_1), prints exactly the lines shown.
+    shown = [b for b in BLOCKS if b.lang == "console" and b.body.startswith("$ a2a-schema-suite diff ")]
+    assert len(shown) >= 2
+    for block in shown:
+        command, _, output = block.body.partition("\n")
+        done = subprocess.run(
+            ["bash", "-o", "pipefail", "-c", command.removeprefix("$ ")],
+            cwd=workspace,
+            env=_env(),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, f"docs/AUTHORING.md:{block.line}: {done.stderr[-2000:]}"
+        assert done.stdout == output, f"docs/AUTHORING.md:{block.line}: not the real output"
+
     # Adding the version touched one cases tree (issue 15): every other file is byte for byte the
     # repository's, and nothing was added outside cases/v1_1/.
     def files(root: Path) -> dict[str, bytes]:
