@@ -456,6 +456,30 @@ KINDS = [
         ("enum-value-removed", "color: green", "", "old-sender"),
     ),
     (
+        "enum added",
+        None,
+        _edit(f"{P}/note/enum", ["a", "b"]),
+        ("constraint-tightened", "note: no enum", 'note: enum ["a","b"]', "old-sender"),
+    ),
+    (
+        "not added",
+        None,
+        _edit(f"{P}/note/not", {"const": ""}),
+        ("constraint-tightened", "note: no not", 'note: not {"const":""}', "old-sender"),
+    ),
+    (
+        "a member now refers to another wire type",
+        lambda s: (
+            s[P].update(other={"$ref": "#/$defs/Other"}),
+            s["$defs"].update(Another={**THING["$defs"]["Other"], "$comment": "proto: demo.v1.Another"}),
+        ),
+        lambda s: (
+            s[P].update(other={"$ref": "#/$defs/Another"}),
+            s["$defs"].update(Another={**THING["$defs"]["Other"], "$comment": "proto: demo.v1.Another"}),
+        ),
+        ("shape", "other: Other", "other: Another", "both"),
+    ),
+    (
         "const changed",
         None,
         _edit(f"{P}/kind/const", "item"),
