@@ -43,15 +43,21 @@ class Proto:
     ref: str  #: ``v1.0.1`` (a tag), or a branch for a draft
     commit: str  #: 40 hex digits
     package: str  #: ``lf.a2a.v1``
+    #: a copy in this checkout, from the directory that holds the schema root (``check`` runs
+    #: drift against it when ``path`` is not in the tree): ``tests/fixtures/a2a_dev_1_1.proto``
+    local: str | None = None
 
     def to_dict(self) -> dict[str, str]:
-        return {
+        data = {
             "repository": self.repository,
             "path": self.path,
             "ref": self.ref,
             "commit": self.commit,
             "package": self.package,
         }
+        if self.local is not None:
+            data["local"] = self.local
+        return data
 
 
 @dataclass(frozen=True, slots=True)

@@ -294,6 +294,8 @@ class RunSummary:
     shard: Shard | None = None
     #: which engine gave the verdicts, and why ``--engine auto`` chose it (run and validate)
     engine: str | None = None
+    #: lines the text report shows at its top (``check``: what drift did per version)
+    notes: tuple[str, ...] = ()
 
     def inputs(self) -> list[Path]:
         """What ``--output`` must not overwrite: what the run read, and every result's source."""

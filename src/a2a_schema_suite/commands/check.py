@@ -40,6 +40,14 @@ from a2a_schema_suite.commands._options import (
     metavar="NAME",
     help="Accept this extension keyword (e.g. x-since) in schemas; repeatable.",
 )
+@click.option(
+    "--proto",
+    "protos",
+    multiple=True,
+    metavar="VERSION=FILE",
+    help="The proto drift compares VERSION with (a .proto or a FileDescriptorSet; repeatable). "
+    "Default: the one its version.json names, found in this tree or the installed a2a-sdk.",
+)
 @report_options
 def command(
     paths: tuple[Path, ...],
@@ -47,6 +55,7 @@ def command(
     cases: Path | None,
     strict: bool,
     allowed: tuple[str, ...],
+    protos: tuple[str, ...],
     time_budget: float,
     run_budget: float,
     memory_ceiling: int,
@@ -59,19 +68,25 @@ def command(
     every $ref resolving offline, no dead $defs, no pattern that backtracks exponentially or
     means something else in ECMA-262 than in Python. Every suite: the suite meta-schema, unique
     descriptions, a valid and an invalid case, expectedErrors on invalid cases, no orphan JSONL,
-    no duplicate (schema, profile, description) across suites. Then every test runs, as in `run`.
-    The rule ids are listed in docs/AUTHORING.md.
+    no duplicate (schema, profile, description) across suites. Every version whose version.json
+    names its proto: drift against it, found without network (--proto, else proto.path in this
+    tree, else proto.local, else the installed a2a-sdk's when package and version match); the
+    report says per version what drift found or why it could not run (not for the bundled
+    schemas). Then every test runs, as in `run`. The rule ids are listed in docs/AUTHORING.md.
 
     \b
     Examples:
       a2a-schema-suite check                                # the bundled schemas and cases
       a2a-schema-suite check --schemas schemas cases --strict --format json --output check.json
+      a2a-schema-suite check --proto v1_1=specification/a2a.proto --strict
     """
     from a2a_schema_suite.console import Progress
     from a2a_schema_suite.lint import CheckOptions, check
+    from a2a_schema_suite.lint.drift import drift_notes
     from a2a_schema_suite.results import RunSummary
 
     roots = choose_roots(schemas, cases, paths)
+    given = _protos(protos, roots.schemas)
     inputs = case_inputs(roots, paths)
     root = roots.schemas
     options = CheckOptions(strict=strict, allowed_keywords=frozenset(allowed))
@@ -82,10 +97,27 @@ def command(
     whole_root = _same_dir(root.parent / "cases", inputs)
     with Progress("check"):
         results, interrupted = collect(
-            result for result in check(root, inputs, options, budget=limits, whole_root=whole_root)
+            result
+            for result in check(
+                root,
+                inputs,
+                options,
+                budget=limits,
+                whole_root=whole_root,
+                # the bundled schemas are the installed package's: their drift is this project's
+                # CI's business, not that of a user checking their own suites against them
+                drift=roots.schemas_origin != "bundled" or bool(given),
+                protos=given,
+            )
         )
     schema_files = files.files(root)
-    summary = RunSummary(results, roots, files=suite_files(inputs), read=(*inputs, *schema_files, root))
+    summary = RunSummary(
+        results,
+        roots,
+        files=suite_files(inputs),
+        read=(*inputs, *schema_files, root, *given.values()),
+        notes=tuple(drift_notes(results)),
+    )
     code = emit(summary, fmt, output)
     sys.exit(interrupted or code)
 
@@ -95,3 +127,29 @@ def _same_dir(directory: Path, inputs: list[Path]) -> bool:
         return directory.is_dir() and any(p.is_dir() and p.samefile(directory) for p in inputs)
     except OSError:
         return False
+
+
+def _protos(values: tuple[str, ...], schema_root: Path) -> dict[str, Path]:
+    """``--proto VERSION=FILE`` values: each a version of the schema root and an existing file."""
+    from a2a_schema_suite.roots import versions
+
+    known = versions(schema_root)
+    given: dict[str, Path] = {}
+    for value in values:
+        version, equals, file = value.partition("=")
+        if not equals or not version or not file:
+            raise click.BadParameter(
+                f"{value!r} is not VERSION=FILE (e.g. v1_1=a2a.proto)", param_hint="--proto"
+            )
+        if version not in known:
+            raise click.BadParameter(
+                f"{version!r} is not a version under {schema_root} (known: {', '.join(known) or 'none'})",
+                param_hint="--proto",
+            )
+        if version in given:
+            raise click.BadParameter(f"{version} is given twice", param_hint="--proto")
+        path = Path(file)
+        if not path.is_file():
+            raise click.BadParameter(f"{file}: no such file", param_hint="--proto")
+        given[version] = path
+    return given

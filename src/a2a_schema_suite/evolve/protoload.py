@@ -106,6 +106,19 @@ def _run_capturing_stderr(call: Callable[[], object]) -> tuple[int, str]:
         return code, capture.read().decode("utf-8", "replace")
 
 
+def unavailable(path: Path | None) -> str | None:
+    """Why the ``[proto]`` extra cannot read ``path`` here (a ``.proto`` needs grpcio-tools'
+    protoc; a descriptor set, or the SDK's compiled descriptor with ``path`` None, only protobuf
+    and googleapis-common-protos), or None: it can. Only imports, never reads the file."""
+    try:
+        _descriptor_pb2()
+        if path is not None and path.suffix == ".proto":
+            _include_dirs()
+    except ProtoInputError as exc:
+        return str(exc)
+    return None
+
+
 def load(path: Path, include: tuple[Path, ...] = ()) -> ProtoFiles:
     """The descriptors of ``path``: a ``.proto`` (compiled) or a serialized FileDescriptorSet."""
     descriptor_pb2 = _descriptor_pb2()
@@ -162,3 +175,46 @@ def sdk_descriptor_set() -> bytes:
 
     add(a2a_pb2.DESCRIPTOR)
     return bytes(fds.SerializeToString())
+
+
+@dataclass(frozen=True)
+class SdkProto:
+    """The proto compiled inside the installed ``a2a-sdk``: its package, the protocol version the
+    SDK speaks (``a2a.utils.constants.PROTOCOL_VERSION_CURRENT``) and its own version."""
+
+    package: str
+    protocol_version: str
+    sdk_version: str
+
+    @property
+    def label(self) -> str:
+        return f"the installed a2a-sdk {self.sdk_version}'s {self.package}, protocol {self.protocol_version}"
+
+
+def installed_sdk() -> SdkProto | None:
+    """What the installed ``a2a-sdk`` compiles, or None when it (or protobuf) is not installed."""
+    try:
+        from importlib.metadata import version
+
+        from a2a.types import a2a_pb2
+        from a2a.utils import constants
+    except ImportError:
+        return None
+    try:
+        sdk_version = version("a2a-sdk")
+    except Exception:  # PackageNotFoundError: importable but not installed as a distribution
+        sdk_version = "(unknown version)"
+    current = getattr(constants, "PROTOCOL_VERSION_CURRENT", None)
+    if not isinstance(current, str):
+        return None
+    return SdkProto(a2a_pb2.DESCRIPTOR.package, current, sdk_version)
+
+
+def load_sdk() -> ProtoFiles:
+    """The installed ``a2a-sdk``'s compiled proto, as :func:`load` gives a file's."""
+    descriptor_pb2 = _descriptor_pb2()
+    fds = descriptor_pb2.FileDescriptorSet()
+    fds.ParseFromString(sdk_descriptor_set())
+    files = tuple(fds.file)
+    main = tuple(f.name for f in files if not f.name.startswith("google/"))
+    return ProtoFiles(files, main, Path("a2a-sdk:a2a.types.a2a_pb2"))

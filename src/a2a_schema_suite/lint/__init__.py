@@ -23,6 +23,7 @@ One job per module:
 - :mod:`.refs`: the checks across files (references, cycles, dead ``$defs``);
 - :mod:`.suites`: the checks of the case suites;
 - :mod:`.streamrules`: each version's stream rules, and the matchers that name a rule;
+- :mod:`.drift`: ``drift`` for each version whose descriptor names its proto (``proto-drift``);
 - :mod:`.layout`: the case layout those checks enforce (``case-layout``: version trees,
   cross-version suites, payloads written once);
 - this module: :func:`check`, all of them in order, then the run.
@@ -30,6 +31,7 @@ One job per module:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +75,8 @@ def check(
     run: bool = True,
     budget: Any = None,
     whole_root: bool | None = None,
+    drift: bool = True,
+    protos: Mapping[str, Path] | None = None,
 ) -> list[CaseResult]:
     """Lint ``schema_root`` and the suites under ``paths``, then run the suites.
 
@@ -81,7 +85,8 @@ def check(
     With a :class:`~a2a_schema_suite.sandbox.Budget`, every case runs under it in a worker; if
     interrupted, the exception carries the results so far as ``partial``. ``whole_root``: the
     suites are every suite of the schema root's project (dead-def runs only then); None: when a
-    directory is among ``paths``.
+    directory is among ``paths``. ``drift``: run ``drift`` for each version whose descriptor
+    names its proto (:mod:`.drift`), ``protos`` giving a version's proto file (``--proto``).
     """
     from a2a_schema_suite.runner import RunOptions, run_suites, run_suites_budgeted
     from a2a_schema_suite.suite import orphan_streams
@@ -90,6 +95,10 @@ def check(
     store = SchemaStore.load(schema_root)  # its meta-schema verdicts are reused below
     findings += lint_schemas(tree, options, valid_schemas=set(store.files))
     findings += descriptor_findings(schema_root, tree.versions)
+    if drift:
+        from a2a_schema_suite.lint.drift import drift_results
+
+        findings += drift_results(schema_root, tree.versions, protos or {}, strict=options.strict)
     rules_findings, rules_files = stream_rules_findings(schema_root)
     findings += rules_findings
     files = discover_roots(paths)
@@ -133,7 +142,9 @@ def check(
         "JSONL files": sum(len(confined.files(p, (".jsonl",))) for p in paths if p.is_dir()),
         "stream rules files": rules_files,
     }
-    results = findings + clean_passes(findings, counts, skipped={"dead-def"} if scoped else set())
+    # proto-drift says per version what it did (a pass, findings, or why it did not run)
+    skipped = {"proto-drift", "dead-def"} if scoped else {"proto-drift"}
+    results = findings + clean_passes(findings, counts, skipped=skipped)
     if run and budget is None:
         results += run_suites(suites, store, RunOptions())
     elif run:

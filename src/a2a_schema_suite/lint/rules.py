@@ -97,6 +97,15 @@ RULES: dict[str, Rule] = {
             "each version's version.json is strict JSON, valid against schemas/_meta/version.json, "
             "names its directory's protocol version and a predecessor that comes before it",
         ),
+        Rule(
+            "proto-drift",
+            Outcome.FAILED,
+            "version directories",
+            "each version whose version.json names its proto has no drift against it (drift's "
+            "findings, the allow file's excepted): the proto from --proto VERSION=FILE, else proto.path "
+            "in this tree, else proto.local, else the installed a2a-sdk's when package and version "
+            "match; one that cannot be found or read is said (not installed: an error with --strict)",
+        ),
         Rule("suite-load", Outcome.ERRORED, "suite files", "the suite file is strict JSON"),
         Rule(
             "suite-metaschema",

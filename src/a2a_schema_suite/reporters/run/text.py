@@ -196,6 +196,8 @@ def render(summary: RunSummary, *, colour: bool | None = None) -> str:
         lines.append(paint(sanitize.visible(summary.roots.describe()), "dim"))  # paths: untrusted
     if summary.engine is not None and level >= 0:
         lines.append(paint(f"engine: {summary.engine}", "dim"))
+    if level >= 0:
+        lines.extend(paint(sanitize.visible(note), "dim") for note in summary.notes)  # names: untrusted
     if level >= 0:  # what validate without --schema detected, and why
         lines.extend(detected(r) for r in summary.results if r.note and r.actual_valid is not None)
     for suite, results in groups.items():
