@@ -160,6 +160,69 @@ def test_list_run_check_coverage_and_drift_work_on_the_new_version_at_once(tree:
     assert diff.returncode == 0 and "0 wire-visible changes" in diff.stdout
 
 
+def test_coverage_new_shows_only_what_the_new_version_added(tree: Path, tmp_path: Path):
+    """coverage --new: of a scaffold with one member added, only that member's location is
+    reported (nothing the predecessor has), as lacking both cases until a suite gives them."""
+    copy = tmp_path / "tree"
+    shutil.copytree(tree / "schemas", copy / "schemas")
+    shutil.copytree(tree / "cases" / NEW, copy / "cases" / NEW)
+    declare_suite_project(copy)
+    before = json.loads((copy / "schemas" / NEW / "version.json").read_text())["predecessor"]
+    task = copy / "schemas" / NEW / "task.json"
+    schema = json.loads(task.read_text())
+    schema["properties"]["generation"] = {"type": "string", "pattern": "^(0|[1-9][0-9]*)$(?!\\n)"}
+    task.write_text(json.dumps(schema, indent=2), encoding="utf-8")
+    added = f"{NEW}/task.json#/properties/generation"
+
+    whole = cli("coverage", f"cases/{NEW}", "--version", NEW, "--format", "json", cwd=copy)
+    assert whole.returncode == 0, whole.stdout[-2000:]
+    assert len(json.loads(whole.stdout)["locations"]) > 100
+    new = cli("coverage", f"cases/{NEW}", "--version", NEW, "--new", "--format", "json", cwd=copy)
+    assert new.returncode == 0, new.stdout[-2000:]
+    report = json.loads(new.stdout)
+    assert [row["id"] for row in report["locations"]] == [added]
+    assert report["coverage"]["versions"][0]["new_since"] == before
+    text = cli("coverage", f"cases/{NEW}", "--version", NEW, "--new", cwd=copy)
+    assert f"coverage {NEW} (new since {before}): 1 locations;" in text.stdout
+    assert "no valid example (1):" in text.stdout and "no invalid test (1):" in text.stdout
+    assert added in text.stdout
+
+    suite = {
+        "description": "Task.generation",
+        "schema": f"{NEW}/task.json",
+        "tests": [
+            {
+                "description": "a generation",
+                "data": {
+                    "id": "t",
+                    "contextId": "c",
+                    "status": {"state": "TASK_STATE_WORKING"},
+                    "generation": "7",
+                },
+                "valid": True,
+            },
+            {
+                "description": "a generation with a sign",
+                "data": {
+                    "id": "t",
+                    "contextId": "c",
+                    "status": {"state": "TASK_STATE_WORKING"},
+                    "generation": "+7",
+                },
+                "valid": False,
+                "expectedErrors": [{"path": "$.generation", "keyword": "pattern"}],
+            },
+        ],
+    }
+    (copy / "cases" / NEW / "task_generation.json").write_text(json.dumps(suite), encoding="utf-8")
+    covered = cli("coverage", f"cases/{NEW}", "--version", NEW, "--new", "--fail-under", "100", cwd=copy)
+    assert covered.returncode == 0, covered.stdout[-2000:]
+    assert f"coverage {NEW} (new since {before}): 1 locations; valid example 100.0% (1)" in covered.stdout
+    # --new with --suite is a usage error, not a silently ignored flag
+    both = cli("coverage", "--suite", str(copy / "cases" / NEW / "task_generation.json"), "--new", cwd=copy)
+    assert both.returncode == 2 and "--new" in both.stderr
+
+
 def test_check_strict_fails_while_inherited_suites_are_unreviewed(tree: Path, tmp_path: Path):
     """Every suite new-version copied is named by check --strict until its marker is removed
     (a warning without --strict); once the author has reviewed them all, check --strict passes."""

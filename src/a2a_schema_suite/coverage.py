@@ -157,6 +157,8 @@ class CoverageReport:
     roots: Roots | None = None
     #: what was read (suites, directories, the schema root): ``--output`` never overwrites it
     read: tuple[Path, ...] = ()
+    #: ``--new``: version -> its predecessor, whose locations are left out of the version's
+    new_since: dict[str, str] = field(default_factory=dict)
 
     kind: ClassVar[str] = "coverage"
 
@@ -211,13 +213,41 @@ class CoverageReport:
                 "combined_percent": round(self.combined_percent, 2),
                 "fail_under": self.fail_under,
                 "passed": not self.below_threshold and not self.nothing_to_cover,
-                "versions": [self.stats(v).to_dict() for v in self.versions],
+                "versions": [self._version_dict(v) for v in self.versions],
             },
             "locations": [row.to_dict() for v in self.versions for row in self.locations.get(v, [])],
             "problems": [
                 r.to_dict() for r in self.summary.results if r.outcome in (Outcome.FAILED, Outcome.ERRORED)
             ],
         }
+
+    def _version_dict(self, version: str) -> dict[str, Any]:
+        data = self.stats(version).to_dict()
+        if version in self.new_since:
+            data["new_since"] = self.new_since[version]
+        return data
+
+    def only_new(self, predecessors: dict[str, str | None], old_locations: dict[str, set[str]]) -> None:
+        """Keep of each version only the locations new since its predecessor (``coverage --new``):
+        a location is new when its predecessor has none at the same file and pointer
+        (``v1_1/task.json#/properties/generation`` where ``v1_0/task.json`` has no such member).
+        ``old_locations``: the location ids of each predecessor."""
+        for version in self.versions:
+            before = predecessors.get(version)
+            if before is None:
+                continue
+            known = old_locations.get(before, set())
+            self.locations[version] = [
+                row
+                for row in self.locations.get(version, [])
+                if _in_version(row.location.id, version, before) not in known
+            ]
+            self.new_since[version] = before
+
+
+def _in_version(location_id: str, version: str, other: str) -> str:
+    """``v1_1/task.json#/x`` -> ``v1_0/task.json#/x``: the same place in another version."""
+    return other + location_id[len(version) :] if location_id.startswith(f"{version}/") else location_id
 
 
 # --- what one suite adds ---------------------------------------------------------------------

@@ -59,6 +59,14 @@ from a2a_schema_suite.reporters import formats
     help="What this suite file adds: its versions' coverage by the other suites under "
     "PATHS, then with it, and the locations it covers first (text or json).",
 )
+@click.option(
+    "--new",
+    "only_new",
+    is_flag=True,
+    help="Report of each version only the locations new since its predecessor (version.json's "
+    "predecessor): what a new version added and what of it still lacks cases. A version with no "
+    "predecessor is reported whole.",
+)
 @formats_option(
     "coverage",
     help="Report format (html: the coverage matrix as a heat map, with the run summary).",
@@ -75,6 +83,7 @@ def command(
     profile: str | None,
     fail_under: float | None,
     suite_file: Path | None,
+    only_new: bool,
     fmt: str,
     output: Path | None,
     run_budget: float,
@@ -98,6 +107,7 @@ def command(
       a2a-schema-suite coverage --version v1_0 --fail-under 60
       a2a-schema-suite coverage --format html --output coverage.html
       a2a-schema-suite coverage --suite cases/v1_0/task_status.json   # what one suite adds
+      a2a-schema-suite coverage --version v1_1 --new   # only what v1_1 added since v1_0
     """
     from a2a_schema_suite.console import Progress
     from a2a_schema_suite.measure import suite_gain
@@ -115,6 +125,8 @@ def command(
     options = RunOptions(profile=profile)
     if suite_file is not None:  # what one suite adds
         _check_suite_options(fail_under, versions, fmt)
+        if only_new:
+            raise click.BadParameter("cannot be combined with --suite", param_hint="--new")
         with Progress("coverage"):
             gain = suite_gain(inputs, suite_file, store, options=options)
         gain.roots, gain.read = roots, (*inputs, suite_file, store.root)
@@ -124,12 +136,36 @@ def command(
     from a2a_schema_suite.results import ExitCode
 
     report.roots, report.read = roots, (*inputs, store.root)
+    if only_new:
+        _keep_new(report, store)
     code = emit(report, fmt, output)
     if report.nothing_to_cover and code == ExitCode.NO_TESTS:
         click.echo(
             "error: nothing to cover (no location in the schemas measured): --fail-under is not met", err=True
         )
     sys.exit(code)
+
+
+def _keep_new(report: Any, store: Any) -> None:
+    """``--new``: each reported version's locations less its predecessor's."""
+    from a2a_schema_suite.descriptor import DescriptorError, descriptors
+    from a2a_schema_suite.measure import schema_locations
+
+    try:
+        described = descriptors(store.root)
+    except DescriptorError as exc:
+        click.echo(f"error: {exc.error}", err=True)
+        sys.exit(3)
+    predecessors = {v: described[v].predecessor if v in described else None for v in report.versions}
+    wanted = {p for p in predecessors.values() if p is not None}
+    old: dict[str, set[str]] = {p: set() for p in wanted}
+    for schema_file in store.files.values():
+        if schema_file.version in wanted:
+            old[schema_file.version].update(
+                loc.id
+                for loc in schema_locations(schema_file.version, schema_file.relpath, schema_file.contents)
+            )
+    report.only_new(predecessors, old)
 
 
 def _check_suite_options(fail_under: float | None, versions: tuple[str, ...], fmt: str) -> None:

@@ -44,8 +44,11 @@ def report_text(report: CoverageReport, *, details: bool | None = None) -> str:
     lines: list[str] = []
     for version in report.versions:
         stats = report.stats(version)
+        since = report.new_since.get(version)
         lines.append(
-            f"coverage {v(version)}: {stats.locations} locations; "
+            f"coverage {v(version)}"
+            + (f" (new since {v(since)})" if since else "")
+            + f": {stats.locations} locations; "
             f"valid example {stats.valid_percent:.1f}% ({stats.with_valid}), "
             f"invalid test {stats.invalid_percent:.1f}% ({stats.with_invalid}), "
             f"combined {stats.combined_percent:.1f}%  "
