@@ -24,12 +24,20 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from a2a_schema_suite import explain
 from a2a_schema_suite.detection import KINDS, Detection, kind_of
-from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, policy_reason, split_policy
+from a2a_schema_suite.results import (
+    CaseResult,
+    ErrorDetail,
+    Outcome,
+    deferred,
+    entries_of,
+    policy_reason,
+    split_policy,
+)
 
 if TYPE_CHECKING:
     from a2a_schema_suite.registry import SchemaStore
@@ -48,7 +56,7 @@ MAX_STREAM_FINDINGS = 1000
 def verdict_result(
     name: str,
     schema: str,
-    errors: tuple[ErrorDetail, ...],
+    errors: Sequence[ErrorDetail],
     policy: str,
     *,
     data: Any = None,
@@ -56,9 +64,10 @@ def verdict_result(
 ) -> CaseResult:
     """The result of one of the user's documents: spec errors fail it, policy findings under
     ``warn`` make it a warning (exit 0), under ``off`` they are dropped."""
-    decisive, warnings = split_policy(errors, policy)
+    entries = entries_of(errors)
+    decisive, warnings = split_policy(entries, policy)
     kept = {id(e) for e in (*decisive, *warnings)}
-    errors = tuple(e for e in errors if id(e) in kept)
+    errors = deferred(e for e in entries if id(e) in kept)
     if decisive:
         outcome, reason = Outcome.FAILED, f"{len(decisive)} validation error(s)"
         if decisive[-1].keyword == "truncated":
@@ -188,7 +197,7 @@ def judge(
     name: str,
     detection: Detection,
     schemas: tuple[str, ...],
-    errors_of: Callable[[str], tuple[ErrorDetail, ...]],
+    errors_of: Callable[[str], Sequence[ErrorDetail]],
     policy: str,
     store: SchemaStore,
     *,
@@ -203,7 +212,7 @@ def judge(
         return verdict_result(
             name, schemas[0], _with_method_hint(errors, data, store), policy, data=data, note=note
         )
-    found = {schema: errors_of(schema) for schema in schemas}
+    found = {schema: tuple(errors_of(schema)) for schema in schemas}  # worded: each is prefixed
     valid = [s for s, errors in found.items() if not split_policy(errors, policy)[0]]
     invalid = [s for s in schemas if s not in valid]
     joined = ", ".join(schemas)
@@ -330,9 +339,7 @@ def methods_of(store: SchemaStore) -> dict[str, list[str]]:
     return _methods[key]
 
 
-def _with_method_hint(
-    errors: tuple[ErrorDetail, ...], data: Any, store: SchemaStore
-) -> tuple[ErrorDetail, ...]:
+def _with_method_hint(errors: Sequence[ErrorDetail], data: Any, store: SchemaStore) -> Sequence[ErrorDetail]:
     """A request whose method no version has: an error at ``$.method`` with the did-you-mean
     first (the schema's own errors follow)."""
     if not (isinstance(data, dict) and "jsonrpc" in data and isinstance(data.get("method"), str)):

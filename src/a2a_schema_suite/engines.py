@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
@@ -172,6 +173,13 @@ class UnionValidator:
         if self._accepted(instance):
             return iter(())
         return self.union.iter_errors(instance)
+
+    def iter_raw(self, instance: Any) -> Iterator[RustError | ValidationError]:
+        """:meth:`iter_errors` as the engine's own errors, not yet converted (see
+        :meth:`RustValidator.iter_raw`)."""
+        if self._accepted(instance):
+            return iter(())
+        return iter_raw(self.union, instance)
 
     def __getattr__(self, name: str) -> Any:  # schema, evolve, descend...: the union's
         return getattr(self.union, name)
@@ -598,6 +606,23 @@ class RustValidator:
         except (ValueError, TypeError, OverflowError):  # not representable as JSON
             return False
 
+    def iter_raw(self, instance: Any) -> Iterator[RustError | ValidationError]:
+        """The errors of :meth:`iter_errors`, in the same order, each as the engine gave it: a
+        :class:`RustError` is converted (message, schema lookups, branch errors) only when
+        something asks for more than its keyword and location. A document with no JSON form
+        gives the one :class:`ValidationError` :meth:`iter_errors` gives."""
+        try:
+            errors = iter(self._validator.iter_errors(instance))  # lazily: the caller may stop
+            first = next(errors, None)
+        except (ValueError, TypeError, OverflowError):
+            yield from self.iter_errors(instance)
+            return
+        if first is None:
+            return
+        yield RustError(self, first)
+        for error in errors:
+            yield RustError(self, error)
+
     def iter_errors(self, instance: Any) -> Iterator[ValidationError]:
         try:
             if self._validator.is_valid(instance):
@@ -718,6 +743,113 @@ class RustValidator:
         except Exception:  # a shape we did not foresee: keep the engine's own words
             return error.message
         return error.message
+
+
+def iter_raw(validator: Any, instance: Any) -> Iterator[RustError | ValidationError]:
+    """``validator.iter_errors(instance)``, where the engine is jsonschema-rs (alone or behind a
+    wrapper union) with its errors left unconverted (:class:`RustError`)."""
+    raw = getattr(validator, "iter_raw", None)
+    return raw(instance) if raw is not None else validator.iter_errors(instance)
+
+
+_WEAK = frozenset({"anyOf", "oneOf"})
+_STRONG: frozenset[str] = frozenset()
+
+
+class RustError:
+    """One jsonschema-rs error (a top-level one or a branch error under it), unconverted.
+
+    ``keyword``, ``absolute_path`` and ``children`` are read from the engine's error as
+    :meth:`RustValidator._convert` would set them; :meth:`validation_error` is the converted
+    :class:`ValidationError` (its whole tree converted once, on first use), so every message and
+    every schema lookup waits until a report or a pinned ``message`` needs it."""
+
+    __slots__ = (
+        "_converted",
+        "_error",
+        "_index",
+        "_parent",
+        "_path",
+        "_validator",
+        "absolute_path",
+    )
+
+    def __init__(
+        self,
+        validator: RustValidator,
+        error: Any,
+        parent: RustError | None = None,
+        index: int = 0,
+    ) -> None:
+        self._validator, self._error, self._parent, self._index = validator, error, parent, index
+        self._path = tuple(error.instance_path)
+        if parent is None:
+            self.absolute_path: tuple[Any, ...] = self._path
+        else:
+            self.absolute_path = parent.absolute_path + _relative(self._path, parent._path)
+        self._converted: ValidationError | None = None
+
+    @property
+    def keyword(self) -> str:
+        kind = self._error.kind
+        return str(_KEYWORDS.get(type(kind).__name__, kind.name))
+
+    @property
+    def children(self) -> list[RustError]:
+        """The branch errors, in the order :meth:`RustValidator._convert` gives them (made
+        anew on each call: a parent holds no reference to its children, so no cycle keeps an
+        error alive for the garbage collector to find)."""
+        kind = self._error.kind
+        found: list[RustError] = []
+        name = type(kind).__name__
+        if _KEYWORDS.get(name, kind.name) in ("anyOf", "oneOf") and name != "OneOfMultipleValid":
+            for branch in kind.context:
+                for child in branch:
+                    found.append(RustError(self._validator, child, self, len(found)))
+        return found
+
+    @property
+    def key(self) -> tuple[int, ...]:
+        """Where this error sits under its top-level error (branch indices): the same for each
+        :attr:`children` call."""
+        return () if self._parent is None else (*self._parent.key, self._index)
+
+    def validation_error(self) -> ValidationError:
+        """This error as :meth:`RustValidator.iter_errors` gives it (its parents included)."""
+        if self._converted is None:
+            if self._parent is None:
+                self._converted = self._validator._convert(self._error, (), ())
+            else:
+                self._converted = self._parent.validation_error().context[self._index]
+        return self._converted
+
+    def relevance(self) -> tuple[Any, ...]:
+        """jsonschema's :func:`~jsonschema.exceptions.relevance` key of a top-level error, from
+        the engine's error (the schema is looked up only where the instance's type decides)."""
+        keyword = self.keyword
+        return (
+            -len(self._path),
+            deque(self._path),
+            keyword not in _WEAK,
+            keyword in _STRONG,
+            not self._matches_type(),
+        )
+
+    def _matches_type(self) -> bool:
+        location = self._error.absolute_keyword_location or ""
+        try:
+            schema = self._validator._lookup(location.rpartition("/")[0])
+        except Exception:  # as _convert: a location the registry cannot look up has no schema
+            schema = None
+        try:
+            expected = schema["type"]
+        except (KeyError, TypeError):
+            return False
+        checker = jsonschema.Draft202012Validator.TYPE_CHECKER
+        instance = self._error.instance
+        if isinstance(expected, str):
+            return checker.is_type(instance, expected)
+        return any(checker.is_type(instance, t) for t in expected)
 
 
 #: jsonschema-rs error kinds whose ``name`` is not the keyword python-jsonschema reports.

@@ -34,6 +34,7 @@ from jsonschema.exceptions import ValidationError, best_match, relevance
 from jsonschema.protocols import Validator
 
 from a2a_schema_suite import migration, schemawalk
+from a2a_schema_suite.engines import RustError, iter_raw
 from a2a_schema_suite.pointer import parse as parse_pointer
 from a2a_schema_suite.results import ErrorDetail, _pointer, shorten
 
@@ -331,20 +332,143 @@ def detail(error: ValidationError, *, branch: bool = False) -> ErrorDetail:
 
     The hint is also appended to the message of a top-level error (so every report format
     shows it), not to branch errors (whose parent already leads with the closest one's)."""
-    message, hint = _teach(error)
-    if hint and not branch:
-        message = f"{message}; hint: {hint}"
+    message, hint = _worded(error, branch)
     return ErrorDetail(
         path=error.json_path,
         pointer=_pointer(error.absolute_path),
         schema_path=_pointer(error.absolute_schema_path),
         keyword=str(error.validator),
-        message=shorten(message),
+        message=message,
         context=tuple(detail(e, branch=True) for e in sorted(error.context or (), key=relevance)),
         severity="spec",
         reference=reference(error.schema),
         hint=hint,
     )
+
+
+def _worded(error: ValidationError, branch: bool) -> tuple[str, str | None]:
+    """``(message, hint)`` of :func:`detail`."""
+    message, hint = _teach(error)
+    if hint and not branch:
+        message = f"{message}; hint: {hint}"
+    return shorten(message), hint
+
+
+_JSON_PATH_NAME = re.compile("^[a-zA-Z][a-zA-Z0-9_]*$")  # jsonschema's json_path rule
+
+
+def _json_path(parts: Iterable[Any]) -> str:
+    """``ValidationError.json_path`` of an error at ``parts`` (the same spelling)."""
+    path = "$"
+    for part in parts:
+        if isinstance(part, int):
+            path += "[" + str(part) + "]"
+        elif _JSON_PATH_NAME.match(part):
+            path += "." + part
+        else:
+            path += "['" + part.replace("\\", "\\\\").replace("'", r"\'") + "']"
+    return path
+
+
+class Pending:
+    """A schema error as the engine found it, worded (:func:`detail`) on first use.
+
+    What judging reads is at hand without the words: the severity (``spec``), the keyword, and
+    for ``expectedErrors`` a walk over it and its branch errors whose message is worded only
+    when a pinned ``message`` is compared (path and keyword first). The validator is kept: its
+    schemas name the definitions in the words (:func:`index_validator` when they are built)."""
+
+    __slots__ = ("_detail", "_messages", "error", "line", "validator")
+    severity = "spec"
+    rule = None
+    is_policy = False
+
+    def __init__(self, error: ValidationError | RustError, validator: Any, line: int | None = None) -> None:
+        self.error, self.validator, self.line = error, validator, line
+        self._detail: ErrorDetail | None = None
+        #: this error or a branch error under it (its id, or a RustError's key) -> its message
+        self._messages: dict[Any, str] = {}
+
+    @property
+    def keyword(self) -> str:
+        error = self.error
+        return error.keyword if isinstance(error, RustError) else str(error.validator)
+
+    def detail(self) -> ErrorDetail:
+        if self._detail is None:
+            index_validator(self.validator)
+            built = detail(_converted(self.error))
+            self._detail = built if self.line is None else built.at_line(self.line)
+        return self._detail
+
+    def at_line(self, line: int) -> Pending:
+        return Pending(self.error, self.validator, line)
+
+    def message_of(self, error: ValidationError | RustError, top: bool) -> str:
+        """The message :func:`detail` gives ``error`` (this error, or one of its branch errors),
+        without building the rest of the detail."""
+        if self._detail is not None and top:
+            return self._detail.message
+        # a RustError's branch errors are made anew by each walk: they are known by position;
+        # python-jsonschema's live as long as this error does
+        key = error.key if isinstance(error, RustError) else id(error)
+        found = self._messages.get(key)
+        if found is None:
+            index_validator(self.validator)
+            found = self._messages[key] = _worded(_converted(error), not top)[0]
+        return found
+
+    def walk(self) -> Iterator[_Node]:
+        """This error and each branch error under it (any order: ``expectedErrors`` asks
+        whether one matches), as :class:`ErrorDetail` would give their path, keyword, line."""
+        stack = [_Node(self.error, self, True)]
+        while stack:
+            node = stack.pop()
+            yield node
+            error = node.error
+            children = error.children if isinstance(error, RustError) else (error.context or ())
+            stack.extend(_Node(child, self, False) for child in children)
+
+
+class _Node:
+    """One error of a :meth:`Pending.walk`: what a :class:`~a2a_schema_suite.suite.Matcher`
+    reads of an :class:`ErrorDetail`, the message worded only when read."""
+
+    __slots__ = ("error", "pending", "top")
+    rule = None
+
+    def __init__(self, error: ValidationError | RustError, pending: Pending, top: bool) -> None:
+        self.error, self.pending, self.top = error, pending, top
+
+    @property
+    def line(self) -> int | None:
+        return self.pending.line
+
+    @property
+    def keyword(self) -> str:
+        error = self.error
+        return error.keyword if isinstance(error, RustError) else str(error.validator)
+
+    @property
+    def path(self) -> str:
+        error = self.error
+        return _json_path(error.absolute_path) if isinstance(error, RustError) else error.json_path
+
+    @property
+    def pointer(self) -> str:
+        return _pointer(self.error.absolute_path)
+
+    @property
+    def message(self) -> str:
+        return self.pending.message_of(self.error, self.top)
+
+
+def _converted(error: ValidationError | RustError) -> ValidationError:
+    return error.validation_error() if isinstance(error, RustError) else error
+
+
+def _relevance(error: ValidationError | RustError) -> Any:
+    return error.relevance() if isinstance(error, RustError) else relevance(error)
 
 
 def details(errors: Iterable[ValidationError], validator: Any = None) -> Iterator[ErrorDetail]:
@@ -423,13 +547,24 @@ def collect_errors(
 ) -> tuple[ErrorDetail, ...]:
     """The validation errors of ``instance`` (at most ``limit``, then a ``truncated`` entry),
     most relevant first (jsonschema's best match), with messages that teach."""
-    errors: list[ValidationError] = list(itertools.islice(validator.iter_errors(instance), limit + 1))
+    return tuple(
+        e if isinstance(e, ErrorDetail) else e.detail() for e in pending_errors(validator, instance, limit)
+    )
+
+
+def pending_errors(
+    validator: Validator, instance: Any, limit: int = MAX_DOCUMENT_ERRORS
+) -> tuple[Pending | ErrorDetail, ...]:
+    """:func:`collect_errors` with each error :class:`Pending`: found and ordered now, worded
+    when read (the ``truncated`` entry is built)."""
+    errors = list(itertools.islice(iter_raw(validator, instance), limit + 1))
     if not errors:
         return ()
     more = len(errors) > limit
     del errors[limit:]
-    errors.sort(key=relevance, reverse=True)
-    found = tuple(details(errors, validator))
+    if len(errors) > 1:
+        errors.sort(key=_relevance, reverse=True)
+    found: tuple[Pending | ErrorDetail, ...] = tuple(Pending(e, validator) for e in errors)
     if not more:
         return found
     return (*found, truncated(limit))

@@ -7,6 +7,7 @@ absolute http(s) URI. Findings are labelled ``policy:`` and carry a rule id.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 from collections.abc import Iterator
 from typing import Any
@@ -109,13 +110,25 @@ def interface_findings(version: str, iface: Any) -> Iterator[ErrorDetail]:
 
 def policy_findings(schema_ref: str, data: Any) -> list[ErrorDetail]:
     """Policy findings for a document checked against ``schema_ref`` (a path-style reference)."""
+    version, kind = _policy_target(schema_ref)
+    if kind == "card":
+        return list(card_findings(version, data))
+    if kind == "interface":
+        return list(interface_findings(version, data))
+    return []
+
+
+@functools.lru_cache(maxsize=1024)
+def _policy_target(schema_ref: str) -> tuple[str, str | None]:
+    """``(version, "card" | "interface" | None)``: which policy rules a schema's documents meet
+    (the same few references are judged again and again)."""
     base, fragment = urldefrag(schema_ref)
     parent, _, file = base.rpartition("/")
     version = parent.rpartition("/")[2]
     if file != "agent_card.json":
-        return []
+        return version, None
     if not fragment:
-        return list(card_findings(version, data))
+        return version, "card"
     if fragment.endswith("/AgentInterface"):
-        return list(interface_findings(version, data))
-    return []
+        return version, "interface"
+    return version, None

@@ -9,10 +9,10 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import enum
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, overload
 
 from jsonschema.exceptions import ValidationError, relevance
 
@@ -216,6 +216,101 @@ class ErrorDetail:
         return data
 
 
+class PendingError(Protocol):
+    """A schema error not worded yet (:class:`a2a_schema_suite.explain.Pending`): what judging
+    reads of it is at hand, the :class:`ErrorDetail` is built on first use."""
+
+    @property
+    def severity(self) -> str | None: ...
+
+    @property
+    def keyword(self) -> str: ...
+
+    @property
+    def rule(self) -> str | None: ...
+
+    @property
+    def is_policy(self) -> bool: ...
+
+    def detail(self) -> ErrorDetail: ...
+
+    def walk(self) -> Iterator[Any]: ...
+
+    def at_line(self, line: int) -> PendingError: ...
+
+
+#: an entry of a list of errors: one built, or one to be built when a report reads it
+Entry = ErrorDetail | PendingError
+
+
+class DeferredErrors(Sequence[ErrorDetail]):
+    """A result's errors, each worded when read: a report that shows the first 25 builds 25.
+
+    ``entries`` are :class:`ErrorDetail` or pending errors; judging (severity, keyword, the
+    ``expectedErrors`` walk) reads the entries without wording them. It equals (and hashes as)
+    the tuple of its details, and is pickled as that tuple (a worker's results are worded
+    before they leave it)."""
+
+    __slots__ = ("entries",)
+
+    def __init__(self, entries: Iterable[Entry] = ()) -> None:
+        self.entries: tuple[Entry, ...] = tuple(entries)
+
+    @overload
+    def __getitem__(self, index: int) -> ErrorDetail: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[ErrorDetail, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> ErrorDetail | tuple[ErrorDetail, ...]:
+        if isinstance(index, slice):
+            return tuple(_built(e) for e in self.entries[index])
+        return _built(self.entries[index])
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __iter__(self) -> Iterator[ErrorDetail]:
+        return (_built(e) for e in self.entries)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (tuple, DeferredErrors)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __add__(self, other: Iterable[ErrorDetail]) -> DeferredErrors:
+        return DeferredErrors((*self.entries, *entries_of(other)))
+
+    def __radd__(self, other: Iterable[ErrorDetail]) -> DeferredErrors:
+        return DeferredErrors((*entries_of(other), *self.entries))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (tuple, (tuple(self),))
+
+
+def _built(entry: Entry) -> ErrorDetail:
+    return entry if isinstance(entry, ErrorDetail) else entry.detail()
+
+
+def entries_of(errors: Iterable[Entry]) -> tuple[Entry, ...]:
+    """The entries of ``errors`` (a :class:`DeferredErrors`' without wording them)."""
+    return errors.entries if isinstance(errors, DeferredErrors) else tuple(errors)
+
+
+def deferred(entries: Iterable[Entry]) -> tuple[ErrorDetail, ...] | DeferredErrors:
+    """``entries`` as a result's errors: a plain tuple when every one is built already."""
+    entries = tuple(entries)
+    if all(isinstance(e, ErrorDetail) for e in entries):
+        return entries  # type: ignore[return-value]
+    return DeferredErrors(entries)
+
+
 @dataclass(frozen=True, slots=True)
 class CaseResult:
     """The result of one test (or one validated document)."""
@@ -226,7 +321,8 @@ class CaseResult:
     expected_valid: bool | None
     actual_valid: bool | None
     outcome: Outcome
-    errors: tuple[ErrorDetail, ...] = ()
+    #: a tuple, or :class:`DeferredErrors` (worded when read)
+    errors: Sequence[ErrorDetail] = ()
     reason: str | None = None  #: why the outcome is not ``passed``
     source: str | None = None  #: the file that error lines refer to (a JSONL stream)
     line: int | None = None  #: line of the test's entry in its suite file, where known
@@ -243,6 +339,15 @@ class CaseResult:
     @property
     def test_id(self) -> str:
         return f"{self.suite} > {self.description}"
+
+    def timed(self, duration: float) -> CaseResult:
+        """This result with ``duration`` (``dataclasses.replace`` of one field, without its
+        generic cost: the runner times every case)."""
+        timed = object.__new__(CaseResult)
+        for name in _CASE_RESULT_FIELDS:
+            object.__setattr__(timed, name, getattr(self, name))
+        object.__setattr__(timed, "duration", duration)
+        return timed
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], pointer_of: Callable[[str], str]) -> CaseResult:
@@ -273,6 +378,9 @@ class CaseResult:
             "errors": [e.to_dict() for e in self.errors],
             **({"note": self.note} if self.note is not None else {}),
         }
+
+
+_CASE_RESULT_FIELDS = tuple(f.name for f in dataclasses.fields(CaseResult))
 
 
 @dataclass
@@ -363,12 +471,15 @@ def _located(result: CaseResult) -> dict[str, Any]:
     return data
 
 
-def split_policy(
-    errors: Iterable[ErrorDetail], policy: str
-) -> tuple[tuple[ErrorDetail, ...], tuple[ErrorDetail, ...]]:
+E = TypeVar("E", ErrorDetail, Entry)
+
+
+def split_policy(errors: Iterable[E], policy: str) -> tuple[tuple[E, ...], tuple[E, ...]]:
     """``(errors that decide the verdict, findings reported as warnings)`` under ``--policy``
     ``off`` (policy findings dropped), ``warn`` or ``error`` (they decide too). ``advice``
-    findings (0.3 leftovers under interop) are warnings whatever the policy."""
+    findings (0.3 leftovers under interop) are warnings whatever the policy. Given
+    :func:`entries_of` a result's errors, pending errors stay pending (a schema error's
+    severity is known without its words)."""
     errors = tuple(errors)
     advice = tuple(e for e in errors if e.severity == "advice")
     spec = tuple(e for e in errors if not e.is_policy and e.severity != "advice")
@@ -380,7 +491,7 @@ def split_policy(
     return spec, policy_findings + advice
 
 
-def policy_reason(warnings: tuple[ErrorDetail, ...]) -> str:
+def policy_reason(warnings: tuple[Entry, ...]) -> str:
     ids = ", ".join(sorted({w.rule or w.keyword for w in warnings}))
     if all(w.severity == "advice" for w in warnings):
         return f"valid; {len(warnings)} warning(s) ({ids})"

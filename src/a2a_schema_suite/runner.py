@@ -45,14 +45,18 @@ from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
 from a2a_schema_suite.results import (
     CaseResult,
+    DeferredErrors,
+    Entry,
     ErrorDetail,
     Outcome,
+    deferred,
+    entries_of,
     policy_reason,
     split_policy,
 )
 from a2a_schema_suite.rules import DEFAULT_POLICY
 from a2a_schema_suite.streamrules import StreamRules
-from a2a_schema_suite.streams import check_stream
+from a2a_schema_suite.streams import stream_entries
 from a2a_schema_suite.suite import (
     Case,
     CaseTest,
@@ -124,8 +128,11 @@ def judge(
     description: str,
     expected_valid: bool,
     expected_errors: tuple[Matcher, ...],
-    errors: tuple[ErrorDetail, ...],
+    errors: Iterable[Entry],
     policy: str = DEFAULT_POLICY,
+    *,
+    line: int | None = None,
+    data: Any = None,
 ) -> CaseResult:
     """Compare the verdict with the expectation and, for invalid data, the pinned reasons.
 
@@ -133,11 +140,12 @@ def judge(
     (under ``warn`` a valid document with policy findings is a *warning*, under ``off`` they are
     dropped).
     """
-    decisive, warnings = split_policy(errors, policy)
+    entries = entries_of(errors)
+    decisive, warnings = split_policy(entries, policy)
     # a suite pins what a profile accepts: the 0.3 leftovers interop tolerates are its subject
     warnings = tuple(w for w in warnings if w.severity != "advice")
     kept = {id(e) for e in (*decisive, *warnings)}
-    errors = tuple(e for e in errors if id(e) in kept)  # in the order they were found
+    found = tuple(e for e in entries if id(e) in kept)  # in the order they were found
     actual_valid = not decisive
     outcome, reason = Outcome.PASSED, None
     if actual_valid != expected_valid:
@@ -148,7 +156,8 @@ def judge(
             else "expected invalid, but it was accepted"
         )
     elif not expected_valid:
-        missing = [m for m in expected_errors if not any(m.matches(e) for top in errors for e in top.walk())]
+        # path and keyword first: a message is worded only for a matcher that pins one
+        missing = [m for m in expected_errors if not any(m.matches(e) for top in found for e in top.walk())]
         if missing:
             outcome = Outcome.FAILED
             reason = "invalid, but not for the expected reason: no error matches " + "; ".join(
@@ -157,7 +166,16 @@ def judge(
     if outcome is Outcome.PASSED and actual_valid and warnings:
         outcome, reason = Outcome.WARNING, policy_reason(warnings)
     return CaseResult(
-        suite.name, suite.schema, description, expected_valid, actual_valid, outcome, errors, reason
+        suite.name,
+        suite.schema,
+        description,
+        expected_valid,
+        actual_valid,
+        outcome,
+        deferred(found),
+        reason,
+        line=line,
+        data=data,
     )
 
 
@@ -169,19 +187,24 @@ def document_errors(
     *,
     advice: bool = True,
     profile: str = DEFAULT_PROFILE,
-) -> tuple[ErrorDetail, ...]:
+) -> DeferredErrors:
     """Schema errors of one document; unless ``advice`` is False its advice (0.3 leftovers
     under interop, a 0.3 timestamp without offset in strict); then the policy findings (unless
-    ``policy`` is ``off``)."""
-    errors = explain.collect_errors(validator, data)
+    ``policy`` is ``off``). The schema errors are worded when read (:class:`DeferredErrors`)."""
+    errors: tuple[Entry, ...] = tuple(explain.pending_errors(validator, data))
     if advice:
         errors += explain.leftovers(validator, data)
         if profile == "strict":
-            errors += timestamp_warnings(schema, data, {e.path for e in errors})
-        errors += version_patch_warnings(schema, data, {e.path for e in errors})
+            errors += timestamp_warnings(schema, data, _paths(errors))
+        errors += version_patch_warnings(schema, data, _paths(errors))
     if policy != "off":
         errors += tuple(policy_findings(schema, data))
-    return errors
+    return DeferredErrors(errors)
+
+
+def _paths(errors: Iterable[Entry]) -> set[str]:
+    """The JSON paths of ``errors`` (a pending error's without its words)."""
+    return {e.path if isinstance(e, ErrorDetail) else next(e.walk()).path for e in errors}
 
 
 def run_test(
@@ -196,10 +219,21 @@ def run_test(
     def judged() -> CaseResult:
         # a suite's verdict leaves advice out (judge): not computed
         errors = document_errors(validator, suite.schema, test.data, policy, advice=False)
-        return judge(suite, test.description, test.valid, test.expected_errors, errors, policy)
+        return judge(
+            suite,
+            test.description,
+            test.valid,
+            test.expected_errors,
+            errors,
+            policy,
+            line=test.line,
+            data=test.data,
+        )
 
     result = contain(judged, functools.partial(_case_crashed, suite, test))
-    return dataclasses.replace(result, line=test.line, data=test.data)
+    if result.line != test.line or result.data is not test.data:  # errored: no line, no data yet
+        result = dataclasses.replace(result, line=test.line, data=test.data)
+    return result
 
 
 def _case_crashed(suite: Suite, case: Case, crash: Crash) -> CaseResult:
@@ -218,7 +252,7 @@ def stream_errors(
     advice: bool = True,
     events: bool = True,
     rules: StreamRules | None = None,
-) -> tuple[ErrorDetail, ...]:
+) -> DeferredErrors:
     """The line and cross-line findings of one JSONL file (raises LoadFailure if unreadable, or
     if ``rules``, the version's stream rules, were not given and the bundled ones are unusable).
 
@@ -240,25 +274,28 @@ def stream_line_errors(
     advice: bool = True,
     events: bool = True,
     rules: StreamRules | None = None,
-) -> tuple[ErrorDetail, ...]:
-    """:func:`stream_errors` for ``(line number, value, load error)`` triples."""
-    findings = check_stream(
+) -> DeferredErrors:
+    """:func:`stream_errors` for ``(line number, value, load error)`` triples. The findings
+    past ``limit`` are counted, never worded; the kept ones are worded when read."""
+    findings = stream_entries(
         lines, version, validator, policy=policy != "off", advice=advice, events=events, rules=rules
     )
     kept = tuple(itertools.islice(findings, limit))
     dropped = sum(1 for _ in findings)
     if not dropped:
-        return kept
-    return (
-        *kept,
-        ErrorDetail(
-            path="$",
-            pointer="",
-            schema_path="",
-            keyword="truncated",
-            message=f"{dropped} more finding(s) not shown: only the first {limit} findings of a "
-            "stream are kept",
-        ),
+        return DeferredErrors(kept)
+    return DeferredErrors(
+        (
+            *kept,
+            ErrorDetail(
+                path="$",
+                pointer="",
+                schema_path="",
+                keyword="truncated",
+                message=f"{dropped} more finding(s) not shown: only the first {limit} findings of a "
+                "stream are kept",
+            ),
+        )
     )
 
 
@@ -376,7 +413,7 @@ def suite_results(
             )
         else:
             result = judged(test)
-        result = dataclasses.replace(result, duration=time.perf_counter() - started)
+        result = result.timed(time.perf_counter() - started)
         yield result
         if options.fail_fast and result.outcome is not Outcome.PASSED:
             return
@@ -477,7 +514,7 @@ def document_result(
         for ref in schemas:
             store.validator(ref, profile)  # a schema that cannot be used raises, as with --schema
 
-        def errors_of(ref: str) -> tuple[ErrorDetail, ...]:
+        def errors_of(ref: str) -> Sequence[ErrorDetail]:
             return document_errors(store.validator(ref, profile), ref, data, policy, profile=profile)
 
         return contain(
@@ -575,7 +612,7 @@ def validate_file(
     stream = path.suffix == ".jsonl"
     detecting, version = candidates.parse_auto(schema)
 
-    def errors_of(ref: str) -> tuple[ErrorDetail, ...]:
+    def errors_of(ref: str) -> Sequence[ErrorDetail]:
         nonlocal data
         validator = store.validator(stream_line_schema(store, ref) if stream else ref, profile)
         if stream:

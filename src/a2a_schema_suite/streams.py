@@ -21,7 +21,7 @@ from jsonschema.protocols import Validator
 
 from a2a_schema_suite import explain, streamrules
 from a2a_schema_suite.jsonio import LoadError
-from a2a_schema_suite.results import ErrorDetail
+from a2a_schema_suite.results import Entry, ErrorDetail
 from a2a_schema_suite.streamrules import Lifecycle, StreamRule, StreamRules, normalise_state
 
 __all__ = [
@@ -211,10 +211,15 @@ class StreamChecker:
         ]
 
     def feed(self, line: int, value: Any) -> list[ErrorDetail]:
-        found: list[ErrorDetail] = []
+        """The findings of one line."""
+        return [e if isinstance(e, ErrorDetail) else e.detail() for e in self.feed_entries(line, value)]
+
+    def feed_entries(self, line: int, value: Any) -> list[Entry]:
+        """:meth:`feed` with the line's schema errors worded when read."""
+        found: list[Entry] = []
         if not self.events:
             return (
-                [e.at_line(line) for e in explain.collect_errors(self.validator, value)]
+                [e.at_line(line) for e in explain.pending_errors(self.validator, value)]
                 if self.validator is not None
                 else []
             )
@@ -222,7 +227,7 @@ class StreamChecker:
         if payload is _NO_PAYLOAD:
             return found
         if self.validator is not None:
-            found.extend(e.at_line(line) for e in explain.collect_errors(self.validator, payload))
+            found.extend(e.at_line(line) for e in explain.pending_errors(self.validator, payload))
             if self.advice:
                 found.extend(e.at_line(line) for e in explain.leftovers(self.validator, payload))
         event = to_event(payload, self.version, self.rules)
@@ -230,7 +235,7 @@ class StreamChecker:
             found.extend(self._apply(line, event))
         return found
 
-    def _unwrap(self, line: int, value: Any, found: list[ErrorDetail]) -> Any:
+    def _unwrap(self, line: int, value: Any, found: list[Entry]) -> Any:
         if not (isinstance(value, dict) and "jsonrpc" in value):
             return value
         if value.get("jsonrpc") != "2.0":
@@ -573,10 +578,28 @@ def check_stream(
     """Check a stream given as ``(line number, value, load error)`` triples, lazily
     (``events=False``: JSON Lines of documents that are no stream events, each on its own;
     ``rules``: the version's stream rules, default the bundled ones)."""
+    for entry in stream_entries(
+        lines, version, validator, policy=policy, advice=advice, events=events, rules=rules
+    ):
+        yield entry if isinstance(entry, ErrorDetail) else entry.detail()
+
+
+def stream_entries(
+    lines: Iterable[tuple[int, Any, LoadError | None]],
+    version: str,
+    validator: Validator | None,
+    *,
+    policy: bool = True,
+    advice: bool = True,
+    events: bool = True,
+    rules: StreamRules | None = None,
+) -> Iterator[Entry]:
+    """:func:`check_stream` with each line's schema errors worded only when read: the runner
+    keeps the first findings of a stream and counts the rest, unworded."""
     checker = StreamChecker(version, validator, policy, advice, events, rules)
     for number, value, error in lines:
         if error is not None:
             yield from checker.feed_error(error)
         else:
-            yield from checker.feed(number, value)
+            yield from checker.feed_entries(number, value)
     yield from checker.finish()
