@@ -83,6 +83,22 @@ def json_text(text: str) -> str:
     return text.replace("##[", "#\\u0023[")
 
 
+def one_line(text: str) -> str:
+    """Untrusted prose that becomes data of our own (a schema ``description`` taken from a proto
+    comment): every run of whitespace, line breaks included, one space; every other unsafe
+    character (controls, separators, bidi, BOM) removed, not escaped; the ends stripped."""
+    text = " ".join(_UNSAFE.sub(lambda m: " " if m.group().isspace() else "", text).split())
+    return text.encode("utf-8", "replace").decode("utf-8") if _has_surrogate(text) else text
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def values(data: Any) -> Any:
     """A copy of a JSON-like value (dicts, lists, tuples) with every string, keys included,
     made :func:`visible`: for a reporter that formats many fields of untrusted data."""

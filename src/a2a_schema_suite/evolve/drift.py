@@ -221,7 +221,7 @@ class DriftReport:
 
 
 @dataclass
-class _Message:
+class ProtoMessage:
     name: str  #: full name without the leading dot
     proto: DescriptorProto
     file: str
@@ -229,41 +229,58 @@ class _Message:
 
 
 @dataclass
-class _Enum:
+class ProtoEnum:
     name: str
     proto: EnumDescriptorProto
     file: str
     path: tuple[int, ...]
 
 
-class _ProtoIndex:
+class ProtoIndex:
+    """Every message and enum of a proto input by full name (file order), with the source info:
+    the line and the comment of each declaration, where the descriptor carries them."""
+
     def __init__(self, files: ProtoFiles) -> None:
-        self.messages: dict[str, _Message] = {}
-        self.enums: dict[str, _Enum] = {}
+        self.messages: dict[str, ProtoMessage] = {}
+        self.enums: dict[str, ProtoEnum] = {}
         self.lines: dict[str, dict[tuple[int, ...], int]] = {}
+        #: the leading (else trailing) comment of each declaration, as protoc keeps it (raw text)
+        self.comments: dict[str, dict[tuple[int, ...], str]] = {}
+        self.packages: dict[str, str] = {}  #: proto file -> its package
         self.main = set(files.main)
         for fdp in files.files:
-            self.lines[fdp.name] = {tuple(loc.path): loc.span[0] + 1 for loc in fdp.source_code_info.location}
+            locations = fdp.source_code_info.location
+            self.lines[fdp.name] = {tuple(loc.path): loc.span[0] + 1 for loc in locations}
+            self.comments[fdp.name] = {
+                tuple(loc.path): loc.leading_comments or loc.trailing_comments
+                for loc in locations
+                if loc.leading_comments or loc.trailing_comments
+            }
+            self.packages[fdp.name] = fdp.package
             prefix = f"{fdp.package}." if fdp.package else ""
             for i, m in enumerate(fdp.message_type):
                 self._add_message(fdp, prefix + m.name, m, (4, i))
             for i, e in enumerate(fdp.enum_type):
-                self.enums[prefix + e.name] = _Enum(prefix + e.name, e, fdp.name, (5, i))
+                self.enums[prefix + e.name] = ProtoEnum(prefix + e.name, e, fdp.name, (5, i))
 
     def _add_message(
         self, fdp: FileDescriptorProto, name: str, m: DescriptorProto, path: tuple[int, ...]
     ) -> None:
-        self.messages[name] = _Message(name, m, fdp.name, path)
+        self.messages[name] = ProtoMessage(name, m, fdp.name, path)
         for j, nested in enumerate(m.nested_type):
             self._add_message(fdp, f"{name}.{nested.name}", nested, (*path, 3, j))
         for j, e in enumerate(m.enum_type):
-            self.enums[f"{name}.{e.name}"] = _Enum(f"{name}.{e.name}", e, fdp.name, (*path, 4, j))
+            self.enums[f"{name}.{e.name}"] = ProtoEnum(f"{name}.{e.name}", e, fdp.name, (*path, 4, j))
 
     def where(self, file: str, path: tuple[int, ...], symbol: str) -> ProtoWhere:
         return ProtoWhere(file, self.lines.get(file, {}).get(path), symbol)
 
+    def comment(self, file: str, path: tuple[int, ...]) -> str:
+        """The raw comment of the declaration at ``path`` ("" when none or no source info)."""
+        return self.comments.get(file, {}).get(path, "")
 
-def _camel(name: str) -> str:
+
+def default_json_name(name: str) -> str:
     """protoc's default json_name: lowerCamelCase of the field name."""
     out, upper = [], False
     for ch in name:
@@ -277,7 +294,13 @@ def _camel(name: str) -> str:
     return "".join(out)
 
 
-def _required(f: FieldDescriptorProto) -> bool:
+def json_name(f: FieldDescriptorProto) -> str:
+    """The field's member name in ProtoJSON."""
+    return f.json_name or default_json_name(f.name)
+
+
+def is_required(f: FieldDescriptorProto) -> bool:
+    """The field is REQUIRED (google.api.field_behavior)."""
     from google.api import field_behavior_pb2
 
     try:
@@ -291,7 +314,7 @@ def _required(f: FieldDescriptorProto) -> bool:
 
 
 class _Compare:
-    def __init__(self, proto: _ProtoIndex, schemas: SchemaIndex) -> None:
+    def __init__(self, proto: ProtoIndex, schemas: SchemaIndex) -> None:
         self.proto = proto
         self.schemas = schemas
         self.findings: list[Finding] = []
@@ -337,7 +360,7 @@ class _Compare:
             for loc in locations:
                 self.enum(enum, loc)
 
-    def enum(self, enum: _Enum, loc: Location) -> None:
+    def enum(self, enum: ProtoEnum, loc: Location) -> None:
         node = loc.node
         values = node.get("enum") if isinstance(node, dict) else None
         if not isinstance(values, list):
@@ -366,23 +389,23 @@ class _Compare:
                     loc.where(f"/enum/{i}"),
                 )
 
-    def message(self, msg: _Message, loc: Location) -> None:
+    def message(self, msg: ProtoMessage, loc: Location) -> None:
         p, s = self.proto, self.schemas
         members = s.members(loc)
         required = s.required(loc)
         fields = list(msg.proto.field)
-        json_names = {f.json_name or _camel(f.name) for f in fields}
+        json_names = {f.json_name or default_json_name(f.name) for f in fields}
         used: set[str] = set()
         for k, f in enumerate(fields):
             symbol = f"{msg.name}.{f.name}"
             where = p.where(msg.file, (*msg.path, 2, k), symbol)
-            json_name = f.json_name or _camel(f.name)
+            json_name = f.json_name or default_json_name(f.name)
             member = members.get(json_name)
             if member is None:
                 spelled = next(
                     (
                         n
-                        for n in (f.name, _camel(f.name))
+                        for n in (f.name, default_json_name(f.name))
                         if n != json_name and n in members and n not in json_names
                     ),
                     None,
@@ -405,23 +428,23 @@ class _Compare:
                 continue
             used.add(json_name)
             self.field(msg, f, member, where)
-            is_required = _required(f)
+            field_required = is_required(f)
             in_oneof = f.HasField("oneof_index") and not f.proto3_optional
-            if is_required and json_name not in required:
+            if field_required and json_name not in required:
                 self.add(
                     "required-missing",
                     f"{msg.name}: field {f.name} is REQUIRED in the proto, not in the schema's required",
                     where,
                     loc.where("/required") if "required" in loc.node else loc.where(),
                 )
-            elif not is_required and json_name in required and not in_oneof:
+            elif not field_required and json_name in required and not in_oneof:
                 self.add(
                     "required-extra",
                     f"{msg.name}: the schema requires {json_name!r}, which the proto does not mark REQUIRED",
                     where,
                     loc.where("/required"),
                 )
-            if is_required:
+            if field_required:
                 self.non_empty(msg, f, member, where)
         for name, member in members.items():
             if name not in used and name not in json_names:
@@ -434,14 +457,14 @@ class _Compare:
                 )
         self.oneofs(msg, loc)
 
-    def oneofs(self, msg: _Message, loc: Location) -> None:
+    def oneofs(self, msg: ProtoMessage, loc: Location) -> None:
         p = self.proto
         groups = self.schemas.exactly_one(loc)
         for k, decl in enumerate(msg.proto.oneof_decl):
             fields = [f for f in msg.proto.field if f.HasField("oneof_index") and f.oneof_index == k]
             if not fields or all(f.proto3_optional for f in fields):
                 continue  # the synthetic oneof of a proto3 optional field
-            names = {f.json_name or _camel(f.name) for f in fields}
+            names = {f.json_name or default_json_name(f.name) for f in fields}
             where = p.where(msg.file, (*msg.path, 8, k), f"{msg.name}.{decl.name}")
             group = max(groups, key=lambda g: len(g[0] & names), default=None)
             if group is None or not group[0] & names:
@@ -471,13 +494,13 @@ class _Compare:
 
     # -- types
 
-    def _map_entry(self, f: FieldDescriptorProto) -> _Message | None:
+    def _map_entry(self, f: FieldDescriptorProto) -> ProtoMessage | None:
         if f.type != _T_MESSAGE or f.label != _LABEL_REPEATED:
             return None
         entry = self.proto.messages.get(f.type_name.lstrip("."))
         return entry if entry is not None and entry.proto.options.map_entry else None
 
-    def field(self, msg: _Message, f: FieldDescriptorProto, member: Location, where: ProtoWhere) -> None:
+    def field(self, msg: ProtoMessage, f: FieldDescriptorProto, member: Location, where: ProtoWhere) -> None:
         shape = self.schemas.shape(member)
         entry = self._map_entry(f)
         problem: str | None
@@ -569,7 +592,9 @@ class _Compare:
             )
         return None
 
-    def non_empty(self, msg: _Message, f: FieldDescriptorProto, member: Location, where: ProtoWhere) -> None:
+    def non_empty(
+        self, msg: ProtoMessage, f: FieldDescriptorProto, member: Location, where: ProtoWhere
+    ) -> None:
         """A REQUIRED string, repeated field or enum must not accept its empty value."""
         if self._map_entry(f) is not None:
             return
@@ -626,10 +651,18 @@ def default_allow_file(schema_root: Path, version: str) -> Path:
 
 
 def compare(files: ProtoFiles, schema_root: Path, version: str, allow_file: Path | None) -> DriftReport:
+    """The drift of the schemas of ``version`` under ``schema_root`` against ``files``."""
+    return analyse(files, schema_root, version, allow_file)[0]
+
+
+def analyse(
+    files: ProtoFiles, schema_root: Path, version: str, allow_file: Path | None
+) -> tuple[DriftReport, ProtoIndex, SchemaIndex]:
+    """:func:`compare`, with the two indexes it compared (what ``drift --suggest`` builds on)."""
     schemas = SchemaIndex(schema_root, version)
     if schemas.problems:
         raise SchemaInputError("; ".join(schemas.problems))
-    proto = _ProtoIndex(files)
+    proto = ProtoIndex(files)
     run = _Compare(proto, schemas)
     run.run()
     report = DriftReport(files.source, schema_root, version, allow_file)
@@ -648,7 +681,7 @@ def compare(files: ProtoFiles, schema_root: Path, version: str, allow_file: Path
                 break
     report.findings = run.findings
     report.unused_allow = [e for i, e in enumerate(entries) if i not in used]
-    return report
+    return report, proto, schemas
 
 
 def _symbol_matches(pattern: str, finding: Finding) -> bool:
