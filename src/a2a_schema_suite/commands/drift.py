@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -11,6 +12,9 @@ from a2a_schema_suite import sanitize
 from a2a_schema_suite.commands._complete import versions as complete_versions
 from a2a_schema_suite.commands._options import choose_roots, console_options, output_option, schemas_option
 from a2a_schema_suite.reporters import formats
+
+if TYPE_CHECKING:
+    from a2a_schema_suite.evolve.protoload import ProtoFiles
 
 
 @click.command("drift")
@@ -52,15 +56,25 @@ from a2a_schema_suite.reporters import formats
     "the schema root, when it exists).",
 )
 @click.option("--no-allow", is_flag=True, help="Report every finding as drift, the allow file ignored.")
+@click.option(
+    "--suggest",
+    is_flag=True,
+    help="Print the schema change instead of the report: JSON, each schema file (relative to the "
+    "schema root) with its RFC 6902 JSON Patch that adds the missing members (and the $defs "
+    "entries they need). Writes no file; cannot be combined with --format or --output.",
+)
 @click.option("--format", "fmt", type=click.Choice(formats("drift")), default="text", show_default=True)
 @output_option
+@click.pass_context
 def command(
+    ctx: click.Context,
     proto: Path,
     include: tuple[Path, ...],
     version: str,
     schemas: Path | None,
     allow: Path | None,
     no_allow: bool,
+    suggest: bool,
     fmt: str,
     output: Path | None,
 ) -> None:
@@ -72,14 +86,24 @@ def command(
     json_name spellings, type mismatches under ProtoJSON, enum values, REQUIRED vs required (and
     REQUIRED values the schema lets be empty), oneofs vs exactly-one constraints.
 
+    With --suggest, stdout is the change that removes the drift of missing members, as
+    JSON a user can apply: {"v1_0/task.json": [{"op": "add", "path": "/properties/...",
+    "value": {...}}, ...]}, each member's schema made from the proto field (json_name, type
+    and presence, REQUIRED into required, the proto comment as description), with a $defs
+    entry for each message or enum it needs that no schema names and the shared Int64/UInt64
+    definitions in common.json. The drift it leaves (type mismatches, extra members, ...) is
+    listed on stderr.
+
     \b
-    Exit codes: 0 no drift (allowed findings excepted); 1 drift; 2 bad command line;
+    Exit codes: 0 no drift (allowed findings excepted; with --suggest the patch is {});
+    1 drift (with --suggest: the patch is printed); 2 bad command line;
     3 the proto, the schemas or the allow file cannot be read, or the report not written.
 
     \b
     Example:
       a2a-schema-suite drift --proto specification/a2a.proto --version v1_0
       a2a-schema-suite drift --proto a2a.binpb --version v1_0 --format markdown
+      a2a-schema-suite drift --proto specification/a2a.proto --version v1_0 --suggest > patch.json
     """
     from a2a_schema_suite import console
     from a2a_schema_suite.evolve import protoload
@@ -95,6 +119,13 @@ def command(
             f"{version!r} is not a version under {root} (known: {', '.join(known) or 'none'})",
             param_hint="--version",
         )
+    if suggest:
+        for name, flag in (("fmt", "--format"), ("output", "--output")):
+            if ctx.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT):
+                raise click.BadParameter(
+                    "prints its JSON patch to stdout and writes no file: leave out " + flag,
+                    param_hint="--suggest",
+                )
     if no_allow and allow is not None:
         raise click.BadParameter("cannot be combined with --allow", param_hint="--no-allow")
     allow_file = allow
@@ -106,9 +137,25 @@ def command(
         sys.exit(3)
     try:
         files = protoload.load(proto, include)
+        if suggest:
+            sys.exit(_suggest(files, root, version, allow_file))
         report = compare(files, root, version, allow_file)
         report.quiet = console.verbosity() < 0
     except (protoload.ProtoInputError, AllowFileError, SchemaInputError) as exc:
         click.echo(f"error: {sanitize.visible(str(exc))}", err=True)  # quotes the files
         sys.exit(3)
     sys.exit(emit(report, fmt, output))
+
+
+def _suggest(files: ProtoFiles, root: Path, version: str, allow_file: Path | None) -> int:
+    """Print the patch on stdout, what it leaves on stderr; drift's exit code."""
+    from a2a_schema_suite.evolve.suggest import suggest
+
+    result = suggest(files, root, version, allow_file)
+    click.echo(result.to_json(), nl=False)
+    for note in result.notes:
+        click.echo(f"note: {sanitize.visible(note)}", err=True)
+    for finding in result.unaddressed:
+        message = sanitize.visible(finding.message)
+        click.echo(f"not in the patch: {finding.rule}: {message} (run drift without --suggest)", err=True)
+    return result.exit_code()
