@@ -464,3 +464,33 @@ def test_suggest_refuses_a_report_format_or_an_output_file(extra: tuple[str, str
     assert result.returncode == 2
     assert f"writes no file: leave out {flag}" in result.stderr
     assert not (tmp_path / "x.json").exists()
+
+
+def test_containers_the_schema_lacks_are_added_whole_and_shared_defs_stay_in_the_file(tmp_path: Path):
+    """No properties, required or $defs yet, and no common.json: one op creates each."""
+    proto = tmp_path / "note.proto"
+    proto.write_text(
+        'syntax = "proto3";\npackage demo.v1;\nimport "google/api/field_behavior.proto";\n'
+        "message Note {\n  int64 size = 1 [(google.api.field_behavior) = REQUIRED];\n"
+        "  Kind kind = 2;\n}\nenum Kind {\n  KIND_UNSPECIFIED = 0;\n  KIND_A = 1;\n}\n"
+    )
+    root = tmp_path / "schemas"
+    (root / "v9_0").mkdir(parents=True)
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://a2a-schema-suite.dev/schemas/v9_0/note.json",
+        "description": "A note.",
+        "$comment": "proto: demo.v1.Note",
+        "type": "object",
+    }
+    (root / "v9_0" / "note.json").write_text(json.dumps(schema))
+    patch = note_patch(proto, root)
+    ops = {op["path"]: op["value"] for op in patch["v9_0/note.json"]}
+    assert len(ops) == len(patch["v9_0/note.json"]) == 3
+    assert sorted(ops["/properties"]) == ["kind", "size"] and ops["/required"] == ["size"]
+    assert ops["/properties"]["size"]["$ref"] == "#/$defs/Int64"
+    assert sorted(ops["/$defs"]) == ["Int64", "Kind"]
+    assert ops["/$defs"]["Int64"] == SHARED_DEFS["Int64"]
+    assert "unevaluatedProperties" not in json.dumps(ops)  # the version's objects are open
+    apply(root, patch)
+    assert suggest(protoload.load(proto), root, "v9_0", None).report.drift == []
