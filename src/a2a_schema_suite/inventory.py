@@ -41,6 +41,7 @@ def take_inventory(roots: Roots, paths: list[Path]) -> Inventory:
 
 def inventory(root: Path, paths: list[Path]) -> dict[str, Any]:
     """What a schema root and suite paths hold, as plain data (the ``--format json`` output)."""
+    from a2a_schema_suite.descriptor import DescriptorError, read
     from a2a_schema_suite.registry import SchemaStore
     from a2a_schema_suite.suite import Suite, load_suites
 
@@ -49,9 +50,16 @@ def inventory(root: Path, paths: list[Path]) -> dict[str, Any]:
     versions = []
     for version in store.versions:
         files = sorted((f for f in store.files.values() if f.version == version), key=lambda f: f.relpath)
+        try:  # what version.json says (a draft is listed as one), or a problem at its line
+            descriptor = read(root, version)
+            described = {"protocolVersion": descriptor.protocol_version, "status": descriptor.status}
+        except DescriptorError as exc:
+            problems.append(exc.error.to_dict())
+            described = {}
         versions.append(
             {
                 "version": version,
+                **described,
                 "schemas": [
                     {
                         "path": f.relpath,

@@ -23,7 +23,7 @@ def render_text(data: dict[str, Any], verbosity: int = 0) -> str:
     data = sanitize.values(data)
     out = [
         f"Schema root: {data['schemaRoot']}",
-        "Versions: " + (", ".join(v["version"] for v in data["versions"]) or "(none)"),
+        "Versions: " + (", ".join(_version(v) for v in data["versions"]) or "(none)"),
         "",
     ]
     if verbosity < 0:
@@ -37,7 +37,8 @@ def render_text(data: dict[str, Any], verbosity: int = 0) -> str:
         out += [f"error: {p['source']}:{p['line']}:{p['column']}: {p['reason']}" for p in data["problems"]]
         return "\n".join(out) + "\n"
     for version in data["versions"]:
-        out.append(f"{version['version']} ({len(version['schemas'])} schema files)")
+        status = f"{version['status']}; " if "status" in version else ""
+        out.append(f"{version['version']} ({status}{len(version['schemas'])} schema files)")
         width = max((len(s["path"]) for s in version["schemas"]), default=0)
         for schema in version["schemas"]:
             defs = f"  ({len(schema['defs'])} $defs)" if schema["defs"] else ""
@@ -64,3 +65,10 @@ def render_text(data: dict[str, Any], verbosity: int = 0) -> str:
     for problem in data["problems"]:
         out.append(f"error: {problem['source']}:{problem['line']}:{problem['column']}: {problem['reason']}")
     return "\n".join(out) + "\n"
+
+
+def _version(version: dict[str, Any]) -> str:
+    """``v1_1 (1.1, draft)``: the directory, the protocol version and status its descriptor gives."""
+    if "status" not in version:
+        return str(version["version"])
+    return f"{version['version']} ({version['protocolVersion']}, {version['status']})"
