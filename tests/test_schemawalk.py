@@ -73,6 +73,7 @@ EVERY = {
     "contentEncoding": "base64",
     "contentMediaType": "text/plain",
     "contentSchema": {"$comment": "content"},
+    "x-receiver-also-accepts": [{"$comment": "also0"}],  # this suite's own keyword
 }
 
 
@@ -90,12 +91,20 @@ def test_table_shapes_and_kinds():
         "patternProperties",
         "dependentSchemas",
     }
-    assert {k for k, s in shapes.items() if s == "schemas"} == {"prefixItems", "allOf", "anyOf", "oneOf"}
+    assert {k for k, s in shapes.items() if s == "schemas"} == {
+        "prefixItems",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "x-receiver-also-accepts",
+    }
     assert {k for k, s in shapes.items() if s == "data"} == {"const", "enum", "default", "examples"}
     assert KEYWORDS["required"].kind == "assertion" and KEYWORDS["title"].kind == "annotation"
     assert KEYWORDS["oneOf"].in_place and not KEYWORDS["properties"].in_place
     assert KEYWORDS["$ref"].kind == "applicator" and KEYWORDS["$ref"].in_place
     assert "definitions" not in schemawalk.DRAFT_2020_12 and "$defs" in schemawalk.DRAFT_2020_12
+    assert {"x-receiver-also-accepts"} == schemawalk.EXTENSIONS
+    assert not schemawalk.EXTENSIONS & (schemawalk.DRAFT_2020_12 | schemawalk.APPLICATORS)
     assert {"title", "$comment", "$defs", "$id"} <= schemawalk.SILENT
     assert not {"type", "format", "$ref", "properties"} & schemawalk.SILENT
 
@@ -128,6 +137,7 @@ def test_static_walk_yields_every_subschema_in_document_order_with_pointers():
         ("/unevaluatedItems", "uitems"),
         ("/unevaluatedProperties", "uprops"),
         ("/contentSchema", "content"),
+        ("/x-receiver-also-accepts/0", "also0"),
     ]
     by_pointer = {s.pointer: s for s in subschemas(EVERY)}
     assert by_pointer["/properties/a~1b"].keyword == "properties"

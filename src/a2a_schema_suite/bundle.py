@@ -10,8 +10,10 @@ With ``ref``, the bundle's root is that schema: ``{"$ref": "<its $id>[#pointer]"
 embedded resources it needs (found by following ``$ref``s with ``referencing``), so a tool that
 takes one schema file (check-jsonschema ``--schemafile``) validates that type directly.
 
-Profiles are applied as the registry applies them (``interop``: closed objects opened), so a
-bundle means what ``run``/``validate`` mean under the same profile.
+Profiles are applied as the registry applies them (``interop``: closed objects opened, each
+``x-receiver-also-accepts`` turned into its ``anyOf``), so a bundle means what ``run``/``validate``
+mean under the same profile. The strict bundle leaves ``x-receiver-also-accepts`` out: under
+strict it is an annotation only, and an unknown keyword makes ajv in strict mode throw.
 """
 
 from __future__ import annotations
@@ -24,7 +26,13 @@ from urllib.parse import urldefrag, urljoin
 from referencing.exceptions import Unresolvable
 
 from a2a_schema_suite import sanitize, schemawalk
-from a2a_schema_suite.registry import BASE_URI, DEFAULT_PROFILE, SchemaError, SchemaStore
+from a2a_schema_suite.registry import (
+    BASE_URI,
+    DEFAULT_PROFILE,
+    SchemaError,
+    SchemaStore,
+    without_also_accepts,
+)
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
@@ -39,11 +47,20 @@ def _refs(node: Any) -> Iterator[str]:
                     yield sub.schema[keyword]
 
 
+def served(store: SchemaStore, version: str, profile: str) -> dict[str, Any]:
+    """``{$id: contents}`` of the version's schemas as a bundle embeds them under ``profile``:
+    the registry's resources, ``x-receiver-also-accepts`` left out of the strict ones."""
+    resources = dict(store.resources(version, profile))
+    if profile == "strict":
+        return {uri: without_also_accepts(contents) for uri, contents in resources.items()}
+    return resources
+
+
 def _needed(store: SchemaStore, version: str, profile: str, start: str) -> list[str]:
     """The ``$id``s of the resources reachable from ``start`` (itself included), each ``$ref``
     resolved with ``referencing`` against its resource (an unresolvable one is an error)."""
     registry = store.registry(version, profile)
-    resources = dict(store.resources(version, profile))
+    resources = served(store, version, profile)
     seen: list[str] = []
     todo = [urldefrag(start)[0]]
     while todo:
@@ -90,7 +107,7 @@ def bundle(
     if store.load_errors.get(version):
         detail = "; ".join(str(e) for e in store.load_errors[version])
         raise SchemaError(f"version {version} failed to load: {detail}")
-    resources = dict(store.resources(version, profile))
+    resources = served(store, version, profile)
     suffix = "" if profile == "strict" else f".{profile}"
     if ref is None:
         uris = sorted(resources)

@@ -5,10 +5,17 @@ is loaded strictly, pinned to Draft 2020-12 and registered under its ``$id``; th
 version is built once and never retrieves anything: an unknown ``$ref`` is an error, not a
 download.
 
-Profiles are derived, never written twice: ``strict`` is the schemas as written; ``interop`` is
-the receiver's view (A2A_REFERENCE §1, spec §5.7: unknown members are ignored), obtained by
-removing every ``unevaluatedProperties: false`` and ``additionalProperties: false`` from a copy
-of the version's schemas.
+Profiles are derived, never written twice: ``strict`` is the schemas as written (what a canonical
+sender writes); ``interop`` is the receiver's view, obtained from a copy of the version's schemas
+by two rewrites:
+
+- unknown members are ignored (A2A_REFERENCE §1, spec §5.7): every ``unevaluatedProperties:
+  false`` and ``additionalProperties: false`` is removed (:func:`open_objects`);
+- what a receiver also accepts is accepted: every node carrying ``x-receiver-also-accepts``
+  (:data:`ALSO_ACCEPTS`, an array of subschemas; an annotation under ``strict``) becomes
+  ``{"anyOf": [<the node without it>, *<the alternatives>]}`` (:func:`receiver_accepts`), the
+  one place where a profile says "the receiver side also accepts X" (docs/SCHEMA_CONVENTIONS.md,
+  "Integers").
 
 Validators come from one of the engines of :mod:`a2a_schema_suite.engines` (``store.engine``):
 both are built from the same per-version, per-profile resources.
@@ -130,6 +137,83 @@ def open_objects(schema: Any, branches: Collection[str] = ()) -> Any:
         return rebuilt
 
     return schemawalk.transform(schema, opened)
+
+
+#: The annotation keyword of a definition that lists what a receiver also accepts (an array of
+#: subschemas): applied by the ``interop`` profile, ignored by ``strict``, removed from strict bundles.
+ALSO_ACCEPTS = "x-receiver-also-accepts"
+#: Members of a node carrying :data:`ALSO_ACCEPTS` that stay on the outside of its ``anyOf``: the
+#: messages name the definition, and identifiers keep resolving.
+_OUTSIDE = frozenset(
+    {
+        "title",
+        "description",
+        "$id",
+        "$schema",
+        "$anchor",
+        "$dynamicAnchor",
+        "$comment",
+        "$defs",
+        "$vocabulary",
+    }
+)
+
+
+def receiver_accepts(schema: Any) -> Any:
+    """A copy of ``schema`` as a receiver reads it: every node with ``x-receiver-also-accepts``
+    becomes ``{"anyOf": [<the node without it>, *<its alternatives>]}``, its ``title``,
+    ``description`` and identifiers (``$id``, ``$defs``, ``$comment``...) kept outside.
+
+    Bottom-up: alternatives that carry the keyword themselves are rewritten first. A value that
+    is not an array of schemas is left alone (:func:`also_accepts_problem` refuses it on load)."""
+
+    def rewrite(_pointer: str, _original: dict[str, Any], rebuilt: dict[str, Any]) -> dict[str, Any]:
+        alternatives = rebuilt.get(ALSO_ACCEPTS)
+        if not isinstance(alternatives, list) or not _well_formed(alternatives):
+            return rebuilt
+        outside = {k: v for k, v in rebuilt.items() if k in _OUTSIDE}
+        inside = {k: v for k, v in rebuilt.items() if k not in _OUTSIDE and k != ALSO_ACCEPTS}
+        return {**outside, "anyOf": [inside, *alternatives]}
+
+    return schemawalk.transform(schema, rewrite)
+
+
+def without_also_accepts(schema: Any) -> Any:
+    """A copy of ``schema`` with every ``x-receiver-also-accepts`` removed: the strict profile for
+    a validator that refuses unknown keywords (ajv in strict mode), what ``bundle`` writes."""
+
+    def strip(_pointer: str, _original: dict[str, Any], rebuilt: dict[str, Any]) -> dict[str, Any]:
+        rebuilt.pop(ALSO_ACCEPTS, None)
+        return rebuilt
+
+    return schemawalk.transform(schema, strip)
+
+
+def _well_formed(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, (dict, bool)) for v in value)
+
+
+def also_accepts_problem(contents: Any) -> tuple[str, str] | None:
+    """``(JSON pointer, why)`` of the first ``x-receiver-also-accepts`` that is not a non-empty
+    array of schemas (objects or booleans), or None. Each alternative is a subschema like any
+    other: the meta-schema check of the file does not reach into an extension keyword, so
+    :func:`also_accepts_alternatives` hands them to it."""
+    for pointer, value in keyword_values(contents, ALSO_ACCEPTS):
+        if not _well_formed(value):
+            return pointer, (
+                f"{ALSO_ACCEPTS} must be a non-empty array of schemas (what a receiver also "
+                f"accepts), not {excerpt(value)}"
+            )
+    return None
+
+
+def also_accepts_alternatives(contents: Any) -> Iterator[tuple[str, Any]]:
+    """``(JSON pointer, alternative)`` of every alternative of every well-formed
+    ``x-receiver-also-accepts`` in ``contents``."""
+    for pointer, value in keyword_values(contents, ALSO_ACCEPTS):
+        if _well_formed(value):
+            for i, alternative in enumerate(value):
+                yield f"{pointer}/{i}", alternative
 
 
 def union_branches(files: Iterable[tuple[str, Any]]) -> dict[str, set[str]]:
@@ -294,8 +378,10 @@ class SchemaStore:
         files = [(f.uri, f.contents) for f in self.files.values() if f.version == version]
         if profile == "strict":
             return files
-        branches = union_branches(files)
-        return [(uri, open_objects(contents, branches.get(uri, ()))) for uri, contents in files]
+        branches = union_branches(files)  # pointers of the files as written: opened first
+        return [
+            (uri, receiver_accepts(open_objects(contents, branches.get(uri, ())))) for uri, contents in files
+        ]
 
     def registry(self, version: str, profile: str = DEFAULT_PROFILE) -> Registry:
         """The registry of one version under one profile (built once).
@@ -499,17 +585,32 @@ def _schema_problem(contents: Any, engine: str = engines.DEFAULT_ENGINE) -> str 
     problem = _dialect_problem(contents, absolute_only=True) or _pattern_problem(contents)
     if problem is not None:
         return problem
+    shape = also_accepts_problem(contents)
+    if shape is not None:
+        return f"{shape[1]} at {shape[0]}"
     try:
-        if engine == "jsonschema-rs":
-            problem = engines.rust_meta_problem(contents)
-        elif not _meta_valid_fast(contents):
-            try:
-                jsonschema.Draft202012Validator.check_schema(contents)
-            except jsonschema.SchemaError as exc:
-                problem = f"not a valid Draft 2020-12 schema: {meta_message(exc)} at {exc.json_path}"
+        problem = _meta_problem(contents, engine)
+        # the alternatives of x-receiver-also-accepts are schemas the interop profile applies, out
+        # of the meta-schema's sight as an unknown keyword's value: each is checked as one
+        for pointer, alternative in also_accepts_alternatives(contents):
+            if problem is not None:
+                break
+            inner = _meta_problem(alternative, engine)
+            problem = inner and f"{ALSO_ACCEPTS} alternative at {pointer}: {inner}"
     except RecursionError:
         problem = "not a valid Draft 2020-12 schema: nested too deeply to check"
     return problem or _dialect_problem(contents) or _format_problem(contents)
+
+
+def _meta_problem(contents: Any, engine: str) -> str | None:
+    if engine == "jsonschema-rs":
+        return engines.rust_meta_problem(contents)
+    if not _meta_valid_fast(contents):
+        try:
+            jsonschema.Draft202012Validator.check_schema(contents)
+        except jsonschema.SchemaError as exc:
+            return f"not a valid Draft 2020-12 schema: {meta_message(exc)} at {exc.json_path}"
+    return None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -60,6 +60,9 @@ def _table(*rows: tuple[str, Holds, Kind, str, bool]) -> dict[str, Keyword]:
     }
 
 
+#: the "vocabulary" of this suite's own keywords (not Draft 2020-12's)
+EXTENSION = "a2a-schema-suite"
+
 #: Draft 2020-12, by vocabulary (and ``definitions``, which 2020-12 resolvers still crawl as ``$defs``).
 KEYWORDS: Mapping[str, Keyword] = _table(
     ("$schema", "value", "core", "core", False),
@@ -120,10 +123,17 @@ KEYWORDS: Mapping[str, Keyword] = _table(
     ("contentMediaType", "value", "annotation", "content", False),
     ("contentSchema", "schema", "annotation", "content", False),
     ("definitions", "map", "core", "legacy", False),
+    # this suite's one extension keyword: what a receiver also accepts (registry.ALSO_ACCEPTS);
+    # an annotation as written, an anyOf under the interop profile
+    ("x-receiver-also-accepts", "schemas", "annotation", EXTENSION, False),
 )
 
 #: the keywords of Draft 2020-12 itself (``definitions`` is an older draft's)
-DRAFT_2020_12: frozenset[str] = frozenset(k for k, kw in KEYWORDS.items() if kw.vocabulary != "legacy")
+DRAFT_2020_12: frozenset[str] = frozenset(
+    k for k, kw in KEYWORDS.items() if kw.vocabulary not in ("legacy", EXTENSION)
+)
+#: this suite's own keywords (``x-receiver-also-accepts``)
+EXTENSIONS: frozenset[str] = frozenset(k for k, kw in KEYWORDS.items() if kw.vocabulary == EXTENSION)
 #: keywords whose subschemas are conditions, not constraints: a valid instance never satisfies a
 #: ``not``, and an ``if`` never rejects anything
 CONDITIONS: frozenset[str] = frozenset({"not", "if"})

@@ -8,8 +8,9 @@ from typing import Any
 
 from a2a_schema_suite import schemawalk
 
-#: the Draft 2020-12 keywords: schemawalk's one table (``definitions`` is an older draft's)
-KEYWORDS = schemawalk.DRAFT_2020_12
+#: the Draft 2020-12 keywords and this suite's own (``x-receiver-also-accepts``): schemawalk's one
+#: table (``definitions`` is an older draft's)
+KEYWORDS = schemawalk.DRAFT_2020_12 | schemawalk.EXTENSIONS
 
 #: Keywords of older drafts that 2020-12 replaced: named in the message, still unknown.
 LEGACY = {

@@ -46,21 +46,34 @@ def dialect_findings(doc: SchemaDoc) -> Iterator[CaseResult]:
 
 
 def metaschema_findings(doc: SchemaDoc) -> Iterator[CaseResult]:
+    """Every meta-schema error of the file, and of each alternative of an
+    ``x-receiver-also-accepts`` (a non-empty array of schemas the interop profile applies, which
+    the meta-schema does not reach as an unknown keyword's value)."""
     if doc.contents is None:
         return
+    from a2a_schema_suite.registry import also_accepts_alternatives, also_accepts_problem
+
+    yield from _meta_findings(doc, doc.contents, "")
+    shape = also_accepts_problem(doc.contents)
+    if shape is not None:
+        yield doc.finding("schema-metaschema", shape[1], shape[0])
+    for pointer, alternative in also_accepts_alternatives(doc.contents):
+        yield from _meta_findings(doc, alternative, pointer)
+
+
+def _meta_findings(doc: SchemaDoc, contents: object, start: str) -> Iterator[CaseResult]:
     try:
-        errors = sorted(
-            _META_VALIDATOR.iter_errors(doc.contents), key=lambda e: list(map(str, e.absolute_path))
-        )
+        errors = sorted(_META_VALIDATOR.iter_errors(contents), key=lambda e: list(map(str, e.absolute_path)))
     except RecursionError:  # a pattern nested too deeply for re.compile (format "regex")
         yield doc.finding(
             "schema-metaschema",
             "not valid Draft 2020-12: nested too deeply to check",
+            start or None,
         )
         return
     seen: set[tuple[str, str]] = set()
     for error in errors:
-        pointer = join(error.absolute_path)
+        pointer = start + join(error.absolute_path)
         message = f"not valid Draft 2020-12: {meta_message(error)} (meta-schema keyword {error.validator})"
         if (pointer, message) in seen:  # the same error reached through several vocabularies
             continue
