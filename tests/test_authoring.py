@@ -158,7 +158,7 @@ def test_guide_examples_run_in_order(workspace):
     assert "labels" in (workspace / "schemas" / "v9_9" / "task.json").read_text()
 
     # The diff examples of section 8 are real output: each console block of a diff command, run
-    # in the workspace the walk-through made (its v1_1), prints exactly the lines shown.
+    # in the workspace the walk-through made (its v9_9), prints exactly the lines shown.
     shown = [b for b in BLOCKS if b.lang == "console" and b.body.startswith("$ a2a-schema-suite diff ")]
     assert len(shown) >= 2
     for block in shown:

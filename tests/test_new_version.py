@@ -110,12 +110,64 @@ def test_version_mentions_are_rewritten_or_listed_for_review(tree: Path):
     out = (tree / "new-version.out").read_text()
     summary = [line for line in out.splitlines() if "mentions of v1_0 in titles" in line]
     assert len(summary) == 1
-    listed = out.split("left for review: ", 1)[1].splitlines()[1:]
+    listed = out.split("left for review: ", 1)[1].split("\ndata left for you to decide: ")[0].splitlines()[1:]
     count = int(summary[0].split(", ")[-1].split()[0])
     assert len(listed) == count > 10
     line_of_task = next(line for line in listed if line.startswith(f"  schemas/{NEW}/task.json:"))
     number = int(line_of_task.split(":")[1])
     assert "1.0" in (tree / "schemas" / NEW / "task.json").read_text().splitlines()[number - 1]
+
+
+def test_data_naming_the_old_version_is_kept_and_listed_every_one(tmp_path: Path):
+    """A const, a pattern and a test's data that say 8.0 are data (does an 8.1 document still say
+    it?): never rewritten, each listed with its file, line and member; the prose and the test
+    names (the new case ids) are rewritten."""
+    root = tmp_path / "own"
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://example.org/schemas/v8_0/thing.json",
+        "title": "A2A 8.0 thing",
+        "type": "object",
+        "properties": {
+            "protocolVersion": {"const": "8.0"},
+            "header": {"type": "string", "pattern": "^8\\.0(\\.[0-9]+)?$"},
+            "release": {"type": "string", "examples": ["8.0.1"]},
+        },
+    }
+    suite = {
+        "description": "A2A 8.0 things",
+        "schema": "v8_0/thing.json",
+        "tests": [
+            {"description": "an A2A 8.0 thing", "data": {"protocolVersion": "8.0"}, "valid": True},
+            {"description": "a 7.9 thing", "data": {"protocolVersion": "7.9"}, "valid": False},
+        ],
+    }
+    (root / "schemas" / "v8_0").mkdir(parents=True)
+    (root / "cases" / "v8_0").mkdir(parents=True)
+    (root / "schemas" / "v8_0" / "thing.json").write_text(json.dumps(schema, indent=2))
+    (root / "cases" / "v8_0" / "thing.json").write_text(json.dumps(suite, indent=2))
+    made = cli("new-version", "v8_1", "--from", "v8_0", "--schemas", "schemas", "--cases", "cases", cwd=root)
+    assert made.returncode == 0, made.stdout + made.stderr
+    new_schema = json.loads((root / "schemas" / "v8_1" / "thing.json").read_text())
+    new_suite = json.loads((root / "cases" / "v8_1" / "thing.json").read_text())
+    assert (
+        new_schema["title"] == "A2A 8.1 thing" and new_suite["tests"][0]["description"] == "an A2A 8.1 thing"
+    )
+    assert new_schema["properties"]["protocolVersion"] == {"const": "8.0"}  # data: kept
+    assert new_suite["tests"][0]["data"] == {"protocolVersion": "8.0"}
+    _head, listed = made.stdout.split("data left for you to decide: ", 1)
+    assert listed.startswith("3 value(s) naming 8.0 or v8_0")
+    lines = listed.splitlines()[1:]
+    assert len(lines) == 3, lines
+    assert any(x.startswith("  schemas/v8_1/thing.json:") and 'const = "8.0"' in x for x in lines)
+    assert any("pattern = " in x and "/properties/header/pattern" in x for x in lines)
+    assert any(
+        x.startswith("  cases/v8_1/thing.json:") and "/tests/0/data/protocolVersion" in x for x in lines
+    )
+    for line in lines:  # each at its line: the value is there
+        where, number = line.strip().split(":")[:2]
+        assert "8" in (root / where).read_text().splitlines()[int(number) - 1], line
+    assert "8.0.1" not in listed  # a patch release is no mention of the version
 
 
 def test_suites_are_inherited_re_pointed_and_marked(tree: Path):

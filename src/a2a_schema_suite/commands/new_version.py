@@ -100,7 +100,8 @@ def command(new: str, source: str, schemas: Path | None, cases: Path | None) -> 
         f"edit schemas/{new}/ until drift is clean (or each difference is in schemas/_drift/{new}.json)",
         f'review each inherited suite, then delete its "inherited" member (grep -rl inherited {cases_dir})',
         f"add suites for what changed, and migration cases {source} -> {new}",
-        f"a2a-schema-suite coverage --version {new}, then mutate, then check --strict",
+        f"a2a-schema-suite coverage --version {new} --new   # what {new} added that still lacks cases",
+        "then mutate, then check --strict (which runs drift once the descriptor names the proto)",
         f"a2a-schema-suite diff {source} {new}   # the migration table for implementers",
     ]
     click.echo("next steps:")
@@ -118,4 +119,13 @@ def command(new: str, source: str, schemas: Path | None, cases: Path | None) -> 
             f"{source} rather than name the version (reword each that is about {new}):"
         )
         for path, mention in made.review:
+            click.echo(f"  {sanitize.visible(mention.describe(show(path)))}")
+    if made.data_review:
+        old = read(roots.schemas, source).protocol_version
+        click.echo(
+            f"data left for you to decide: {len(made.data_review)} value(s) naming {old} or {source} in "
+            f"consts, patterns, examples and test data, never rewritten (does a {new} document still "
+            "say it?):"
+        )
+        for path, mention in made.data_review:
             click.echo(f"  {sanitize.visible(mention.describe(show(path)))}")

@@ -15,7 +15,12 @@ old version ``v1_0`` (protocol version ``1.0``):
   number ``1.0``) is listed; a patch release (``v1.0.1``, ``1.0.0``) names a release and is never
   touched.
 
-Only prose is looked at: ``title``, ``description`` and ``$comment`` of a schema (not inside
+Values that are data (a ``const``, ``enum``, ``pattern``, ``default`` or ``examples`` of a schema; a
+suite's test data: an AgentCard's ``"protocolVersion": "1.0"``, an ``A2A-Version`` header) are
+never rewritten: whether the new version's documents still say ``1.0`` there is the author's
+decision. :func:`data_mentions` lists every one of them, with its line and member.
+
+Only prose is rewritten: ``title``, ``description`` and ``$comment`` of a schema (not inside
 ``examples``, ``const``, ``default`` or ``enum``, which are data), and a suite's ``description``
 and its tests' and streams' ``description`` and ``comment``. The rest of each file is kept byte
 for byte (the text is edited in place, so its formatting stays the author's).
@@ -159,3 +164,40 @@ def rewrite_mentions(text: str, old: str, new: str, *, suite: bool) -> tuple[str
         last = end - 1
     out.append(text[last:])
     return "".join(out), rewriter.rewritten, rewriter.left
+
+
+#: members whose strings name files or mark the copy, never data about the protocol
+_NOT_DATA = frozenset({"$id", "$ref", "$dynamicRef", "$schema", "$anchor", "$dynamicAnchor"})
+_SUITE_NOT_DATA = frozenset({"schema", "inherited", "file"})
+
+
+def data_mentions(text: str, old: str, *, suite: bool) -> list[Mention]:
+    """Every string that is data (not prose, not a ``$id``/``$ref``, not a suite's ``schema``,
+    ``inherited`` or stream ``file``) and names version ``old``: its protocol version (``1.0``,
+    or ``1\\.0`` inside a pattern; not a patch release such as ``1.0.1``) or its directory name
+    (``v1_0``). Each as ``line: member = value``, for the author to decide."""
+    major, minor = old[1:].split("_", 1)
+    number = re.compile(
+        rf"(?<![\w.+\\-]){re.escape(major)}(?:\.|\\\\\.){re.escape(minor)}(?![\w]|\.\d|\\\\\.\d)"
+    )
+    directory = re.compile(rf"(?<![\w.]){re.escape(old)}(?![\w])")
+    prose = suite_prose if suite else schema_prose
+    found: list[Mention] = []
+    line, counted = 1, 0
+    for path, start, end in _string_values(text):
+        if prose(path) or not path:
+            continue
+        if path[-1] in _NOT_DATA or (suite and path[0] in _SUITE_NOT_DATA and len(path) == 1):
+            continue
+        if suite and len(path) == 3 and path[0] == "streams" and path[2] == "file":
+            continue
+        body = text[start + 1 : end - 1]
+        if not (number.search(body) or directory.search(body)):
+            continue
+        line += text.count("\n", counted, start)
+        counted = start
+        member = next((str(p) for p in reversed(path) if isinstance(p, str)), "")
+        where = "/".join(str(p) for p in path)
+        value = body if len(body) <= 60 else body[:57] + "..."
+        found.append(Mention(line, f'{member} = "{value}" (at /{where})'))
+    return found

@@ -5,7 +5,10 @@
   new version's descriptor (``version.json``) is a draft following ``<from>``, with no proto yet.
 - **mentions**: in the copied titles, descriptions, comments and test names, the mentions that
   name the old version ("A2A 1.0", "v1_0", "a 1.0 sender") are rewritten; the others ("new in
-  1.0") are left as written and listed for review (:mod:`a2a_schema_suite.evolve.mentions`).
+  1.0") are left as written and listed for review (:mod:`a2a_schema_suite.evolve.mentions`);
+  so is every data value that names it (a ``const`` or ``pattern``, an AgentCard's
+  ``"protocolVersion": "1.0"`` in a test): whether the new version's documents still say it
+  is the author's decision.
 - **cases** (one tree per version, ``cases/<version>/``, docs/AUTHORING.md section 1): the suites
   at the top of ``cases/<from>/`` and in its ``streams/`` (with the JSONL samples beside them)
   are copied to ``cases/<new>/``, re-pointed at the new version and marked
@@ -37,7 +40,7 @@ from a2a_schema_suite.descriptor import (
     protocol_version_of,
     read,
 )
-from a2a_schema_suite.evolve.mentions import Mention, rewrite_mentions
+from a2a_schema_suite.evolve.mentions import Mention, data_mentions, rewrite_mentions
 from a2a_schema_suite.files import argument_problem, links
 from a2a_schema_suite.jsonio import LoadFailure, load_path
 from a2a_schema_suite.roots import VERSION_DIR, versions
@@ -70,6 +73,8 @@ class Scaffold:
     mentions_rewritten: int = 0  #: mentions of the old version in titles, descriptions, test names
     #: every mention of the old version left as written (a fact about the old release?), by file
     review: list[tuple[Path, Mention]] = field(default_factory=list)
+    #: every data value (const, pattern, examples, test data) naming the old version, by file
+    data_review: list[tuple[Path, Mention]] = field(default_factory=list)
 
 
 def _id_prefix(schema_file: Path, version_dir: Path) -> str | None:
@@ -237,6 +242,8 @@ def _reworded(result: Scaffold, destination: Path, text: str, *, suite: bool) ->
     reworded, count, left = rewrite_mentions(text, result.source, result.new, suite=suite)
     result.mentions_rewritten += count
     result.review += [(destination, mention) for mention in left]
+    if destination.parent.name != "_drift":  # an allow file's reasons are prose, its symbols 1.0's
+        result.data_review += [(destination, m) for m in data_mentions(reworded, result.source, suite=suite)]
     return reworded
 
 
