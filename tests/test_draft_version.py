@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from a2a_schema_suite.descriptor import descriptors
 from conftest import REPO, SCHEMAS
@@ -53,3 +54,83 @@ def test_list_names_a_broken_descriptor_and_exits_3(tmp_path):
     assert done.returncode == 3, done.stdout + done.stderr
     assert f"{draft}/version.json:3:" in done.stdout + done.stderr
     assert f"{draft} (" not in done.stdout.split("\n", 2)[1]  # no status where none could be read
+
+
+# -- migration hints between versions of one wire (issue 24 item 4) -------------------------------
+
+
+def _same_wire_pair() -> tuple[str, str]:
+    """(the stable version, the draft that shares its wire): 1.0 and 1.1 today."""
+    described = descriptors(SCHEMAS)
+    draft = next(d for d in described.values() if not d.stable)
+    stable = next(d for v, d in reversed(described.items()) if d.stable and d.wire == draft.wire)
+    return stable.version, draft.version
+
+
+def _scratch(tmp_path, edit) -> Path:
+    """A copy of the schema root whose draft's task.json ``edit`` changes."""
+    import shutil
+
+    root = tmp_path / "schemas"
+    shutil.copytree(SCHEMAS, root)
+    _, draft = _same_wire_pair()
+    path = root / draft / "task.json"
+    schema = json.loads(path.read_text())
+    edit(schema)
+    path.write_text(json.dumps(schema, indent=2))
+    return root
+
+
+TASK = {"id": "t1", "contextId": "c1", "status": {"state": "TASK_STATE_WORKING"}}
+
+
+def _validate(root: Path, schema: str, document: dict, tmp_path) -> subprocess.CompletedProcess[str]:
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(document))
+    return cli("validate", "--schemas", str(root), "--schema", schema, str(path), "--format", "json")
+
+
+def _hints(done: subprocess.CompletedProcess[str]) -> list[str]:
+    return [e.get("hint") for r in json.loads(done.stdout)["results"] for e in r["errors"]]
+
+
+def test_a_draft_member_sent_to_a_strict_stable_receiver_is_named_with_its_version(tmp_path):
+    stable, draft = _same_wire_pair()
+    d = descriptors(SCHEMAS)
+    root = _scratch(tmp_path, lambda s: s["properties"].setdefault("revisionTag", {"type": "string"}))
+    done = _validate(root, f"{stable}/task.json", {**TASK, "revisionTag": "7"}, tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    pv, dv = d[stable].protocol_version, d[draft].protocol_version
+    assert _hints(done) == [
+        f"'revisionTag' is a member of A2A {dv} (draft), not of {pv}: a strict {pv} receiver "
+        "rejects it as unknown"
+    ]
+    # the draft itself accepts it, and a member no version has gets no hint
+    assert _validate(root, f"{draft}/task.json", {**TASK, "revisionTag": "7"}, tmp_path).returncode == 0
+    assert _hints(_validate(root, f"{stable}/task.json", {**TASK, "nowhere": 1}, tmp_path)) == [None]
+
+
+def test_a_stable_document_validated_as_the_draft_gets_the_matching_hints(tmp_path):
+    stable, draft = _same_wire_pair()
+    d = descriptors(SCHEMAS)
+    pv, dv = d[stable].protocol_version, d[draft].protocol_version
+
+    def edit(schema: dict) -> None:  # the draft drops a member and requires a new one
+        del schema["properties"]["metadata"]
+        schema["properties"]["revisionTag"] = {"type": "string"}
+        schema["required"].append("revisionTag")
+
+    root = _scratch(tmp_path, edit)
+    done = _validate(root, f"{draft}/task.json", {**TASK, "metadata": {}}, tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert sorted(_hints(done)) == [
+        f"'metadata' is a member of A2A {pv}, not of {dv} (draft): a strict {dv} receiver rejects "
+        "it as unknown",
+        f"'revisionTag' is new in A2A {dv} (draft) and required there; A2A {pv} has no such member, "
+        f"so a {pv} sender does not write it",
+    ]
+    # required in the draft, optional in the stable version
+    root = _scratch(tmp_path / "b", lambda s: s["required"].append("metadata"))
+    assert _hints(_validate(root, f"{draft}/task.json", TASK, tmp_path)) == [
+        f"'metadata' is required in A2A {dv} (draft), optional in A2A {pv}: a {pv} sender may leave it out"
+    ]

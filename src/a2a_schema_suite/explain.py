@@ -75,6 +75,40 @@ def index(registry: Any) -> None:
         _INDEXES.popitem(last=False)
 
 
+#: id(registry) -> (registry, its store's schema root, relpath -> contents of any version of the
+#: store): what the hints between versions of one wire read (:func:`note_store`); bounded
+_STORES: collections.OrderedDict[int, tuple[Any, Any, Any]] = collections.OrderedDict()
+
+
+def note_store(registry: Any, root: Any, contents_of: Any) -> None:
+    """``registry`` is one version's of a store whose root is ``root`` and whose files (of every
+    version) ``contents_of(relpath)`` gives: the hints can then name the other versions."""
+    _STORES[id(registry)] = (registry, root, contents_of)
+    while len(_STORES) > _MAX_INDEXES:
+        _STORES.popitem(last=False)
+
+
+def _version_hint(error: ValidationError, name: str, required: bool = False) -> str | None:
+    """The hint between versions of one wire for ``name`` (unknown here, or required here)."""
+    schema = error.schema
+    for key, (registry, nodes, _files) in reversed(_INDEXES.items()):
+        found = nodes.get(id(schema))
+        if found is None or found[0] is not schema:
+            continue
+        store = _STORES.get(key)
+        if store is None or store[0] is not registry:
+            return None
+        relpath, tokens = found[1], found[2]
+        version, _, file = relpath.partition("/")
+        definition = ""
+        for i, token in enumerate(tokens[1:], start=1):
+            if tokens[i - 1] == "$defs":
+                definition = token
+        hint = migration.version_required_hint if required else migration.version_member_hint
+        return hint(store[1], store[2], version, file, definition, name)
+    return None
+
+
 def index_validator(validator: Any) -> None:
     """Index the registry a validator of either engine resolves its schemas in."""
     registry = getattr(validator, "_registry", None) or getattr(validator, "python_registry", None)
@@ -242,12 +276,18 @@ def _teach(error: ValidationError) -> tuple[str, str | None]:
         return _teach_union(error)
     if keyword in ("unevaluatedProperties", "additionalProperties") and isinstance(instance, dict):
         names = [name for name in instance if f"{name!r}" in message]
-        hints = [h for name in names if (h := migration.member_hint(name))]
+        hints = [h for name in names if (h := migration.member_hint(name) or _version_hint(error, name))]
         return message, "; ".join(hints) or None
     if keyword == "required" and isinstance(instance, dict):
         required = error.validator_value if isinstance(error.validator_value, list) else []
         missing = [name for name in required if name not in instance]
-        hints = [h for name in missing if (h := migration.missing_hint(name, list(instance)))]
+        hints = [
+            h
+            for name in missing
+            if (
+                h := migration.missing_hint(name, list(instance)) or _version_hint(error, name, required=True)
+            )
+        ]
         return message, "; ".join(dict.fromkeys(hints)) or None
     if isinstance(instance, (dict, list)) and message.startswith(repr(instance)):
         # "{...the whole object...} is not of type 'null'": say "the object", never echo it

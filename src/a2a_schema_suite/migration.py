@@ -1,4 +1,6 @@
-"""The one table of what changed from A2A 0.3 to 1.0 (A2A_REFERENCE §12, the migration table).
+"""What changed between A2A versions: the one table of 0.3 to 1.0 (A2A_REFERENCE §12, the
+migration table), and, between versions that share a wire (1.0 and the 1.1 draft), what their
+schemas say (:func:`version_member_hint`, :func:`version_required_hint`: derived, no table).
 
 Everything that names a cross-version mistake reads it: the hints on schema errors
 (:mod:`a2a_schema_suite.explain`: ``'completed' is the 0.3 spelling; 1.0 uses
@@ -8,7 +10,10 @@ audit's ``enum-spelling`` operator. Each row is a row (or part of a row) of §12
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 #: The same value in 0.3 and 1.0 spelling: §12 "TaskState values", "Role", "Methods", and the
 #: card's protocol version.
@@ -230,4 +235,144 @@ def missing_hint(missing: str, present: list[str]) -> str | None:
     member = MEMBERS_0_3.get(missing)
     if member and member.instead and member.instead in present:
         return f"{member.instead!r} is the 1.0 member; 0.3 uses {missing!r}"
+    return None
+
+
+# -- between versions of one wire (1.0 and the 1.1 draft): derived from the schemas -----------------
+#
+# The 0.3 -> 1.0 rows above are words a person wrote (the shapes changed). Between versions that
+# share a wire (their descriptors' ``wire``: 1.1 is 1.0's shapes plus members) what changed is in
+# the schemas themselves: a member one version's definition has and the other's lacks, a member
+# one requires and the other does not. The hints below read it from the two versions' files, so a
+# version added by ``new-version`` gets them with no table to edit.
+
+#: a definition's (member names, required names)
+Shape = tuple[frozenset[str], frozenset[str]]
+#: id(schema file contents) -> (those contents, {definition: its shape})
+_MEMBERS: dict[int, tuple[Any, dict[str, Shape]]] = {}
+_MAX_MEMBERS = 512
+
+
+def definitions_of(contents: Any) -> dict[str, Shape]:
+    """``{definition: (member names, required names)}`` of one schema file: ``""`` is the file's
+    root, every other key a ``$defs`` entry. Members are the ``properties`` names anywhere inside
+    the definition (its ``allOf``/``oneOf`` branches too, not a nested ``$defs``); required are
+    the definition's own ``required``."""
+    cached = _MEMBERS.get(id(contents))
+    if cached is not None and cached[0] is contents:
+        return cached[1]
+
+    def members(node: Any, found: set[str], depth: int = 0) -> None:
+        if depth > 64:
+            return
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "$defs":
+                    continue
+                if key == "properties" and isinstance(value, dict):
+                    found.update(str(name) for name in value)
+                    for sub in value.values():
+                        members(sub, set(), depth + 1)  # a nested object's members are its own
+                elif key in ("allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas"):
+                    members(value, found, depth + 1)
+        elif isinstance(node, list):
+            for item in node:
+                members(item, found, depth + 1)
+
+    def described(node: Any) -> Shape:
+        found: set[str] = set()
+        members(node, found)
+        required = node.get("required") if isinstance(node, dict) else None
+        return frozenset(found), frozenset(r for r in required or () if isinstance(r, str))
+
+    result: dict[str, Shape] = {}
+    if isinstance(contents, dict):
+        result[""] = described(contents)
+        defs = contents.get("$defs")
+        for name, node in defs.items() if isinstance(defs, dict) else ():
+            result[str(name)] = described(node)
+    _MEMBERS[id(contents)] = (contents, result)
+    while len(_MEMBERS) > _MAX_MEMBERS:
+        del _MEMBERS[next(iter(_MEMBERS))]
+    return result
+
+
+def version_label(descriptor: Any) -> str:
+    """``A2A 1.1 (draft)``, ``A2A 1.0``: a version as the hints name it."""
+    return f"A2A {descriptor.protocol_version}" + ("" if descriptor.stable else f" ({descriptor.status})")
+
+
+def _siblings(schema_root: Path, version: str) -> tuple[Any, list[Any]]:
+    """(``version``'s descriptor, the other versions of the root with the same wire)."""
+    from a2a_schema_suite.descriptor import DescriptorError, descriptors
+
+    try:
+        described = descriptors(schema_root)
+    except DescriptorError:  # check and the loaders report it
+        return None, []
+    here = described.get(version)
+    if here is None:
+        return None, []
+    return here, [d for v, d in described.items() if v != version and d.wire == here.wire]
+
+
+def _others(
+    schema_root: Path, contents_of: Callable[[str], Any], version: str, file: str, definition: str
+) -> tuple[
+    Any, tuple[frozenset[str], frozenset[str]] | None, list[tuple[Any, tuple[frozenset[str], frozenset[str]]]]
+]:
+    here, siblings = _siblings(schema_root, version)
+    own = definitions_of(contents_of(f"{version}/{file}")).get(definition)
+    found = []
+    for other in siblings:
+        theirs = definitions_of(contents_of(f"{other.version}/{file}")).get(definition)
+        if theirs is not None:
+            found.append((other, theirs))
+    return here, own, found
+
+
+def _names(descriptors: list[Any]) -> str:
+    labels = [version_label(d) for d in descriptors]
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+
+
+def version_member_hint(
+    schema_root: Path, contents_of: Callable[[str], Any], version: str, file: str, definition: str, name: str
+) -> str | None:
+    """``'generation' is a member of A2A 1.1 (draft), not of 1.0: ...`` when ``name``, unknown
+    to ``definition`` of ``version/file``, is a member of the same definition in another version
+    of the same wire. ``contents_of(relpath)`` gives a schema file's contents (None: no such file)."""
+    here, own, others = _others(schema_root, contents_of, version, file, definition)
+    if here is None or own is None or name in own[0]:
+        return None
+    having = [other for other, (members, _) in others if name in members]
+    if not having:
+        return None
+    return (
+        f"{name!r} is a member of {_names(having)}, not of {version_label(here)[4:]}: a strict "
+        f"{here.protocol_version} receiver rejects it as unknown"
+    )
+
+
+def version_required_hint(
+    schema_root: Path, contents_of: Callable[[str], Any], version: str, file: str, definition: str, name: str
+) -> str | None:
+    """``'x' is required in A2A 1.1 (draft), not in 1.0: ...`` when ``version`` requires a member
+    that another version of the same wire leaves optional or does not have."""
+    here, own, others = _others(schema_root, contents_of, version, file, definition)
+    if here is None or own is None or name not in own[1]:
+        return None
+    optional = [other for other, (members, required) in others if name in members and name not in required]
+    absent = [other for other, (members, _) in others if name not in members]
+    label = version_label(here)
+    if optional:
+        return (
+            f"{name!r} is required in {label}, optional in {_names(optional)}: a "
+            f"{optional[0].protocol_version} sender may leave it out"
+        )
+    if absent:
+        return (
+            f"{name!r} is new in {label} and required there; {_names(absent)} has no such member, "
+            f"so a {absent[0].protocol_version} sender does not write it"
+        )
     return None

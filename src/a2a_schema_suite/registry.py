@@ -398,6 +398,12 @@ class SchemaStore:
                 for uri, contents in self.resources(version, profile)
             ]
             self._registries[key] = Registry().with_resources(resources)
+            files = self.files
+            explain.note_store(
+                self._registries[key],
+                self.root,
+                lambda relpath: schema_file.contents if (schema_file := files.get(relpath)) else None,
+            )
         return self._registries[key]
 
     def _python_validator(self, uri: str, schema: Any, registry: Registry) -> Validator:
