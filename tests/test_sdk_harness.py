@@ -23,7 +23,7 @@ import pytest
 from a2a_schema_suite.sdk import harness
 from a2a_schema_suite.sdk.canonical import canonical_diff, normalise, timestamp
 from a2a_schema_suite.sdk.harness import Verdict, adapter_command, collect_probes, run_adapter
-from a2a_schema_suite.sdk.types import SCHEMA_TYPES, TYPES, V1_METHOD_RESULTS, wire_type
+from a2a_schema_suite.sdk.types import SCHEMA_TYPES, TYPES, V1_METHOD_RESULTS, table_version, wire_type
 from conftest import CASES, REPO, SCHEMAS
 
 ADAPTERS = REPO / "adapters"
@@ -282,7 +282,7 @@ def test_every_case_location_has_a_wire_type_or_a_reason(probes):
         if probe.wire is None:
             assert probe.reason, probe.id
         else:
-            assert probe.wire.name in TYPES[probe.version], probe.id
+            assert probe.wire.name in TYPES[table_version(probe.version)], probe.id
     for ref, wire in SCHEMA_TYPES.items():
         assert wire.name in TYPES[ref.split("/", 1)[0]]
         assert wire.method is None or wire.method in V1_METHOD_RESULTS
@@ -443,3 +443,32 @@ def test_a_policy_only_invalidity_is_not_applicable_in_either_profile():
     for profile in ("strict", "interop"):
         probe = harness._test_probe(dataclasses.replace(case, profile=profile), None)
         assert probe.expected is None and "https-interface" in (probe.reason or ""), (profile, probe)
+
+
+def test_a_version_with_a_known_wire_uses_that_generations_tables(tmp_path):
+    """The wire-type tables are per wire generation: a version scaffolded from one (its
+    version.json says "wire": "1.0") gets that generation's types, canonical rules and adapter
+    version, so no table names the set of versions (issue 23 item 1)."""
+    import json
+    import shutil
+
+    from a2a_schema_suite.sdk.types import WireType, no_type_reason, table_location
+    from conftest import SCHEMAS
+
+    source = next(v for v in TYPES if (SCHEMAS / v / "task.json").is_file() and v.startswith("v1_"))
+    root = tmp_path / "schemas"
+    shutil.copytree(SCHEMAS / "_meta", root / "_meta")
+    shutil.copytree(SCHEMAS / source, root / source)
+    (root / source / "version.json").unlink()
+    shutil.copytree(root / source, root / "v9_9")
+    wire = source[1:].replace("_", ".")
+    (root / "v9_9" / "version.json").write_text(
+        json.dumps({"protocolVersion": "9.9", "status": "draft", "predecessor": source, "wire": wire})
+    )
+    assert table_version("v9_9", root) == source
+    assert table_location("v9_9/task.json#/$defs/TaskStatus", root) == f"{source}/task.json#/$defs/TaskStatus"
+    assert wire_type("v9_9/task.json", None, root) == WireType("Task") == wire_type(f"{source}/task.json")
+    assert no_type_reason("v9_9/common.json", None, root).startswith("v9_9/common.json: a primitive")
+    # a version whose wire the tables do not know has no wire type
+    (root / "v9_9" / "version.json").write_text(json.dumps({"protocolVersion": "9.9", "status": "draft"}))
+    assert table_version("v9_9", root) == "v9_9" and wire_type("v9_9/task.json", None, root) is None

@@ -43,6 +43,7 @@ from a2a_schema_suite.sdk.types import (
     TYPES,
     WireType,
     no_type_reason,
+    table_version,
     wire_type,
 )
 from a2a_schema_suite.streams import check_stream
@@ -336,7 +337,7 @@ def _unknown_members(
 
 
 def _test_probe(case: api.GoldenCase, schemas_dir: Path | None) -> Probe:
-    wire = wire_type(case.schema, case.data)
+    wire = wire_type(case.schema, case.data, schemas_dir)
     base = {
         "kind": "test",
         "version": case.version,
@@ -348,7 +349,7 @@ def _test_probe(case: api.GoldenCase, schemas_dir: Path | None) -> Probe:
         "wire": wire,
     }
     if wire is None:
-        return Probe(**base, expected=None, reason=no_type_reason(case.schema, case.data))
+        return Probe(**base, expected=None, reason=no_type_reason(case.schema, case.data, schemas_dir))
     if case.valid:
         return Probe(
             **base,
@@ -464,7 +465,7 @@ def _stream_line_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> l
                 )
             )
             continue
-        wire = wire_type(stream.schema, payload)
+        wire = wire_type(stream.schema, payload, schemas_dir)
         if wire is None:
             probes.append(
                 Probe(
@@ -473,7 +474,7 @@ def _stream_line_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> l
                     wire=None,
                     expected=None,
                     line=number,
-                    reason=no_type_reason(stream.schema, payload),
+                    reason=no_type_reason(stream.schema, payload, schemas_dir),
                 )
             )
             continue
@@ -759,7 +760,9 @@ def _classify(
         if not accepted:
             return SdkResult(probe, Verdict.STRICT, "rejects a valid document", **common)
         if "canonical" in answer:
-            diff = canonical_diff(probe.document, canonical, probe.version, probe.unknown_members)
+            # the canonical rules are per wire generation (a v1_1 with the 1.0 wire: 1.0's)
+            table = table_version(probe.version, schemas_dir)
+            diff = canonical_diff(probe.document, canonical, table, probe.unknown_members)
             if diff:
                 return SdkResult(
                     probe,
@@ -771,7 +774,10 @@ def _classify(
         return SdkResult(probe, Verdict.AGREES, **common)
     if not accepted:
         return SdkResult(probe, Verdict.AGREES, **common)
-    if probe.unknown_members_only and info.unknown_members.get(probe.version) == "ignore":
+    if (
+        probe.unknown_members_only
+        and info.unknown_members.get(table_version(probe.version, schemas_dir)) == "ignore"
+    ):
         return SdkResult(
             probe,
             Verdict.NOT_APPLICABLE,
@@ -876,9 +882,12 @@ def _run_probe(
         # nothing to send (not strict JSON, an error envelope), or no wire type for the schema
         verdict = Verdict.NOT_APPLICABLE if not probe.sendable else Verdict.UNSUPPORTED
         return SdkResult(probe, verdict, probe.reason)
-    if not info.supports(probe.version, probe.wire.name):
+    # an adapter speaks wire generations (v1_0, v0_3): a version with one of their wires (a
+    # v1_1 scaffolded from 1.0) is sent as that generation's documents
+    table = table_version(probe.version, schemas_dir)
+    if not info.supports(table, probe.wire.name):
         return SdkResult(
-            probe, Verdict.UNSUPPORTED, f"the adapter does not support {probe.version}/{probe.wire.name}"
+            probe, Verdict.UNSUPPORTED, f"the adapter does not support {table}/{probe.wire.name}"
         )
     if session.given_up is not None:
         return SdkResult(probe, Verdict.ERRORED, session.given_up)
@@ -886,7 +895,7 @@ def _run_probe(
     request = {
         "op": "parse",
         "id": session.requests,
-        "version": probe.version,
+        "version": table,
         **probe.wire.to_dict(),
         "profile": probe.profile,
         "schema": probe.schema,

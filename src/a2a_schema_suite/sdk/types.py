@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag
 
@@ -345,12 +346,44 @@ _NO_TYPE_REASONS = (
 )
 
 
-def wire_type(schema: str, document: Any = None) -> WireType | None:
-    """The wire type of a document checked against ``schema`` (``v1_0/task.json#...``).
+def table_version(version: str, schema_root: Path | None = None) -> str:
+    """The version whose tables (:data:`TYPES`, :data:`SCHEMA_TYPES`, the canonical rules) a
+    version's documents use: the tables are written per wire generation, keyed by the version
+    directory that defines it (``v1_0``, ``v0_3``); a version with the same wire (``v1_1``,
+    scaffolded from 1.0: ``"wire": "1.0"`` in its version.json) uses that generation's, so that
+    nothing here names the set of versions. Unknown: ``version`` itself."""
+    if version in TYPES:
+        return version
+    from a2a_schema_suite.descriptor import DescriptorError, descriptors, version_of
+
+    try:
+        described = descriptors(schema_root).get(version)
+    except DescriptorError:
+        return version
+    if described is None:
+        return version
+    wire = version_of(described.wire)
+    return wire if wire in TYPES else version
+
+
+def table_location(schema: str, schema_root: Path | None = None) -> str:
+    """``v1_1/task.json#...`` -> ``v1_0/task.json#...`` when v1_1 has the 1.0 wire (see
+    :func:`table_version`); a location of a version the tables know is itself."""
+    version, slash, rest = schema.partition("/")
+    if not slash:
+        return schema
+    table = table_version(version, schema_root)
+    return schema if table == version else f"{table}/{rest}"
+
+
+def wire_type(schema: str, document: Any = None, schema_root: Path | None = None) -> WireType | None:
+    """The wire type of a document checked against ``schema`` (``v1_0/task.json#...``; a
+    version with a known wire uses its generation's table, :func:`table_location`).
 
     ``None`` when the location has no wire type (see :func:`no_type_reason`), or, for a 0.3
     StreamEvent, when the document's ``kind`` names no event type.
     """
+    schema = table_location(schema, schema_root)
     if schema in BY_KIND:
         kind = document.get("kind") if isinstance(document, dict) else None
         name = V03_KINDS.get(kind) if isinstance(kind, str) else None
@@ -358,8 +391,9 @@ def wire_type(schema: str, document: Any = None) -> WireType | None:
     return SCHEMA_TYPES.get(schema)
 
 
-def no_type_reason(schema: str, document: Any = None) -> str:
+def no_type_reason(schema: str, document: Any = None, schema_root: Path | None = None) -> str:
     """Why :func:`wire_type` gave ``None`` for ``schema`` (and ``document``)."""
+    shown, schema = schema, table_location(schema, schema_root)
     if schema in BY_KIND:
         kind = document.get("kind") if isinstance(document, dict) else None
         return (
@@ -368,9 +402,9 @@ def no_type_reason(schema: str, document: Any = None) -> str:
         )
     for prefix, reason in _NO_TYPE_REASONS:
         if schema.startswith(prefix):
-            return f"{schema}: {reason}"
+            return f"{shown}: {reason}"
     fragment = urldefrag(schema)[1]
-    return f"{schema}: no wire type is mapped to this schema location" + (
+    return f"{shown}: no wire type is mapped to this schema location" + (
         " (a $defs entry without an A2A type of its own)" if fragment else ""
     )
 
