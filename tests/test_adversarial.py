@@ -23,7 +23,11 @@ from typing import ClassVar
 
 import pytest
 
+import docsnippets
 from conftest import CASES, SCHEMAS
+
+#: the page of the docs site that shows the budgets
+SECURITY_PAGE = "README.md"
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 TASK = {"id": "task-1", "contextId": "ctx-1", "status": {"state": "TASK_STATE_WORKING"}}
@@ -977,11 +981,8 @@ def test_a_recording_holds_no_credential_in_any_escaped_form(tmp_path):
 
 def test_the_readme_budget_snippet_is_real_output(tmp_path):
     """README, "Security": the console block is this run's output, line for line."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("**Budgets.**") :]
-    start = section.index("```console\n") + len("```console\n")
-    block = section[start : section.index("\n```", start)]
-    command, *expected = block.split("\n")
+    block = docsnippets.block(SECURITY_PAGE, "Security", "console", after="**Budgets.**")
+    command, *expected = block.rstrip("\n").split("\n")
     assert command == "$ a2a-schema-suite run cases --schemas draft --time-budget 5"
     schema_root(tmp_path, {"fan.json": fan_out()}, name="draft")
     write(

@@ -14,6 +14,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
+import docsnippets
 from a2a_schema_suite import __version__
 from a2a_schema_suite.cli import COMMANDS, main
 from a2a_schema_suite.lint import RULES, CheckOptions, check, pointer_lines
@@ -119,9 +120,8 @@ def test_clean_tree_passes_every_rule_and_runs_the_suite(tree):
 
 def _documented_rules() -> dict[str, str]:
     """``rule id -> outcome column`` of the rule table in docs/AUTHORING.md section 6."""
-    guide = (Path(__file__).resolve().parent.parent / "docs" / "AUTHORING.md").read_text()
-    section = guide[guide.index("## 6. `check`") :]
-    section = section[: section.index("\n## ", 1)]
+    [heading] = [h for h in docsnippets.headings("AUTHORING.md") if h.startswith("6. `check`")]
+    section = docsnippets.section("AUTHORING.md", heading)
     rows = re.findall(r"^\| `([a-z-]+)` \| ([^|]+) \|", section, re.MULTILINE)
     return {rule: outcome.strip() for rule, outcome in rows}
 

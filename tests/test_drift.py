@@ -24,12 +24,15 @@ pytest.importorskip("grpc_tools")
 from google.api import field_behavior_pb2
 from google.protobuf import descriptor_pb2
 
+import docsnippets
 from a2a_schema_suite.evolve import protoload
 from a2a_schema_suite.evolve.drift import compare, default_allow_file
 from a2a_schema_suite.evolve.schemamap import SchemaIndex
 from conftest import SCHEMAS, declare_suite_project
 
 ROOT = SCHEMAS.parent
+#: the page of the docs site that walks through drift
+PROTOCOL_PAGE = "README.md"
 ALLOW = default_allow_file(SCHEMAS, "v1_0")
 PKG = "lf.a2a.v1"
 
@@ -434,9 +437,9 @@ def test_the_readme_example_is_real_output(tmp_path: Path):
     import os
     import shutil
 
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = text.split("the 1.0 proto as compiled inside `a2a-sdk`, against the schemas of a checkout:")[1]
-    block = block.split("```console\n")[1].split("```")[0]
+    block = docsnippets.block(
+        PROTOCOL_PAGE, "When the protocol changes", "console", after="the 1.0 proto as compiled inside"
+    )
     shutil.copytree(SCHEMAS, tmp_path / "schemas")
     shutil.copytree(ROOT / "cases", tmp_path / "cases")
     declare_suite_project(tmp_path)
@@ -504,7 +507,7 @@ def test_an_allow_entry_that_matches_nothing_is_reported_as_unused(tmp_path: Pat
 
 
 def test_the_authoring_guide_lists_every_allow_entry():
-    guide = (ROOT / "docs" / "AUTHORING.md").read_text(encoding="utf-8")
+    guide = docsnippets.text("AUTHORING.md")
     entries = json.loads(ALLOW.read_text())["allow"]
     for entry in entries:
         assert f"| `{entry['rule']}` | `{entry['proto']}` |" in guide, entry

@@ -15,14 +15,15 @@ from pathlib import Path
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
+import docsnippets
+
 ROOT = Path(__file__).resolve().parent.parent
 COMMAND = re.compile(r"pip install ([^`\n\"]+)")
 #: where a suggestion can stand: every message of the tool, and every page a user reads
 PLACES = [
     *sorted((ROOT / "src").rglob("*.py")),
-    ROOT / "README.md",
     ROOT / "action.yml",
-    *sorted((ROOT / "docs").glob("*.md")),
+    *(docsnippets.path(page) for page in docsnippets.pages()),
 ]
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+import docsnippets
 from conftest import CASES, REPO
 
 GIT_ENV = {
@@ -306,9 +307,9 @@ def test_pre_commit_hook_manifest_is_what_the_readme_says():
         "a2a-stream-v0-3",
         "a2a-check-suites",
     ]
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    page = docsnippets.section(PAGE, "pre-commit")
     for hook_id in ids:
-        assert f"`{hook_id}`" in readme, hook_id
+        assert f"`{hook_id}`" in page, hook_id
     # every schema a hook names exists
     for hook in hooks:
         entry = hook["entry"].split()
@@ -316,22 +317,19 @@ def test_pre_commit_hook_manifest_is_what_the_readme_says():
             ref = entry[entry.index("--schema") + 1].split("#")[0]
             assert (REPO / "schemas" / ref).is_file(), ref
     # the README's config is valid pre-commit configuration with hooks that exist
-    config = yaml.safe_load(readme_yaml("### pre-commit"))
+    config = yaml.safe_load(docsnippets.block(PAGE, "pre-commit", "yaml"))
     used = {h["id"] for repo in config["repos"] for h in repo["hooks"]}
     assert used <= set(ids)
 
 
-def readme_yaml(heading: str) -> str:
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    match = re.compile(r"```yaml\n(.*?)```", re.S).search(text, text.index(heading))
-    assert match
-    return match.group(1)
+#: the page of the docs site that shows the pre-commit and GitHub Action configurations
+PAGE = "README.md"
 
 
 def test_readme_pre_commit_config_runs(tmp_path, hook_repo, pre_commit_home):
     """The README's snippet, pointed at this checkout, on a repository with a card and a stream."""
     repo, rev = hook_repo
-    config = readme_yaml("### pre-commit")
+    config = docsnippets.block(PAGE, "pre-commit", "yaml")
     config = re.sub(r"repo: \S+", f"repo: {repo}", config, count=1)
     config = re.sub(r"rev: \S+", f"rev: {rev}", config, count=1)
     root = tmp_path / "user"
@@ -656,7 +654,7 @@ def test_action_passes_optional_inputs_only_when_set(tmp_path, installed):
 
 def test_readme_workflow_runs(tmp_path, installed):
     """Each step of the README's workflow that uses the action, on a workspace with what it names."""
-    workflow = yaml.safe_load(readme_yaml("### GitHub Action"))
+    workflow = yaml.safe_load(docsnippets.block(PAGE, "GitHub Action", "yaml"))
     steps = [
         s
         for job in workflow["jobs"].values()

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+import docsnippets
 from a2a_schema_suite.cli import COMMANDS
 from conftest import CASES, SCHEMAS, declare_suite_project, version_names
 
@@ -315,18 +316,16 @@ def test_junit_times_are_measured(tmp_path):
 # -- coverage --suite -------------------------------------------------------------------------------
 
 
-def readme_block(after: str, language: str) -> str:
-    text = (CASES.parent / "README.md").read_text(encoding="utf-8")
-    start = text.index(after)
-    start = text.index(f"```{language}\n", start) + len(language) + 4
-    return text[start : text.index("```", start)]
+#: where the docs site shows `coverage --suite` and the completion line
+COVERAGE_PAGE, COMPLETION_PAGE = "README.md", "README.md"
+ADDS = "**What one suite adds.**"
 
 
 def test_coverage_suite_shows_what_a_suite_adds(tmp_path):
     # the README's suite and its output, as printed
     suite = tmp_path / "oauth2_description.json"
-    suite.write_text(readme_block("**What one suite adds.**", "json"), encoding="utf-8")
-    console = readme_block("**What one suite adds.**", "console").splitlines()
+    suite.write_text(docsnippets.block(COVERAGE_PAGE, "Coverage", "json", after=ADDS), encoding="utf-8")
+    console = docsnippets.block(COVERAGE_PAGE, "Coverage", "console", after=ADDS).splitlines()
     assert console[0] == "$ a2a-schema-suite coverage cases/v0_3 --suite oauth2_description.json"
     # in a checkout (a copy): the numbers may move as suites are added, the words may not
     shutil.copytree(CASES / "v0_3", tmp_path / "cases" / "v0_3")
@@ -405,7 +404,11 @@ def test_options_do_not_leak_between_calls_in_one_process():
 
 def test_readme_bash_completion_snippet_completes():
     """The README's bash line, evaluated in a real bash, completes a schema reference."""
-    line = next(x for x in readme_block("### Shell completion", "sh").splitlines() if "bash_source" in x)
+    line = next(
+        x
+        for x in docsnippets.block(COMPLETION_PAGE, "Shell completion", "sh").splitlines()
+        if "bash_source" in x
+    )
     snippet = line.split("#", 1)[0].strip()
     script = (
         f"{snippet}\n"

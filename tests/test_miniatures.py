@@ -15,6 +15,7 @@ from typing import Any
 import miniatures
 import pytest
 
+import docsnippets
 from a2a_schema_suite import guard
 from a2a_schema_suite.engines import MINIATURE_GROUP
 from a2a_schema_suite.registry import SchemaStore
@@ -339,10 +340,8 @@ def test_the_guard_never_swallows_an_interrupt():
 # --- the documented snippets work as written -------------------------------------------------------------
 
 
-def _block(text: str, language: str, containing: str = "") -> str:
-    """The first fenced block of ``language`` in ``text`` that holds ``containing``."""
-    blocks = [part.split("```", 1)[0] for part in text.split(f"```{language}\n")[1:]]
-    return next(block for block in blocks if containing in block)
+#: the page that says how to pick an engine (its entry point) and the page that writes one
+ENGINES_PAGE, MINIATURE_PAGE = "README.md", "ENGINES.md"
 
 
 def test_the_documented_miniature_plugs_in_as_documented(tmp_path):
@@ -350,22 +349,27 @@ def test_the_documented_miniature_plugs_in_as_documented(tmp_path):
     the documented command reject the bundled task suite's valid cases (exit 1)."""
     import tomllib
 
-    docs = (REPO / "docs" / "ENGINES.md").read_text(encoding="utf-8")
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    entry_points = tomllib.loads(_block(readme, "toml", "entry-points"))["project"]["entry-points"]
-    assert entry_points == tomllib.loads(_block(docs, "toml"))["project"]["entry-points"]
+    shown = docsnippets.block(ENGINES_PAGE, "Engines", "toml")
+    entry_points = tomllib.loads(shown)["project"]["entry-points"]
+    miniature = docsnippets.block(MINIATURE_PAGE, "Miniature engines", "toml")
+    assert entry_points == tomllib.loads(miniature)["project"]["entry-points"]
     [(name, reference)] = entry_points[MINIATURE_GROUP].items()
     module, attribute = reference.split(":")
     site = tmp_path / "site"
     package = site / module.replace(".", "/")
     package.parent.mkdir(parents=True)
     (package.parent / "__init__.py").write_text("")
-    package.with_suffix(".py").write_text(_block(docs, "python"))
+    package.with_suffix(".py").write_text(docsnippets.block(MINIATURE_PAGE, "Miniature engines"))
     info = site / "documented-0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: documented\nVersion: 0\n")
     (info / "entry_points.txt").write_text(f"[{MINIATURE_GROUP}]\n{name} = {reference}\n")
-    command = _block(docs, "console").strip().removeprefix("$ a2a-schema-suite ").split()
+    command = (
+        docsnippets.block(MINIATURE_PAGE, "Miniature engines", "console")
+        .strip()
+        .removeprefix("$ a2a-schema-suite ")
+        .split()
+    )
     assert command[-1] == f"miniature:{name}" and attribute == "AlwaysInvalid"
     code, out, _ = cli(site, REPO, *command, "--format", "json")
     assert code == 1

@@ -7,7 +7,6 @@ installed entry point as an SDK team's run loads it.
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,21 +14,15 @@ from pathlib import Path
 import pytest
 
 import a2a_schema_suite as suite
+import docsnippets
 from a2a_schema_suite.testing import assert_a2a_invalid, assert_a2a_valid, verdict
-from conftest import CASES, REPO
+from conftest import CASES
 
 pytest_plugins = ["pytester"]
 
-README = REPO / "README.md"
-
-
-def readme_block(heading: str, language: str = "python") -> str:
-    """The first ``language`` code block after ``heading`` in the README."""
-    text = README.read_text(encoding="utf-8")
-    start = text.index(heading)
-    match = re.compile(rf"```{language}\n(.*?)```", re.S).search(text, start)
-    assert match, f"no {language} block after {heading!r}"
-    return match.group(1)
+#: the page of the docs site that shows the plugin
+PAGE, HEADING = "README.md", "pytest plugin"
+FAILURE = "A failure reads like the CLI's report"
 
 
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
@@ -38,7 +31,7 @@ def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
 
 
 def test_readme_example_runs_without_warnings(pytester):
-    pytester.makepyfile(test_sdk=readme_block("### pytest plugin"))
+    pytester.makepyfile(test_sdk=docsnippets.block(PAGE, HEADING))
     result = run(pytester, "-q")
     expected = len(list(suite.iter_cases(version="v1_0", schema="task.json", valid=True)))
     assert result.ret == 0, result.stdout.str()
@@ -48,10 +41,10 @@ def test_readme_example_runs_without_warnings(pytester):
 
 
 def test_readme_failure_text_is_the_cli_text(pytester):
-    pytester.makepyfile(test_bad=readme_block("A failure reads like the CLI's report"))
+    pytester.makepyfile(test_bad=docsnippets.block(PAGE, HEADING, after=FAILURE))
     result = run(pytester, "-q")
     assert result.ret == 1
-    console = readme_block("A failure reads like the CLI's report", "console")
+    console = docsnippets.block(PAGE, HEADING, "console", after=FAILURE)
     shown = [line for line in console.splitlines() if line.startswith("E ")]
     assert len(shown) == 4
     for line in shown:

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
-from pathlib import Path
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+import docsnippets
+
+#: where the example lives on the docs site
+PAGE, HEADING = "README.md", "The CLI's verdicts in Python"
 
 
 def _example() -> str:
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("### The CLI's verdicts in Python") :]
-    match = re.search(r"```python\n(.*?)```", section, re.S)
-    assert match, "no python block in the section"
-    return match.group(1)
+    return docsnippets.block(PAGE, HEADING)
 
 
 def test_readme_pytest_example_passes(tmp_path):

@@ -19,14 +19,12 @@ from pathlib import Path
 
 import pytest
 
+import docsnippets
 import nodejs
-from conftest import REPO
 
-_BLOCK = re.compile(
-    r"<!-- recipe: (?P<name>[a-z-]+)(?: (?P<file>\S+))? -->\n```(?P<lang>\w+)\n"
-    r"(?P<body>.*?)```",
-    re.DOTALL,
-)
+#: the page of the docs site that holds the recipes
+PAGE = "README.md"
+_MARK = re.compile(r"recipe: (?P<name>[a-z-]+)(?: (?P<file>\S+))?")
 NAMES = ("check-jsonschema", "ajv", "hyperjump", "jsonschema-rs")
 NODE = {"ajv", "hyperjump"}
 
@@ -43,11 +41,12 @@ INVALID_TASK = {
 
 
 def recipes() -> dict[str, dict[str, str]]:
-    """name -> {"sh": commands, "<file>": program} from README.md."""
+    """name -> {"sh": commands, "<file>": program} from the recipes page."""
     found: dict[str, dict[str, str]] = {}
-    for match in _BLOCK.finditer((REPO / "README.md").read_text(encoding="utf-8")):
-        key = match["file"] or match["lang"]
-        found.setdefault(match["name"], {})[key] = match["body"]
+    for block in docsnippets.blocks(PAGE):
+        match = _MARK.fullmatch(block.comment)
+        if match:
+            found.setdefault(match["name"], {})[match["file"] or block.lang] = block.body
     return found
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import docsnippets
 from conftest import REPO
 
 CITATION = re.compile(r"A2A_REFERENCE(?:\.md)?`?\)? ?§(\d+)")
@@ -16,8 +17,7 @@ def test_every_cited_section_exists():
     files = [
         *REPO.glob("schemas/**/*.json"),
         *REPO.glob("src/**/*.py"),
-        REPO / "README.md",
-        *REPO.glob("docs/*.md"),
+        *(docsnippets.path(page) for page in docsnippets.pages()),
     ]
     cited = {
         (path.relative_to(REPO).as_posix(), int(n))

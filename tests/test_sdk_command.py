@@ -23,8 +23,12 @@ from typing import Any
 import jsonschema
 import pytest
 
+import docsnippets
 from a2a_schema_suite.sdk.types import TYPES
 from conftest import CASES, REPO, SCHEMAS
+
+#: the page of the docs site for SDK teams (the matrix command, a real run)
+SDK_PAGE = "README.md"
 
 META = json.loads((SCHEMAS / "_meta" / "sdk.json").read_text(encoding="utf-8"))
 JS_ADAPTER = REPO / "adapters" / "js_a2a_sdk"
@@ -378,7 +382,7 @@ def test_docs_sdk_matrix_is_what_its_command_generates(tmp_path):
     committed = (REPO / "docs" / "SDK_MATRIX.md").read_text(encoding="utf-8")
     command = "a2a-schema-suite " + " ".join(MATRIX_COMMAND) + " --output docs/SDK_MATRIX.md"
     assert out.read_text(encoding="utf-8") == committed, f"docs/SDK_MATRIX.md is stale: run `{command}`"
-    assert command in (REPO / "README.md").read_text(encoding="utf-8")
+    assert command in docsnippets.text(SDK_PAGE)
     notes = (REPO / "docs" / "SDK_MATRIX_NOTES.md").read_text(encoding="utf-8")
     assert notes.strip() in committed
 
@@ -404,9 +408,8 @@ def test_the_readme_example_is_a_real_run():
     import re
     import shlex
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    block = readme.split("<!-- sdk-example -->", 1)[1].split("```console\n", 1)[1].split("\n```", 1)[0]
-    command, *shown = block.split("\n")
+    [block] = [b.body for b in docsnippets.blocks(SDK_PAGE) if b.comment == "sdk-example"]
+    command, *shown = block.rstrip("\n").split("\n")
     args = shlex.split(command.removeprefix("$ a2a-schema-suite "))
     done = cli(*args)
 

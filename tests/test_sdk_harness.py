@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+import docsnippets
 from a2a_schema_suite.sdk import harness
 from a2a_schema_suite.sdk.canonical import canonical_diff, normalise, timestamp
 from a2a_schema_suite.sdk.harness import Verdict, adapter_command, collect_probes, run_adapter
@@ -293,7 +294,7 @@ def test_every_case_location_has_a_wire_type_or_a_reason(probes):
 
 
 def test_the_protocol_doc_names_every_type():
-    doc = (REPO / "docs" / "SDK_ADAPTERS.md").read_text(encoding="utf-8")
+    doc = docsnippets.text("SDK_ADAPTERS.md")
     for version, names in TYPES.items():
         for name in names:
             assert f"`{name}`" in doc, (version, name)
@@ -348,9 +349,8 @@ def test_js_sdk_adapter_runs_every_case(probes):
 
 
 def _doc_block(marker: str) -> str:
-    doc = (REPO / "docs" / "SDK_ADAPTERS.md").read_text(encoding="utf-8")
-    after = doc.split(f"<!-- {marker} -->", 1)[1]
-    return after.split("```python\n", 1)[1].split("```", 1)[0]
+    [block] = [b.body for b in docsnippets.blocks("SDK_ADAPTERS.md", lang="python") if b.comment == marker]
+    return block
 
 
 def test_the_example_adapter_of_the_doc_runs_over_every_case(tmp_path, probes):

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import a2a_schema_suite as suite
-from conftest import REPO
+import docsnippets
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -64,9 +64,7 @@ KEYWORDS = {"MUST", "MUST NOT", "REQUIRED", "SHOULD", "SHOULD NOT", "RECOMMENDED
 
 
 def _audit_rows() -> list[list[str]]:
-    text = (REPO / "docs" / "SCHEMA_CONVENTIONS.md").read_text(encoding="utf-8")
-    section = text[text.index("## MUST is never SHOULD: the audit") :]
-    section = section[: section.index("\n## ", 5)]
+    section = docsnippets.section("SCHEMA_CONVENTIONS.md", "MUST is never SHOULD: the audit")
     rows = [
         [cell.strip() for cell in line.strip().strip("|").split("|")]
         for line in section.splitlines()

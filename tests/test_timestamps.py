@@ -14,6 +14,9 @@ import pytest
 
 from conftest import SCHEMAS
 
+#: the page of the docs site that shows advice in `validate`
+RULES_PAGE = "README.md"
+
 SPEC_EXAMPLE = "2025-04-02T16:59:35.331844"  # the 0.3 spec's own example: no offset
 
 
@@ -142,11 +145,10 @@ def test_a_suite_pins_verdicts_so_advice_leaves_its_tests_passed(tmp_path):
 
 
 def test_the_readme_example_is_real_output(tmp_path):
-    from conftest import REPO
+    import docsnippets
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
     command = "$ a2a-schema-suite validate --schema v0_3/task.json task.json\n"
-    shown = readme.split(command, 1)[1].split("```", 1)[0]
+    [shown] = [b.body.split(command, 1)[1] for b in docsnippets.blocks(RULES_PAGE) if command in b.body]
     (tmp_path / "task.json").write_text(json.dumps(task_03(SPEC_EXAMPLE)), encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "-m", "a2a_schema_suite", "validate", "--schema", "v0_3/task.json", "task.json"],

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 from pathlib import Path
 
+import docsnippets
+
 ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
+#: the page of the docs site with the Python API example
+PYTHON_PAGE = "README.md"
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -42,20 +44,8 @@ def test_a_hostile_command_name_is_not_echoed_raw(tmp_path):
     assert "\x1b" not in done.stderr and "\x07" not in done.stderr
 
 
-def test_the_cli_summary_names_every_binding():
-    from a2a_schema_suite.commands.probe import command
-
-    binding = next(p for p in command.params if p.name == "binding")
-    choices = list(binding.type.choices)  # type: ignore[attr-defined]
-    summary = README.read_text(encoding="utf-8")
-    line = next(x for x in summary.splitlines() if "--binding " in x and "--send TEXT" in x)
-    assert f"--binding {'|'.join(choices)}" in line, (choices, line)
-
-
 def test_the_readme_describe_example_prints_each_hint_once(tmp_path):
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("### The CLI's verdicts in Python") :]
-    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)  # type: ignore[union-attr]
+    code = docsnippets.block(PYTHON_PAGE, "The CLI's verdicts in Python")
     namespace: dict[str, object] = {}
     exec(compile(code, "README example", "exec"), namespace)
     card = {**namespace["CARD"], "preferredTransport": "JSONRPC"}  # type: ignore[dict-item]
@@ -68,9 +58,7 @@ def test_the_readme_describe_example_prints_each_hint_once(tmp_path):
 
 
 def test_the_readme_says_what_the_test_command_needs_under_ci():
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("## The two commands") :]
-    section = section[: section.index("\n## ", 1)]
+    section = docsnippets.section("README.md", "The two commands")
     assert "bash .ci/test-prerequisites" in section
     run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert run.index("bash .ci/test-prerequisites") < run.index('for command in "${commands[@]}"')

@@ -32,6 +32,7 @@ import jsonschema
 import pytest
 import referencing
 
+import docsnippets
 import nodejs
 from a2a_schema_suite.bundle import bundle
 from a2a_schema_suite.jsonio import iter_jsonl
@@ -39,7 +40,10 @@ from a2a_schema_suite.registry import PROFILES, SchemaStore
 from a2a_schema_suite.results import Outcome
 from a2a_schema_suite.runner import RunOptions, suite_results
 from a2a_schema_suite.suite import Suite, load_suites
-from conftest import CASES, REPO, SCHEMAS, schema_files
+from conftest import CASES, SCHEMAS, schema_files
+
+#: the page of the docs site with the recipes' parity table
+PARITY_PAGE = "README.md"
 
 VALIDATORS = ("python-jsonschema", "jsonschema-rs", "ajv", "hyperjump", "check-jsonschema")
 
@@ -277,8 +281,8 @@ def test_the_exceptions_are_rule_findings_only(parity):
     assert all(re.search(r": \['[a-z0-9-]+'", e) for e in parity.exceptions), parity.exceptions
     rules = {rule for e in parity.exceptions for rule in re.findall(r"'([a-z0-9-]+)'", e)}
     assert {"https-interface", "stream-order", "lifecycle-terminal"} <= rules, rules
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    assert f"whose every error carries a rule id; {len(parity.exceptions)} today)" in " ".join(readme.split())
+    page = docsnippets.section(PARITY_PAGE, "Parity")
+    assert f"whose every error carries a rule id; {len(parity.exceptions)} today)" in " ".join(page.split())
 
 
 def test_the_javascript_validators_are_the_pinned_ones(parity):
@@ -306,8 +310,7 @@ _README_NAMES = {
 
 def readme_table() -> dict[tuple[str, str], tuple[str, int, str]]:
     """(validator, A2A version) -> (validator version, cases, agreement) from the README."""
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    section = text.split("## Using the schemas elsewhere", 1)[1].split("\n## ", 1)[0]
+    section = docsnippets.section(PARITY_PAGE, "Using the schemas elsewhere")
     return {
         (m["validator"], m["a2a"]): (m["version"], int(m["cases"].replace(",", "")), m["agreement"])
         for m in _ROW.finditer(section)
