@@ -30,8 +30,6 @@ from conftest import SCHEMAS, declare_suite_project
 
 ROOT = SCHEMAS.parent
 DEV_1_1 = ROOT / "tests" / "fixtures" / "a2a_dev_1_1_28491879.proto"
-#: the interop keyword of issue 23 item 3; check accepts it once the profile knows it
-INTEROP_KEYWORD = "x-receiver-also-accepts"
 
 
 def cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
@@ -108,7 +106,7 @@ def test_the_dev_1_1_patch_applied_to_a_copy_of_v1_0_makes_drift_clean_and_check
     )
 
     # check runs drift too (rule proto-drift), here against the 1.1 proto the copy now tracks
-    check_args = ("check", "--proto", f"v1_0={DEV_1_1}", "--allow-keyword", INTEROP_KEYWORD, "-q")
+    check_args = ("check", "--proto", f"v1_0={DEV_1_1}", "-q")
     unpatched = cli(*check_args, cwd=v1_0_copy)
     assert unpatched.returncode == 1
     assert unpatched.stdout.count("check: proto-drift: v1_0: missing-member:") == 5
