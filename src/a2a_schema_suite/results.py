@@ -340,6 +340,13 @@ class CaseResult:
     def test_id(self) -> str:
         return f"{self.suite} > {self.description}"
 
+    def named_only(self) -> CaseResult:
+        """This result without its errors and data (never worded): what a report that names a
+        passed test without showing its errors needs (``RunOptions.keep_passed``)."""
+        if not self.errors and self.data is None:
+            return self
+        return dataclasses.replace(self, errors=(), data=None)
+
     def timed(self, duration: float) -> CaseResult:
         """This result with ``duration`` (``dataclasses.replace`` of one field, without its
         generic cost: the runner times every case)."""

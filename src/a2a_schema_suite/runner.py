@@ -84,6 +84,9 @@ class RunOptions:
     #: keep tests whose ``suite > description`` contains this, ignoring case (see :func:`selects`)
     select: str | None = None
     fail_fast: bool = False
+    #: False: a passed result comes without its errors and data, never worded (a report that
+    #: shows a passed test by its name alone: every format but JSON)
+    keep_passed: bool = True
 
 
 def selects(select: str | None, test_id: str) -> bool:
@@ -413,6 +416,8 @@ def suite_results(
             )
         else:
             result = judged(test)
+        if not options.keep_passed and result.outcome is Outcome.PASSED:
+            result = result.named_only()
         result = result.timed(time.perf_counter() - started)
         yield result
         if options.fail_fast and result.outcome is not Outcome.PASSED:

@@ -74,7 +74,10 @@ def command(
     roots = choose_roots(schemas, cases, paths)
     inputs = case_inputs(roots, paths)
     store = load_store(roots.schemas, engine)
-    options = RunOptions(profile=profile, policy=policy, select=select, fail_fast=fail_fast)
+    # only the JSON report shows a passed test's errors: the others are never worded
+    options = RunOptions(
+        profile=profile, policy=policy, select=select, fail_fast=fail_fast, keep_passed=fmt == "json"
+    )
     if shard is not None:
         from a2a_schema_suite.suite import discover_roots
 

@@ -1,0 +1,103 @@
+"""Lazy details (issue 26 item 6): a result keeps the engine's errors and words them when read.
+
+The words themselves are pinned elsewhere (test_messages, the suites' expectedErrors, and the
+snapshot comparison of scripts/snapshot.py): here, that judging and running do not word what no
+report reads, and that what is read is what the eager path gave.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from a2a_schema_suite import explain
+from a2a_schema_suite.engines import rust_available
+from a2a_schema_suite.registry import SchemaStore
+from a2a_schema_suite.results import DeferredErrors, Outcome
+from a2a_schema_suite.runner import RunOptions, run_suites
+from a2a_schema_suite.suite import Suite, load_suites
+from a2a_schema_suite.tool import bundled_cases, bundled_schemas
+
+ENGINES = ["jsonschema", *(["jsonschema-rs"] if rust_available() else [])]
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def engine_store(request: pytest.FixtureRequest) -> SchemaStore:
+    return SchemaStore.load(bundled_schemas(), engine=request.param)
+
+
+def _count_wording(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls = [0]
+    real = explain.detail
+
+    def counted(*args, **kwargs):
+        calls[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(explain, "detail", counted)
+    return calls
+
+
+def test_pending_errors_read_as_the_eager_ones(engine_store):
+    task = engine_store.validator("v1_0/task.json")
+    documents = [
+        {"id": 1, "status": {"state": "completed"}, "kind": "task"},
+        {"status": {}},
+        {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}, "history": [{"parts": []}]},
+    ]
+    for document in documents:
+        pending = explain.pending_errors(task, document)
+        assert pending, document
+        eager = explain.collect_errors(task, document)
+        lazy = DeferredErrors(pending)
+        assert lazy == eager and tuple(lazy) == eager and hash(lazy) == hash(eager)
+        assert [e.keyword for e in pending] == [e.keyword for e in eager]
+        # what a matcher reads of each error (and branch error) without its words
+        for entry, built in zip(pending, eager, strict=True):
+            walked = sorted((n.path, n.pointer, n.keyword, n.message) for n in entry.walk())
+            assert walked == sorted((e.path, e.pointer, e.keyword, e.message) for e in built.walk())
+
+
+def test_a_passing_run_words_only_what_its_matchers_pin(monkeypatch, engine_store):
+    suites = [s for s in load_suites([bundled_cases() / "v1_0" / "task.json"]) if isinstance(s, Suite)]
+    calls = _count_wording(monkeypatch)
+    results = list(run_suites(suites, engine_store, RunOptions()))
+    assert {r.outcome for r in results} == {Outcome.PASSED}
+    invalid = [r for r in results if r.actual_valid is False]
+    assert invalid and calls[0] == 0  # a message is compared by explain._worded, no detail built
+    # reading a result's errors words them, once, as the eager path did
+    first = invalid[0]
+    assert isinstance(first.errors, DeferredErrors)
+    shown = first.errors[:1]
+    assert calls[0] >= 1 and shown[0] is first.errors[0]
+
+
+def test_deferred_errors_pickle_as_their_details(engine_store):
+    task = engine_store.validator("v1_0/task.json")
+    lazy = DeferredErrors(explain.pending_errors(task, {"status": {}}))
+    restored = pickle.loads(pickle.dumps(lazy))
+    assert type(restored) is tuple and restored == tuple(lazy)
+
+
+def test_keep_passed_false_drops_only_what_no_report_but_json_shows(engine_store):
+    suites = [s for s in load_suites([bundled_cases() / "v1_0" / "task.json"]) if isinstance(s, Suite)]
+    kept = list(run_suites(suites, engine_store, RunOptions()))
+    named = list(run_suites(suites, engine_store, RunOptions(keep_passed=False)))
+    assert [(r.test_id, r.outcome, r.actual_valid, r.line) for r in kept] == [
+        (r.test_id, r.outcome, r.actual_valid, r.line) for r in named
+    ]
+    assert any(r.errors for r in kept) and not any(r.errors or r.data is not None for r in named)
+
+
+def test_a_stream_counts_the_findings_past_its_limit_without_wording_them(monkeypatch, engine_store):
+    from a2a_schema_suite.runner import stream_line_errors, stream_line_schema
+
+    validator = engine_store.validator(stream_line_schema(engine_store, "v1_0/stream_response.json"))
+    lines = [(n, {"statusUpdate": {"taskId": 1}}, None) for n in range(1, 40)]
+    calls = _count_wording(monkeypatch)
+    errors = stream_line_errors(lines, "v1_0", validator, limit=5)
+    assert calls[0] == 0 and len(errors) == 6 and errors[-1].keyword == "truncated"
+    assert "more finding(s) not shown" in errors[-1].message
+    assert calls[0] == 0  # the closing entry is no schema error
+    assert all(e.line is not None for e in errors[:5]) and calls[0] > 0
