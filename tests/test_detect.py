@@ -159,19 +159,26 @@ def test_a_message_without_message_id_is_invalid_and_says_so(tmp_path):
 @pytest.mark.parametrize(
     ("method", "hint"),
     [
-        ("message.send", "did you mean SendMessage (1.0) or message/send (0.3)?"),
-        ("a2a.sendMessage", "did you mean SendMessage (1.0) or message/send (0.3)?"),
-        ("tasks.get", "did you mean GetTask (1.0) or tasks/get (0.3)?"),
-        ("GetTasks", "did you mean GetTask (1.0)"),
+        ("message.send", "did you mean SendMessage ({v1}) or message/send (0.3)?"),
+        ("a2a.sendMessage", "did you mean SendMessage ({v1}) or message/send (0.3)?"),
+        ("tasks.get", "did you mean GetTask ({v1}) or tasks/get (0.3)?"),
+        ("GetTasks", "did you mean GetTask ({v1})"),
     ],
 )
 def test_an_unknown_method_is_invalid_with_a_did_you_mean(tmp_path, method, hint):
+    """The versions that share a guess are named together (1.0 and a draft with its methods)."""
+    from conftest import version_names
+
+    newest_first = [v[1:].replace("_", ".") for v in reversed(version_names())]
+    wire_1 = ", ".join(v for v in newest_first if not v.startswith("0."))
     path = write(
         tmp_path, "request.json", {"jsonrpc": "2.0", "id": 1, "method": method, "params": {"id": "t"}}
     )
     done = cli("validate", path)
     assert done.returncode == 1, done.stdout
-    assert f"$.method [enum] {method!r} is not a method of A2A 1.0 or 0.3; hint: {hint}" in done.stdout
+    versions = ", ".join(newest_first[:-1]) + " or " + newest_first[-1]
+    expected = f"$.method [enum] {method!r} is not a method of A2A {versions}; hint: {hint.format(v1=wire_1)}"
+    assert expected in done.stdout
 
 
 def test_malformed_objects_are_judged_as_what_they_are(tmp_path):

@@ -134,3 +134,52 @@ def test_a_stable_document_validated_as_the_draft_gets_the_matching_hints(tmp_pa
     assert _hints(_validate(root, f"{draft}/task.json", TASK, tmp_path)) == [
         f"'metadata' is required in A2A {dv} (draft), optional in A2A {pv}: a {pv} sender may leave it out"
     ]
+
+
+# -- detection: a document with a draft-only member is the draft's; one valid in both says so -----
+
+
+def _draft_only_case(file: str = "task.json") -> tuple[str, dict]:
+    """A valid test of the draft's suites for ``<draft>/<file>`` whose document carries a member
+    that the stable version's same definition lacks (``generation``), and that member."""
+    from a2a_schema_suite.jsonio import load_path
+    from a2a_schema_suite.migration import definitions_of
+
+    stable, draft = _same_wire_pair()
+    theirs = definitions_of(load_path(SCHEMAS / stable / file))[""][0]
+    ours = definitions_of(load_path(SCHEMAS / draft / file))[""][0]
+    new = ours - theirs
+    assert new, f"{draft}/{file} has no member of its own"
+    for path in sorted((REPO / "cases" / draft).glob("*.json")):
+        suite = json.loads(path.read_text())
+        if suite.get("schema") != f"{draft}/{file}" or suite.get("profile", "strict") != "strict":
+            continue
+        for test in suite["tests"]:
+            data = test["data"]
+            if test["valid"] and isinstance(data, dict) and new & set(data):
+                return sorted(new & set(data))[0], data
+    raise AssertionError(f"no valid case of {draft}/{file} carries {sorted(new)}")
+
+
+def test_a_document_valid_in_both_versions_says_so_and_the_stable_one_decides(tmp_path):
+    stable, draft = _same_wire_pair()
+    d = descriptors(SCHEMAS)
+    pv, dv = d[stable].protocol_version, f"{d[draft].protocol_version} (draft)"
+    path = tmp_path / "task.json"
+    path.write_text(json.dumps(TASK))
+    done = cli("validate", str(path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"no kind; valid in {pv} and in {dv} -> {stable}/task.json" in done.stdout + done.stderr
+    listed = json.loads(cli("validate", str(path), "--format", "json").stdout)["results"][0]
+    assert listed["schema"] == f"{stable}/task.json"
+    assert listed["note"].endswith(f"; valid in {pv} and in {dv}")
+    # invalid in both: said too, the stable version's errors shown
+    path.write_text(json.dumps({**TASK, "status": {"state": "TASK_STATE_NOPE"}}))
+    done = cli("validate", str(path))
+    assert done.returncode == 1
+    assert f"; invalid in {pv} and in {dv} -> {stable}/task.json" in done.stdout + done.stderr
+    # --version pins one: nothing else is said
+    done = cli("validate", "--version", draft, str(path))
+    assert (
+        "invalid in" not in done.stdout + done.stderr and f"-> {draft}/task.json" in done.stdout + done.stderr
+    )

@@ -183,6 +183,57 @@ def no_such_type(
     )
 
 
+def _label(store: SchemaStore, version: str) -> str:
+    """``1.1 (draft)``, ``1.0``: a version of the store's root as a note names it."""
+    from a2a_schema_suite.descriptor import DescriptorError, descriptors
+
+    try:
+        described = descriptors(store.root).get(version)
+    except DescriptorError:
+        described = None
+    if described is None or described.stable:
+        return version_name(version)
+    return f"{described.protocol_version} ({described.status})"
+
+
+def _also(
+    schema: str,
+    errors: Sequence[ErrorDetail],
+    also: tuple[str, ...],
+    errors_of: Callable[[str], Sequence[ErrorDetail]],
+    policy: str,
+    store: SchemaStore,
+) -> str:
+    """The note's end for a document judged by ``schema`` that another version of its wire has
+    the same schema for (:attr:`Detection.also`): ``; valid in 1.0 and in 1.1 (draft)``, or which
+    one it fails. The verdict stays ``schema``'s: the wire's stable version decides."""
+    from a2a_schema_suite.registry import SchemaError
+
+    def valid(found: Sequence[ErrorDetail]) -> bool:
+        return not split_policy(found, policy)[0]
+
+    here = _label(store, _version(schema))
+    same: list[str] = []
+    differ: list[str] = []
+    for ref in also:
+        if not _exists(store, ref):
+            continue
+        try:
+            (same if valid(errors_of(ref)) == valid(errors) else differ).append(ref)
+        except SchemaError:  # the other version's schema cannot be used: its own report says so
+            continue
+    if not same and not differ:
+        return ""
+    word = "valid" if valid(errors) else "invalid"
+    other = "invalid" if valid(errors) else "valid"
+    said = f"; {word} in {here}" + "".join(f" and in {_label(store, _version(r))}" for r in same)
+    if differ:
+        said += ", " + " and ".join(
+            f"{other} in {_label(store, _version(r))} (--version {_version(r)})" for r in differ
+        )
+    return said
+
+
 def _as(schema: str, error: ErrorDetail, severity: str | None = None) -> ErrorDetail:
     """The error of one candidate, saying which (``as v0_3/task.json: ...``)."""
     return dataclasses.replace(
@@ -209,6 +260,8 @@ def judge(
     note = detection.explain() + (f"; as {version_name(pinned)} (--version {pinned})" if pinned else "")
     if len(schemas) == 1:
         errors = errors_of(schemas[0])
+        if pinned is None and detection.also:
+            note += _also(schemas[0], errors, detection.also, errors_of, policy, store)
         return verdict_result(
             name, schemas[0], _with_method_hint(errors, data, store), policy, data=data, note=note
         )
@@ -308,7 +361,7 @@ def method_hint(method: str, methods: dict[str, list[str]]) -> str | None:
     if any(method in names for names in methods.values()):
         return None
     words = _tokens(method) - {"a2a"}
-    guesses = []
+    guesses: dict[str, list[str]] = {}  # the name -> the versions it is the best guess of
     for version, names in reversed(methods.items()):
         scored = [
             (
@@ -323,8 +376,9 @@ def method_hint(method: str, methods: dict[str, list[str]]) -> str | None:
             close = difflib.get_close_matches(method, names, n=1, cutoff=0.6)
             best = close[0] if close else ""
         if best:
-            guesses.append(f"{best} ({version_name(version)})")
-    return f"did you mean {' or '.join(guesses)}?" if guesses else None
+            guesses.setdefault(best, []).append(version_name(version))
+    said = [f"{name} ({', '.join(versions)})" for name, versions in guesses.items()]
+    return f"did you mean {' or '.join(said)}?" if said else None
 
 
 _methods: dict[int, dict[str, list[str]]] = {}  # by id(store): read once per store
@@ -349,7 +403,8 @@ def _with_method_hint(errors: Sequence[ErrorDetail], data: Any, store: SchemaSto
     hint = method_hint(method, methods)
     if hint is None or not methods:
         return errors
-    versions = " or ".join(version_name(v) for v in reversed(methods))
+    named = [version_name(v) for v in reversed(methods)]
+    versions = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1]
     error = ErrorDetail(
         "$.method",
         "/method",

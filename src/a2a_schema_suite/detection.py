@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,6 +87,10 @@ class Detection:
     #: when ambiguous: the schemas it is validated against, each (the verdict weighs them all)
     candidates: tuple[str, ...] = ()
     stream: bool = False
+    #: the same schema in the other versions of its wire that the document fits as well (a 1.0
+    #: document with no 1.1 member: ``v1_1/task.json``); the verdict is ``schema``'s, the note
+    #: says whether it is valid under these too (:func:`a2a_schema_suite.candidates.judge`)
+    also: tuple[str, ...] = ()
 
     @property
     def is_a2a(self) -> bool:
@@ -237,7 +242,7 @@ def _jsonrpc(data: dict[str, Any]) -> Detection:
             (f"{V1}/jsonrpc_request.json", f"{V03}/jsonrpc_request.json"),
         )
     if "result" in data:
-        inner = detect(data["result"]) if isinstance(data["result"], dict) else None
+        inner = _detect(data["result"]) if isinstance(data["result"], dict) else None
         version = inner.schema.split("/", 1)[0] if inner and inner.schema else None
         if version is None:
             version, _markers = _version_of(data["result"])
@@ -289,12 +294,22 @@ def _jsonrpc(data: dict[str, Any]) -> Detection:
 
 
 def detect(data: Any) -> Detection:
-    """The A2A version and type of one JSON document, from its shape."""
+    """The A2A version and type of one JSON document, from its shape.
+
+    The shapes say the wire generation (1.0 or 0.3); within it, a document that carries a member
+    only another version of that wire has (``generation``: 1.1) is that version's; one that
+    carries none is the wire's stable version's, with the same schema of its other versions in
+    :attr:`Detection.also` (``validate`` then says whether it is valid as those too)."""
+    return _in_sibling(_detect(data), _member_names(data))
+
+
+def _detect(data: Any) -> Detection:
+    """The version (of the two wire generations) and type of one JSON document, from its shape."""
     if isinstance(data, list):
         # a list where an object belongs (a file of cards, a wrapped event): judged as what its
         # first item with A2A evidence is, so the verdict says an object was expected
         for item in data[:100]:
-            inner = detect(item) if isinstance(item, dict) else None
+            inner = _detect(item) if isinstance(item, dict) else None
             if inner is not None and inner.is_a2a:
                 return dataclasses.replace(
                     inner,
@@ -370,7 +385,7 @@ def detect(data: Any) -> Detection:
             or data["message"].get("role") in ("ROLE_USER", "user")
         )
     ):
-        inner = detect(data["message"])
+        inner = _detect(data["message"])
         if inner.schema and inner.schema.startswith(V03):
             return Detection(
                 f"{V03}/send_message_request.json#/$defs/MessageSendParams",
@@ -384,7 +399,7 @@ def detect(data: Any) -> Detection:
         )
     if len(wrappers) == 1 and isinstance(data[wrappers[0]], dict) and len(data) <= 2:
         if wrappers[0] in ("task", "message"):
-            inner = detect(data[wrappers[0]])
+            inner = _detect(data[wrappers[0]])
             if inner.schema and inner.schema.startswith(V03):
                 return _typed(
                     None, "send_message_response.json", "SendMessageResponse", [wrappers[0]], markers
@@ -412,7 +427,7 @@ def detect(data: Any) -> Detection:
     if "artifactId" in data and "parts" in data:
         return _typed(version, "artifact.json", "artifact", ["artifactId", "parts"], markers)
     if "message" in data and isinstance(data["message"], dict) and "messageId" in data["message"]:
-        inner = detect(data["message"])
+        inner = _detect(data["message"])
         if inner.schema and inner.schema.startswith(V03):
             return Detection(
                 f"{V03}/send_message_request.json#/$defs/MessageSendParams",
@@ -455,6 +470,111 @@ def detect(data: Any) -> Detection:
     if parts and only_part_members:
         return Detection(f"{V1}/part.json", "A2A 1.0 part", tuple(parts))
     return by_evidence(data) or Detection(None, NOT_A2A, (_members(data),))
+
+
+# -- versions that share a wire (1.0 and the 1.1 draft) -------------------------------------------
+
+#: members whose values are the sender's own (a Struct, a DataPart's data): no evidence in them
+_FREE_MEMBERS = frozenset({"metadata", "data"})
+
+
+def _member_names(value: Any) -> set[str]:
+    """Every member name in a document (a bounded walk), free-form values left out."""
+    found: set[str] = set()
+    stack, budget = [value], 5000
+    while stack and budget > 0:
+        node = stack.pop()
+        budget -= 1
+        if isinstance(node, dict):
+            for name, item in node.items():
+                found.add(str(name))
+                if name not in _FREE_MEMBERS:
+                    stack.append(item)
+        elif isinstance(node, list):
+            stack.extend(node[:100])
+    return found
+
+
+@functools.cache
+def _family() -> dict[str, tuple[tuple[str, frozenset[str], frozenset[str]], ...]]:
+    """``{V1: ((v1_1, members only it has, all its members), ...)}``: for each wire version the
+    detection shapes judge by, the other versions of the bundled root with the same wire, in
+    protocol order, from their schemas (every ``properties`` name of every file)."""
+    from a2a_schema_suite.descriptor import DescriptorError, descriptors
+    from a2a_schema_suite.jsonio import LoadFailure, load_path
+    from a2a_schema_suite.migration import definitions_of
+    from a2a_schema_suite.registry import version_schema_files
+    from a2a_schema_suite.tool import bundled_schemas
+
+    root = bundled_schemas()
+
+    def members(version: str) -> frozenset[str]:
+        found: set[str] = set()
+        for path in version_schema_files(root / version, root):
+            try:
+                contents = load_path(path)
+            except LoadFailure:  # check and the loaders report it
+                continue
+            for names, _required in definitions_of(contents).values():
+                found |= names
+        return frozenset(found)
+
+    try:
+        described = descriptors(root)
+    except DescriptorError:
+        return {}
+    family: dict[str, tuple[tuple[str, frozenset[str], frozenset[str]], ...]] = {}
+    for base in (V1, V03):
+        if base not in described:
+            continue
+        others = [v for v, d in described.items() if v not in (V1, V03) and d.wire == described[base].wire]
+        if others:
+            own = members(base)
+            family[base] = tuple((v, (everything := members(v)) - own, everything) for v in others)
+    return family
+
+
+def version_label(version: str) -> str:
+    """``1.1 (draft)``, ``1.0``: a version as detection names it (its descriptor's status)."""
+    from a2a_schema_suite.descriptor import DescriptorError, descriptors
+
+    try:
+        described = descriptors().get(version)
+    except DescriptorError:
+        described = None
+    if described is None:
+        return _NAMES.get(version, protocol_version_of(version))
+    return described.protocol_version + ("" if described.stable else f" ({described.status})")
+
+
+def _in_sibling(found: Detection, members: set[str]) -> Detection:
+    """``found`` (judged by a wire's stable version) moved to the sibling version whose members
+    the document carries, or with the siblings' same schema as :attr:`Detection.also`."""
+    if found.schema is None:
+        return found
+    base, _, rest = found.schema.partition("/")
+    siblings = _family().get(base, ())
+    if not siblings:
+        return found
+    need = members & set().union(*(only for _, only, _ in siblings))
+    if not need:
+        return dataclasses.replace(found, also=tuple(f"{v}/{rest}" for v, _, _ in siblings))
+    chosen = next(
+        (v for v, _, everything in siblings if need <= everything),
+        max(siblings, key=lambda sibling: len(need & sibling[2]))[0],
+    )
+    name = version_label(chosen)
+    shown = sorted(need)
+    return dataclasses.replace(
+        found,
+        schema=f"{chosen}/{rest}",
+        label=found.label.replace(f"A2A {_NAMES[base]} ", f"A2A {name} ", 1),
+        because=(
+            *found.because,
+            f"{', '.join(shown[:3])}{', ...' if len(shown) > 3 else ''}: only {name} has "
+            + ("it" if len(shown) == 1 else "them"),
+        ),
+    )
 
 
 #: the label of a document with no A2A evidence at all
@@ -598,7 +718,12 @@ KINDS: dict[str, dict[str, str]] = {
 
 
 def kind_of(schema: str) -> str | None:
-    """The type (a key of :data:`KINDS`) whose schema in some version is ``schema``."""
+    """The type (a key of :data:`KINDS`) whose schema in some version is ``schema`` (a version
+    that shares a wire with one of the table's is read as that one: ``v1_1/task.json`` is a task)."""
+    version, _, rest = schema.partition("/")
+    for base, siblings in _family().items():
+        if any(version == v for v, _, _ in siblings):
+            schema = f"{base}/{rest}"
     for kind, schemas in KINDS.items():
         if schema in schemas.values():
             return kind
@@ -685,7 +810,21 @@ def _label_of(file: str) -> str:
 
 def detect_stream(values: Iterable[Any]) -> Detection:
     """The kind of a JSONL stream from (up to :data:`STREAM_SAMPLE` of) its values, in order:
-    bare events or JSON-RPC envelopes (whose ``result`` is the event)."""
+    bare events or JSON-RPC envelopes (whose ``result`` is the event). A stream with a member
+    only a sibling version has (a 1.1 ``generation``) is that version's stream; otherwise it is
+    the wire's stable version's (a stream is not validated twice: no ``also``)."""
+    members: set[str] = set()
+
+    def seen() -> Iterator[Any]:
+        for value in itertools.islice(values, STREAM_SAMPLE):
+            members.update(_member_names(value))
+            yield value
+
+    found = _detect_stream(seen())
+    return dataclasses.replace(_in_sibling(found, members), also=())
+
+
+def _detect_stream(values: Iterable[Any]) -> Detection:
     enveloped = 0
     kinds: dict[str, Detection] = {}
     lines: dict[str, int] = {}
@@ -698,7 +837,7 @@ def detect_stream(values: Iterable[Any]) -> Detection:
             if not isinstance(value.get("result"), dict):
                 continue  # an error line says nothing about the events
             value = value["result"]
-        found = detect(value)
+        found = _detect(value)
         evidence = evidence or found.is_a2a
         if found.schema is not None:
             kinds.setdefault(found.schema, found)
