@@ -79,6 +79,18 @@ def newest(schemas: Path) -> str:
     return versions(schemas)[-1]
 
 
+def newest_without_counter(schemas: Path) -> str:
+    """The newest version whose stream rules declare no counter (v1_1 declares generation-order):
+    the one a test adds a counter to, as an author does by editing data."""
+
+    def counters(version: str) -> bool:
+        path = schemas / version / "stream_rules.json"
+        rules = json.loads(path.read_text(encoding="utf-8"))["rules"] if path.is_file() else []
+        return any(rule["kind"] == "counter" for rule in rules)
+
+    return [v for v in versions(schemas) if not counters(v)][-1]
+
+
 def events_with_generations(generations: list[object]) -> list[dict[str, object]]:
     """A 1.0-shaped task stream, one event per generation: Task, working, artifact chunks..., completed."""
     task, context = "task-1", "ctx-1"
@@ -117,7 +129,7 @@ def write_jsonl(path: Path, events: list[dict[str, object]]) -> Path:
 def scratch(project: Path) -> tuple[Path, str]:
     """The project with a new version scaffolded by new-version, a counter added to its rules."""
     schemas = project / "schemas"
-    base, new = newest(schemas), unused_version(schemas)
+    base, new = newest_without_counter(schemas), unused_version(schemas)
     made = cli(
         "new-version",
         new,
@@ -152,7 +164,7 @@ def test_generations_1_2_5_4_fail_with_the_counter_rule_at_the_first_wrong_value
     ]
     assert case["errors"][0]["reference"] == GENERATION_RULE["reference"]
     # the same stream under the version whose rules declare no counter: valid (the data decides)
-    base = [v for v in versions(project / "schemas") if v != new][-1]
+    base = newest_without_counter(project / "schemas")  # the version the scratch one was made from
     plain = cli(
         "validate", "--schema", f"{base}/stream_response.json", "--profile", "interop", str(bad), cwd=project
     )
@@ -211,7 +223,7 @@ def check_findings(result: subprocess.CompletedProcess[str], rule: str) -> list[
 
 def test_check_rejects_a_matcher_that_names_no_rule_of_its_version(scratch) -> None:
     project, new = scratch
-    base = [v for v in versions(project / "schemas") if v != new][-1]
+    base = newest_without_counter(project / "schemas")  # the version the scratch one was made from
     streams = project / "cases" / base / "streams"
     streams.mkdir(parents=True)
     write_jsonl(streams / "good.jsonl", events_with_generations([1, 2, 3, 4]))
