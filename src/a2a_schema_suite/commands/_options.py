@@ -219,7 +219,8 @@ profile_option = click.option(
     "--profile",
     type=click.Choice(PROFILES),
     help="strict: canonical sender output, closed objects. interop: the receiver's view, "
-    "unknown members ignored.",
+    "unknown members ignored and what x-receiver-also-accepts lists accepted (a 64-bit "
+    "integer as a JSON number, an int32 as a decimal string).",
 )
 
 
