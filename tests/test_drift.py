@@ -25,6 +25,7 @@ from google.api import field_behavior_pb2
 from google.protobuf import descriptor_pb2
 
 import docsnippets
+from a2a_schema_suite import integers
 from a2a_schema_suite.evolve import protoload
 from a2a_schema_suite.evolve.drift import compare, default_allow_file
 from a2a_schema_suite.evolve.schemamap import SchemaIndex
@@ -51,7 +52,8 @@ def cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=120,
-        env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin"},
+        # this checkout's code, wherever the package is installed
+        env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT / "src")},
     )
 
 
@@ -348,7 +350,7 @@ def mini_root(tmp_path: Path, size: dict) -> Path:
 def test_a_proto_file_is_compiled_with_protoc_and_findings_carry_its_line(tmp_path: Path):
     proto = tmp_path / "note.proto"
     proto.write_text(MINI_PROTO)
-    clean = mini_root(tmp_path / "clean", {"type": "string", "pattern": "^-?[0-9]+$"})
+    clean = mini_root(tmp_path / "clean", integers.INT64)
     result = cli("drift", "--proto", str(proto), "--version", "v9_0", "--schemas", str(clean))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no drift" in result.stdout
@@ -356,7 +358,12 @@ def test_a_proto_file_is_compiled_with_protoc_and_findings_carry_its_line(tmp_pa
     wrong = mini_root(tmp_path / "wrong", {"type": "integer"})
     result = cli("drift", "--proto", str(proto), "--version", "v9_0", "--schemas", str(wrong))
     assert result.returncode == 1
-    assert "DRIFT type: demo.v1.Note.size (int64): int64 is a decimal string in ProtoJSON" in result.stdout
+    assert 'DRIFT type: demo.v1.Note.size (int64, implicit): strict wrongly rejects "7"' in result.stdout
+    # so is any digit string: "07" and out-of-range decimals are no canonical int64
+    loose = mini_root(tmp_path / "loose", {"type": "string", "pattern": "^-?[0-9]+$"})
+    result = cli("drift", "--proto", str(proto), "--version", "v9_0", "--schemas", str(loose))
+    assert result.returncode == 1
+    assert 'strict wrongly accepts "9223372036854775808", "-9223372036854775809", "07", "-0"' in result.stdout
     assert f"at {proto.name}:10 -> v9_0/note.json:" in result.stdout
 
 

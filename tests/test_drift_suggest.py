@@ -23,6 +23,7 @@ pytest.importorskip("grpc_tools")
 
 from google.protobuf import descriptor_pb2
 
+from a2a_schema_suite import integers
 from a2a_schema_suite.evolve import protoload
 from a2a_schema_suite.evolve.shared_defs import SHARED_DEFS
 from a2a_schema_suite.evolve.suggest import MAX_DESCRIPTION, suggest
@@ -255,7 +256,8 @@ MAPPINGS = {
     "title": {"type": "string"},
     "pinned": {"type": "boolean"},
     "count": {"$ref": "common.json#/$defs/Int32"},
-    "ucount": {"type": "integer", "minimum": 0, "maximum": 4294967295},
+    # no UInt32 in the scratch common.json: the shared definition inline, its receiver side included
+    "ucount": {k: v for k, v in integers.UINT32.items() if k != "description"},
     "size": {"$ref": "common.json#/$defs/Int64"},
     "usize": {"$ref": "common.json#/$defs/UInt64"},
     "ssize": {"$ref": "common.json#/$defs/Int64"},

@@ -11,7 +11,11 @@ info, else the symbol) and its schema location (``v1_0/task.json:17#/properties/
 ``extra-member``       a member of the schema's object the proto does not have
 ``json-name``          a member spelled otherwise than the field's json_name (its proto name, or
                        the default lowerCamel of a field whose json_name is custom)
-``type``               the member accepts another JSON shape than ProtoJSON gives the field
+``type``               the member accepts another JSON shape than ProtoJSON gives the field; for a
+                       32- or 64-bit integer, judged by sample values under each profile
+                       (:func:`integer_samples`: ``"7"``, ``7``, ``"07"``, ``7.5``, ``true``, out of
+                       range...), the finding names the proto type, its presence and each sample
+                       a profile judged wrongly
 ``enum-value-missing`` a proto enum value the schema's enum does not list
 ``enum-value-extra``   a schema enum value the proto enum does not have
 ``required-missing``   a REQUIRED (google.api.field_behavior) field the schema does not require
@@ -29,11 +33,13 @@ symbol and the reason it is a deliberate choice) is reported as *allowed* and do
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from a2a_schema_suite import integers
 from a2a_schema_suite.evolve.schemamap import Location, SchemaIndex, Shape
 
 if TYPE_CHECKING:
@@ -70,8 +76,19 @@ _REQUIRED = 2
 _T_DOUBLE, _T_FLOAT, _T_INT64, _T_UINT64, _T_INT32, _T_FIXED64, _T_FIXED32, _T_BOOL = 1, 2, 3, 4, 5, 6, 7, 8
 _T_STRING, _T_GROUP, _T_MESSAGE, _T_BYTES, _T_UINT32, _T_ENUM = 9, 10, 11, 12, 13, 14
 _T_SFIXED32, _T_SFIXED64, _T_SINT32, _T_SINT64 = 15, 16, 17, 18
-_INT32 = {_T_INT32, _T_UINT32, _T_FIXED32, _T_SFIXED32, _T_SINT32}
-_INT64 = {_T_INT64, _T_UINT64, _T_FIXED64, _T_SFIXED64, _T_SINT64}
+#: the proto name of each integer type (integers.KINDS gives its range)
+_INTEGER_NAMES = {
+    _T_INT32: "int32",
+    _T_SINT32: "sint32",
+    _T_SFIXED32: "sfixed32",
+    _T_UINT32: "uint32",
+    _T_FIXED32: "fixed32",
+    _T_INT64: "int64",
+    _T_SINT64: "sint64",
+    _T_SFIXED64: "sfixed64",
+    _T_UINT64: "uint64",
+    _T_FIXED64: "fixed64",
+}
 _LABEL_REPEATED = 3
 
 #: well-known types and what their schema must reach (an annotated definition) or accept
@@ -524,8 +541,59 @@ class _Compare:
         else:
             expected = self.describe(f)
             problem = self.scalar(f, shape)
+        one = f if entry is None else next(x for x in entry.proto.field if x.name == "value")
+        if problem is None and one.type in _INTEGER_NAMES:
+            wrap = _map_value if entry is not None else _item if f.label == _LABEL_REPEATED else _bare
+            problem = self.integer(one, member, wrap)
+            expected = f"{expected}, {_presence(f)}"
         if problem:
             self.add("type", f"{msg.name}.{f.name} ({expected}): {problem}", where, member.where())
+
+    def integer(self, f: FieldDescriptorProto, member: Location, wrap: Any) -> str | None:
+        """Which samples of ``f``'s integer type (:func:`integer_samples`) a profile judges wrongly
+        (None: none), each validated, wrapped as the member holds it (an item, a map value),
+        against the member's schema under ``strict`` and under ``interop``."""
+        samples = integer_samples(_INTEGER_NAMES[f.type])
+        judged = {
+            profile: [self._judge(member, profile, wrap(s.value)) for s in samples]
+            for profile in ("strict", "interop")
+        }
+        wrong: dict[tuple[str, bool], list[str]] = {}
+        for i, sample in enumerate(samples):
+            strict, interop = judged["strict"][i], judged["interop"][i]
+            narrowed = sample.in_range is not None and not judged["strict"][sample.in_range]
+            if strict != sample.strict and not (narrowed and sample.strict):
+                wrong.setdefault(("strict", strict), []).append(sample.text)
+            if interop != sample.interop and not (narrowed and sample.interop):
+                wrong.setdefault(("interop", interop), []).append(sample.text)
+        canonical = [i for i, s in enumerate(samples) if s.strict]
+        if not any(judged["strict"][i] for i in canonical):  # narrowed to nothing: no value at all
+            wrong.setdefault(("strict", False), []).insert(0, samples[canonical[0]].text)
+        if not wrong:
+            return None
+        parts = [
+            f"{profile} wrongly {'accepts' if accepted else 'rejects'} {', '.join(texts)}"
+            for (profile, accepted), texts in sorted(
+                wrong.items(), key=lambda kv: (kv[0][0] != "strict", kv[0][1])
+            )
+        ]
+        return "; ".join(parts) + f" (ProtoJSON: {_INTEGER_RULE[integers.KINDS[_INTEGER_NAMES[f.type]]]})"
+
+    def _judge(self, member: Location, profile: str, value: Any) -> bool:
+        from a2a_schema_suite.registry import SchemaError, SchemaStore
+
+        if self._store is None:
+            try:
+                self._store = SchemaStore.load(self.schemas.root)
+            except SchemaError as exc:
+                raise SchemaInputError(str(exc)) from None
+        try:
+            validator = self._store.validator(f"{member.doc.uri}#{member.pointer}", profile)
+            return bool(validator.is_valid(value))
+        except SchemaError as exc:
+            raise SchemaInputError(f"{member.where()}: {exc}") from None
+        except RecursionError:
+            raise SchemaInputError(f"{member.where()}: a $ref loop that never reaches a value") from None
 
     def describe(self, f: FieldDescriptorProto) -> str:
         if f.type in (_T_MESSAGE, _T_ENUM):
@@ -537,10 +605,8 @@ class _Compare:
             _T_DOUBLE: "double",
             _T_FLOAT: "float",
         }
-        if f.type in _INT32:
-            return "int32"
-        if f.type in _INT64:
-            return "int64"
+        if f.type in _INTEGER_NAMES:
+            return _INTEGER_NAMES[f.type]
         return names.get(f.type, f"type {f.type}")
 
     def scalar(self, f: FieldDescriptorProto, shape: Shape) -> str | None:
@@ -557,12 +623,8 @@ class _Compare:
         elif f.type == _T_BOOL:
             if types != frozenset({"boolean"}):
                 return f"a boolean, the schema accepts {shape.describe()}"
-        elif f.type in _INT32:
-            if types is None or not types <= {"integer", "number"} or not types:
-                return f"a JSON integer, the schema accepts {shape.describe()}"
-        elif f.type in _INT64:
-            if types is None or "string" not in types or not types <= {"string", "integer"}:
-                return f"int64 is a decimal string in ProtoJSON, the schema accepts {shape.describe()}"
+        elif f.type in _INTEGER_NAMES:
+            return None  # judged by sample values under each profile (_Compare.integer)
         elif f.type in (_T_DOUBLE, _T_FLOAT):
             if types is None or not types <= {"number", "integer", "string"} or "number" not in types:
                 return f"a JSON number, the schema accepts {shape.describe()}"
@@ -631,6 +693,7 @@ class _Compare:
             raise SchemaInputError(f"{member.where()}: unknown $ref {exc.ref!r}") from None
 
     _cached: Any = None
+    _store: Any = None  #: the schema root's SchemaStore (both profiles), loaded on first use
 
     def _validator(self) -> Any:
         if self._cached is None:
@@ -644,6 +707,89 @@ class _Compare:
             )
             self._cached = jsonschema.Draft202012Validator({}, registry=registry)
         return self._cached
+
+
+# --- integer samples ----------------------------------------------------------------------------
+
+#: how ProtoJSON writes each integer kind, and what its parsers also take
+_INTEGER_RULE = {
+    "int32": "a JSON number; a receiver also accepts the decimal string",
+    "uint32": "a JSON number; a receiver also accepts the decimal string",
+    "int64": "a decimal string; a receiver also accepts a JSON integer",
+    "uint64": "a decimal string; a receiver also accepts a JSON integer",
+}
+
+
+@dataclass(frozen=True)
+class IntegerSample:
+    """One value a member of an integer type is judged by, and the verdict each profile owes it."""
+
+    value: Any
+    strict: bool
+    interop: bool
+    #: for a value within the type's range, the index of the sample holding its canonical form:
+    #: a member may narrow the range (``minimum: 0``), and then neither form is owed acceptance
+    in_range: int | None = None
+
+    @property
+    def text(self) -> str:
+        return json.dumps(self.value)
+
+
+def integer_samples(proto_type: str) -> list[IntegerSample]:
+    """The samples of a proto integer type (``int32``, ``sfixed64``, ...; :data:`integers.KINDS`).
+
+    For each of 7, -7, 0 and the bounds (when in range): the canonical form (int32: ``7``;
+    int64: ``"7"``) is owed acceptance by both profiles, the other form acceptance by interop and
+    rejection by strict; unless the member narrows the range (strict rejects the canonical
+    form), when only strict's rejection of the other form is owed. Never accepted, by either
+    profile: ``"abc"``, ``7.5``, ``true``, ``null``, each bound + 1 / - 1 in both forms, and for a
+    64-bit type the non-canonical decimals ``"07"``, ``"+7"``, ``"7e0"``, ``"-0"``, ``""``, ``" 7"``."""
+    kind = integers.KINDS[proto_type]
+    low, high = integers.RANGES[kind]
+    wide = kind.endswith("64")
+
+    def canonical(n: int) -> Any:
+        return str(n) if wide else n
+
+    def other(n: int) -> Any:
+        return n if wide else str(n)
+
+    out: list[IntegerSample] = []
+    for n in dict.fromkeys((7, -7, 0, high, low)):
+        if low <= n <= high:
+            index = len(out)
+            out.append(IntegerSample(canonical(n), True, True, index))
+            out.append(IntegerSample(other(n), False, True, index))
+    never: list[Any] = ["abc", 7.5, True, None]
+    for n in (high + 1, low - 1, *((-7,) if low == 0 else ())):
+        never += [canonical(n), other(n)]
+    if wide:
+        never += ["07", "+7", "7e0", "-0", "", " 7"]
+    out += [IntegerSample(v, False, False) for v in never]
+    return out
+
+
+def _bare(value: Any) -> Any:
+    return value
+
+
+def _item(value: Any) -> Any:
+    return [value]
+
+
+def _map_value(value: Any) -> Any:
+    return {"k": value}
+
+
+def _presence(f: FieldDescriptorProto) -> str:
+    """REQUIRED (google.api.field_behavior), optional (explicit presence: ``optional`` or a oneof
+    member) or implicit (proto3's default: the zero value is not written)."""
+    if is_required(f):
+        return "REQUIRED"
+    if f.proto3_optional or f.HasField("oneof_index"):
+        return "optional"
+    return "implicit"
 
 
 def default_allow_file(schema_root: Path, version: str) -> Path:

@@ -22,7 +22,7 @@ import posixpath
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from a2a_schema_suite import sanitize
+from a2a_schema_suite import integers, sanitize
 from a2a_schema_suite.evolve.drift import (
     DriftReport,
     Finding,
@@ -237,12 +237,10 @@ class _Plan:
             return {**out, "minLength": 1} if required else out
         if t == _BOOL:
             return {"type": "boolean"}
-        if t in _SIGNED32:
-            return self._shared_ref(
-                doc, "Int32", {"type": "integer", "minimum": -2147483648, "maximum": 2147483647}
-            )
+        if t in _SIGNED32:  # inline: the shared definition, its receiver side included
+            return self._shared_ref(doc, "Int32", _inline(integers.INT32))
         if t in _UNSIGNED32:
-            return self._shared_ref(doc, "UInt32", {"type": "integer", "minimum": 0, "maximum": 4294967295})
+            return self._shared_ref(doc, "UInt32", _inline(integers.UINT32))
         if t in _SIGNED64 or t in _UNSIGNED64:
             return {"$ref": self._shared_def(doc, "Int64" if t in _SIGNED64 else "UInt64")}
         if t in (_DOUBLE, _FLOAT):
@@ -459,6 +457,11 @@ class _Plan:
             else:
                 ops.append({"op": "add", "path": pointer, "value": dict(container.members)})
         return out
+
+
+def _inline(definition: dict[str, Any]) -> dict[str, Any]:
+    """A shared definition written into a member: its description is the member's to say."""
+    return copy.deepcopy({k: v for k, v in definition.items() if k != "description"})
 
 
 def _relative(source: str, target: str, pointer: str) -> str:
