@@ -119,7 +119,7 @@ UINT32: dict[str, Any] = {
 INT64: dict[str, Any] = {
     "description": (
         "A proto int64 as a canonical sender emits it: a decimal string (optional -, no leading "
-        f"zero, no +, no exponent, no -0) within the int64 range ({_range_text('int64')}, §1). "
+        f"zero, no +, no exponent, no -0) within the int64 range ({_range_text('int64')}, §1, §15). "
         "A receiver also accepts a JSON integer within the range: x-receiver-also-accepts, "
         "applied by the interop profile."
     ),
@@ -134,7 +134,7 @@ INT64: dict[str, Any] = {
 UINT64: dict[str, Any] = {
     "description": (
         "A proto uint64 as a canonical sender emits it: a decimal string (no sign, no leading "
-        f"zero, no exponent) within the uint64 range ({_range_text('uint64')}, §1). A receiver "
+        f"zero, no exponent) within the uint64 range ({_range_text('uint64')}, §1, §15). A receiver "
         "also accepts a JSON integer within the range: x-receiver-also-accepts, applied by the "
         "interop profile."
     ),
