@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from a2a_schema_suite import streamrules
+from a2a_schema_suite.descriptor import descriptors
 from a2a_schema_suite.results import ErrorDetail, Outcome, RunSummary, split_policy
 from a2a_schema_suite.roots import versions
 from a2a_schema_suite.rules import POLICIES, RULES, Rule
@@ -68,6 +69,7 @@ def test_rule_ids_are_stable_and_each_has_a_severity_and_reference():
         "artifact-append",
         "artifact-last-chunk",
         "final-flag",
+        "generation-order",  # the 1.1 draft's counter (issue 24 item 3)
     }
     assert all(r.reference for r in every)
     for rule_id in {r.id for r in every}:  # one severity and reference per id, in every version
@@ -161,11 +163,20 @@ def test_bundled_suites_that_pin_policy_findings_say_error():
         if rules & {"completed-has-artifact", "https-interface", "binding-uri"}:
             pinned.add(path.relative_to(CASES).as_posix())
             assert data.get("policy") == "error", path
+    described = descriptors(SCHEMAS)
+    # every version of 1.0's wire (1.0 and the 1.1 draft scaffolded from it) pins the same three
+    same_wire = [v for v, d in described.items() if d.wire == described["v1_0"].wire]
     assert pinned == {
         "v1_0/fixtures/valid_v1_contract_card.json",
-        "v1_0/streams/stream_response.json",
-        "v1_0/streams/task_snapshots.json",
-        "v1_0/agent_card_policy_error.json",
+        *(
+            f"{version}/{name}"
+            for version in same_wire
+            for name in (
+                "streams/stream_response.json",
+                "streams/task_snapshots.json",
+                "agent_card_policy_error.json",
+            )
+        ),
     }
 
 
