@@ -573,7 +573,9 @@ def test_recorded_streams_become_cases_that_run_passes(sdk, broken, store, tmp_p
         timeout=120,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert checked.stdout.strip().endswith("0 failed, 0 errored, 1 skipped")
+    # skipped: dead-def (not every suite given) and v0_3's drift (no 0.3 proto here, issue 23 item 6)
+    assert checked.stdout.strip().endswith("0 failed, 0 errored, 2 skipped"), checked.stdout
+    assert "SKIPPED check > check: proto-drift: v0_3: not run: no proto found" in checked.stdout
 
     stream_suite, card_suite = stubs["sdk"]
     assert stream_suite["schema"] == "v1_0/stream_response.json"
