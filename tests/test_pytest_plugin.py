@@ -15,8 +15,9 @@ import pytest
 
 import a2a_schema_suite as suite
 import docsnippets
+from a2a_schema_suite.roots import versions
 from a2a_schema_suite.testing import assert_a2a_invalid, assert_a2a_valid, verdict
-from conftest import CASES
+from conftest import CASES, SCHEMAS
 
 pytest_plugins = ["pytester"]
 
@@ -133,7 +134,10 @@ def test_x(a2a_case):
 @pytest.mark.parametrize(
     ("option", "words"),
     [
-        (("--a2a-version", "v2_0"), "--a2a-version v2_0: no such version in the cases (known: v0_3, v1_0)"),
+        (
+            ("--a2a-version", "v2_0"),
+            f"--a2a-version v2_0: no such version in the cases (known: {', '.join(versions(SCHEMAS))})",
+        ),
         (("--a2a-schema", "agnet_card.json"), "--a2a-schema agnet_card.json: no case has this schema"),
     ],
 )
