@@ -260,8 +260,8 @@ def test_a2a_validate_leaves_ordinary_files_alone(tmp_path, hook_repo, pre_commi
         in out
     )
     assert (
-        ".well-known/agent-card.json: A2A 1.0 agent card: supportedInterfaces; valid in 1.0 and in 1.1 (draft)"
-        " -> v1_0/agent_card.json" in out
+        ".well-known/agent-card.json: A2A 1.0 agent card: supportedInterfaces;"
+        " valid in 1.0 and in 1.1 (draft) -> v1_0/agent_card.json" in out
     )
     # an A2A document that is wrong still fails the commit
     card = json.loads((root / ".well-known" / "agent-card.json").read_text(encoding="utf-8"))

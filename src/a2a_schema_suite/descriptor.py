@@ -138,7 +138,7 @@ def problems(schema_root: Path, version: str) -> list[LoadError]:
     the meta-schema (every error, at its line), and what JSON Schema cannot say (the protocol
     version is the directory's, the predecessor is another version of the root and comes before)."""
     from a2a_schema_suite.files import leaves
-    from a2a_schema_suite.lint.tree import display_path, pointer_lines
+    from a2a_schema_suite.jsonio import display_path, pointer_lines
     from a2a_schema_suite.loaderrors import meta_message
     from a2a_schema_suite.roots import versions
 

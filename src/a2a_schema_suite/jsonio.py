@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
+from a2a_schema_suite import pointer
+
 #: Deepest nesting of arrays and objects accepted in one document or JSONL line. A2A payloads
 #: nest about a dozen levels; 200 leaves room for arbitrary `metadata` and `data` values while
 #: keeping parsing and validation far from Python's recursion limit.
@@ -576,3 +578,52 @@ def line_of_pointer(text: str, pointer: str) -> int | None:
     except (IndexError, ValueError, RecursionError):
         return None
     return text.count("\n", 0, i) + 1
+
+
+# --- line numbers of arbitrary JSON pointers ----------------------------------------------------
+
+
+def pointer_lines(text: str) -> dict[str, int]:
+    """Line on which the value at each JSON pointer of ``text`` starts (text already accepted).
+
+    The tokens are :data:`TOKEN`'s, the loader's own."""
+    lines: dict[str, int] = {}
+    stack: list[list[Any]] = []  # [is_object, key, index, expecting_key]
+    line, position = 1, 0
+
+    def here() -> str:
+        return "".join("/" + (pointer.escape(f[1]) if f[0] else str(f[2])) for f in stack)
+
+    for match in TOKEN.finditer(text):
+        start = match.start()
+        line += text.count("\n", position, start)
+        position = start
+        token = match.group()
+        if token in ("{", "["):
+            lines.setdefault(here(), line)
+            stack.append([token == "{", None, 0, True])
+        elif token in ("}", "]"):
+            if stack:
+                stack.pop()
+        elif token == ",":
+            if stack:
+                if stack[-1][0]:
+                    stack[-1][3] = True
+                else:
+                    stack[-1][2] += 1
+        elif token == ":":
+            continue
+        elif stack and stack[-1][0] and stack[-1][3]:
+            stack[-1][1] = json.loads(token)
+            stack[-1][3] = False
+        else:
+            lines.setdefault(here(), line)
+    return lines
+
+
+def display_path(path: Path) -> str:
+    """A path as reports show it: relative to the working directory when below it."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()

@@ -171,7 +171,7 @@ def choose(
     ``uses_cases``: the command reads suites at all (``validate`` and ``probe`` do not).
     Raises :class:`RootsError` for an unknown ``mode`` and for ``checkout`` outside any tree.
     """
-    from a2a_schema_suite.registry import bundled_cases, bundled_schemas
+    from a2a_schema_suite.tool import bundled_cases, bundled_schemas
 
     mode = AUTO if mode is None else mode
     if mode not in MODES:

@@ -218,7 +218,7 @@ def problems(data: Any) -> Iterator[tuple[str, str]]:
 
 
 def _line_of(text: str, pointer: str) -> int:
-    from a2a_schema_suite.lint.tree import pointer_lines
+    from a2a_schema_suite.jsonio import pointer_lines
 
     lines = pointer_lines(text)
     while pointer and pointer not in lines:

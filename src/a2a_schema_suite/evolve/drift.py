@@ -152,8 +152,7 @@ class SchemaInputError(Exception):
 
 def load_allow(path: Path) -> list[AllowEntry]:
     """The allow file: ``{"allow": [{"rule", "proto", "reason"}, ...]}``; errors name file and line."""
-    from a2a_schema_suite.jsonio import LoadFailure, decode_utf8, load_path, read_bytes
-    from a2a_schema_suite.lint.tree import pointer_lines
+    from a2a_schema_suite.jsonio import LoadFailure, decode_utf8, load_path, pointer_lines, read_bytes
 
     try:
         data = load_path(path, str(path))

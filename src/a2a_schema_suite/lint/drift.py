@@ -27,8 +27,8 @@ from pathlib import Path
 
 from a2a_schema_suite.descriptor import DESCRIPTOR_FILE, DescriptorError, VersionDescriptor, descriptors
 from a2a_schema_suite.files import leaves
+from a2a_schema_suite.jsonio import display_path
 from a2a_schema_suite.lint.rules import rule_finding
-from a2a_schema_suite.lint.tree import display_path
 from a2a_schema_suite.results import CaseResult, Outcome
 
 RULE = "proto-drift"

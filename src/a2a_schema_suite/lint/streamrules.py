@@ -8,9 +8,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from a2a_schema_suite import streamrules
-from a2a_schema_suite.jsonio import LoadFailure, decode_utf8, read_bytes
+from a2a_schema_suite.jsonio import LoadFailure, decode_utf8, display_path, pointer_lines, read_bytes
 from a2a_schema_suite.lint.rules import rule_finding
-from a2a_schema_suite.lint.tree import display_path, pointer_lines
 from a2a_schema_suite.registry import SchemaError, SchemaStore
 from a2a_schema_suite.results import CaseResult
 from a2a_schema_suite.roots import versions

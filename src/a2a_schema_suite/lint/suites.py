@@ -7,9 +7,8 @@ import contextlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from a2a_schema_suite.jsonio import LoadFailure, decode_utf8, read_bytes
+from a2a_schema_suite.jsonio import LoadFailure, decode_utf8, display_path, read_bytes
 from a2a_schema_suite.lint.rules import DEFAULT_OPTIONS, CheckOptions, rule_finding
-from a2a_schema_suite.lint.tree import display_path
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
 from a2a_schema_suite.results import CaseResult, Outcome
 from a2a_schema_suite.suite import CaseTest, StreamCase, Suite, SuiteLocations, SuiteProblem

@@ -3,7 +3,6 @@ JSON pointer, and the ``$id`` rule."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,51 +10,17 @@ from typing import Any
 from urllib.parse import urldefrag, urlsplit
 
 from a2a_schema_suite.files import leaves
-from a2a_schema_suite.jsonio import TOKEN, LoadFailure, decode_utf8, load_path, read_bytes
+from a2a_schema_suite.jsonio import (
+    LoadFailure,
+    decode_utf8,
+    display_path,
+    load_path,
+    pointer_lines,
+    read_bytes,
+)
 from a2a_schema_suite.lint.rules import rule_finding
-from a2a_schema_suite.pointer import escape
 from a2a_schema_suite.registry import schema_paths
 from a2a_schema_suite.results import CaseResult, Outcome
-
-# --- line numbers of arbitrary JSON pointers ----------------------------------------------------
-
-
-def pointer_lines(text: str) -> dict[str, int]:
-    """Line on which the value at each JSON pointer of ``text`` starts (text already accepted).
-
-    The tokens are :data:`a2a_schema_suite.jsonio.TOKEN`'s, the loader's own."""
-    lines: dict[str, int] = {}
-    stack: list[list[Any]] = []  # [is_object, key, index, expecting_key]
-    line, position = 1, 0
-
-    def here() -> str:
-        return "".join("/" + (escape(f[1]) if f[0] else str(f[2])) for f in stack)
-
-    for match in TOKEN.finditer(text):
-        start = match.start()
-        line += text.count("\n", position, start)
-        position = start
-        token = match.group()
-        if token in ("{", "["):
-            lines.setdefault(here(), line)
-            stack.append([token == "{", None, 0, True])
-        elif token in ("}", "]"):
-            if stack:
-                stack.pop()
-        elif token == ",":
-            if stack:
-                if stack[-1][0]:
-                    stack[-1][3] = True
-                else:
-                    stack[-1][2] += 1
-        elif token == ":":
-            continue
-        elif stack and stack[-1][0] and stack[-1][3]:
-            stack[-1][1] = json.loads(token)
-            stack[-1][3] = False
-        else:
-            lines.setdefault(here(), line)
-    return lines
 
 
 def _line_of(lines: dict[str, int], pointer: str) -> int | None:
@@ -115,14 +80,6 @@ class SchemaTree:
     @property
     def versions(self) -> list[str]:
         return sorted({d.version for d in self.docs})
-
-
-def display_path(path: Path) -> str:
-    """A path as reports show it: relative to the working directory when below it."""
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return path.as_posix()
 
 
 def load_tree(root: Path) -> tuple[SchemaTree, list[CaseResult]]:
