@@ -231,6 +231,38 @@ def test_interop_stream_leftovers_carry_their_line():
     assert [(e.line, e.rule, e.path) for e in result.errors] == [(2, "v0_3-leftover", "$.statusUpdate.final")]
 
 
+def test_a_cached_interop_validator_keeps_its_leftover_warnings_in_a_long_process(tmp_path):
+    """The API's store is cached for the process; the 0.3 leftover warnings of its interop
+    validators came from a table bounded at 1,024 entries, so after 1,024 newer interop
+    validators (a long pytest session, the plugin) the same stream passed without its warning."""
+    events = [
+        {"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}},
+        {
+            "statusUpdate": {
+                "taskId": "t",
+                "contextId": "c",
+                "final": True,
+                "status": {"state": "TASK_STATE_COMPLETED"},
+            }
+        },
+    ]
+
+    def rules() -> list[str | None]:
+        result = suite.validate_stream(events, "v1_0/stream_response.json", profile="interop", policy="off")
+        return [e.rule for e in result.errors]
+
+    assert rules() == ["v0_3-leftover"]
+    (tmp_path / "v1_0").mkdir()
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://x.example/v1_0/x.json",
+    }
+    (tmp_path / "v1_0" / "x.json").write_text(json.dumps(schema), encoding="utf-8")
+    for _ in range(1100):  # more interop validators than the table held
+        SchemaStore.load(tmp_path, engine="jsonschema").validator("v1_0/x.json", "interop")
+    assert rules() == ["v0_3-leftover"]
+
+
 def test_run_leaves_leftovers_out_of_interop_suites():
     done = cli("run", str(CASES / "v1_0" / "hybrid" / "agent_card_interop.json"))
     assert done.returncode == 0 and "warning" not in done.stdout

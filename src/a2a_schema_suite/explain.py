@@ -27,8 +27,9 @@ import collections
 import dataclasses
 import itertools
 import re
+import weakref
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, Protocol
 
 from jsonschema.exceptions import ValidationError, best_match, relevance
 from jsonschema.protocols import Validator
@@ -521,27 +522,34 @@ def details(errors: Iterable[ValidationError], validator: Any = None) -> Iterato
 
 # -- 0.3 leftovers under interop: warnings, not silence ------------------------------------------
 
-#: id(interop validator) -> (that validator, a function giving its strict twin); bounded
-_TWINS: collections.OrderedDict[int, tuple[Any, Any]] = collections.OrderedDict()
-_MAX_TWINS = 1024
+
+class _HasTwins(Protocol):
+    def strict_twin(self, validator: Any) -> Any: ...
 
 
-def register_twin(interop: Any, strict: Any) -> None:
-    """``strict()`` gives the strict validator of the same schema as ``interop``."""
-    _TWINS[id(interop)] = (interop, strict)
-    while len(_TWINS) > _MAX_TWINS:
-        _TWINS.popitem(last=False)
+#: the live stores that built interop validators (a store holds its validators' twins as long as it
+#: lives; before, a bounded table here dropped the oldest, and a cached store's validator lost its
+#: twin, and so its warnings, after 1,024 newer ones)
+_TWIN_STORES: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
+
+
+def register_twins(store: _HasTwins) -> None:
+    """``store`` has interop validators whose strict twins :func:`leftovers` asks it for."""
+    _TWIN_STORES[id(store)] = store
 
 
 def leftovers(validator: Any, instance: Any) -> tuple[ErrorDetail, ...]:
     """``v0_3-leftover`` warnings: the 0.3 members (:data:`migration.MEMBERS_0_3`) that
     ``validator`` (an interop validator) ignores and its strict twin rejects. Empty for any
     other validator."""
-    twin = _TWINS.get(id(validator))
-    if twin is None or twin[0] is not validator:
+    strict = None
+    for store in list(_TWIN_STORES.values()):
+        if (strict := store.strict_twin(validator)) is not None:
+            break
+    if strict is None:
         return ()
     found: dict[tuple[str, str], ErrorDetail] = {}
-    for error in twin[1]().iter_errors(instance):
+    for error in strict.iter_errors(instance):
         for closed in _closed_errors(error):
             if not isinstance(closed.instance, dict):
                 continue

@@ -26,7 +26,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -294,12 +294,23 @@ class SchemaStore:
     _registries: dict[tuple[str, str], Registry] = field(default_factory=dict)
     _validators: dict[tuple[str, str, str], Validator] = field(default_factory=dict)
     _rs_registries: dict[tuple[str, str], Any] = field(default_factory=dict)
+    #: id(interop validator) -> (that validator, a function giving its strict twin): as long as
+    #: the store lives, so a validator it cached keeps its twin (explain.leftovers)
+    _twins: dict[int, tuple[Validator, Callable[[], Validator]]] = field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        for cache in ("_registries", "_validators", "_rs_registries"):
+        for cache in ("_registries", "_validators", "_rs_registries", "_twins"):
             state[cache] = {}
         return state
+
+    def strict_twin(self, validator: Validator) -> Validator | None:
+        """The strict validator of the schema an interop ``validator`` of this store checks, or
+        None when ``validator`` is not one of this store's interop validators."""
+        found = self._twins.get(id(validator))
+        if found is None or found[0] is not validator:
+            return None
+        return found[1]()
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
@@ -561,7 +572,9 @@ class SchemaStore:
             else:
                 self._validators[key] = self._python_validator(uri, schema, registry)
             if profile != "strict":  # its 0.3 leftovers are reported as warnings (explain.py)
-                explain.register_twin(self._validators[key], functools.partial(self.validator, ref, "strict"))
+                made = self._validators[key]
+                self._twins[id(made)] = (made, functools.partial(self.validator, ref, "strict"))
+                explain.register_twins(self)
         return self._validators[key]
 
 
