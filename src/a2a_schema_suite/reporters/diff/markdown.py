@@ -54,9 +54,9 @@ def render(report: DiffReport) -> str:
         f"{len(report.rows)} wire-visible changes, {report.breaking()} of them breaking; "
         f"{report.paired} types paired.",
         "",
-        f"Who breaks: *old sender, new receiver*: a {old} sender against a strict {new} receiver "
-        f"({new} rejects what {old} allowed); *new sender, old receiver*: a {new} sender against a "
-        f"strict {old} receiver ({new} allows what {old} rejected); *both*; *nobody*.",
+        f"Who breaks: **old sender, new receiver**: a {old} sender against a strict {new} receiver "
+        f"({new} rejects what {old} allowed); **new sender, old receiver**: a {new} sender against a "
+        f"strict {old} receiver ({new} allows what {old} rejected); **both**; **nobody**.",
         "",
         f"| Type | Change | {old} | {new} | Who breaks | Note |",
         "|---|---|---|---|---|---|",
