@@ -160,7 +160,9 @@ def _walk_markers(value: Any, markers: _Markers, budget: list[int], key: str | N
         return
     if not isinstance(value, str):
         return
-    if key == "state":
+    if key == "status" and value.startswith("TASK_STATE_"):  # a ListTasksRequest's filter
+        markers.add(V1, f"status {value}")
+    elif key == "state":
         if value.startswith("TASK_STATE_"):
             markers.add(V1, f"state {value}")
         elif value in _STATES_V03:
@@ -316,11 +318,25 @@ def _detect(data: Any) -> Detection:
                     label=f"a JSON list of {inner.label}",
                     because=(f"item {data.index(item)}", *inner.because),
                 )
+    if isinstance(data, str) and data.startswith("TASK_STATE_"):  # a TaskState value alone
+        return Detection(KINDS["task state"][V1], "A2A 1.0 task state", (data,))
     if not isinstance(data, dict):
         shape = {list: "list", str: "string", bool: "boolean", type(None): "null"}.get(type(data), "number")
         return Detection(None, NOT_A2A, (f"a JSON {shape}",))
     if "jsonrpc" in data:
         return _jsonrpc(data)
+    if (
+        isinstance(data.get("result"), dict)
+        and set(data) <= {"result", "id", "error"}
+        and _detect(data["result"]).is_a2a
+    ):
+        # a JSON-RPC response without its jsonrpc (or id): judged as one, so the verdict says
+        # what is missing
+        found = _jsonrpc(data)
+        missing = " and ".join(m for m in ("jsonrpc", "id") if m not in data)
+        return dataclasses.replace(
+            found, label=f"{found.label} without {missing}", because=(*found.because, f"no {missing}")
+        )
     if (
         "supportedInterfaces" in data
         or ("name" in data and "skills" in data)
@@ -440,12 +456,38 @@ def _detect(data: Any) -> Detection:
             )
     if "tasks" in data and isinstance(data["tasks"], list):
         return Detection(f"{V1}/list_tasks_response.json", "A2A 1.0 ListTasksResponse", ("tasks",))
+    if {"taskId", "id"} <= set(data) and set(data) <= {"taskId", "id", "tenant"}:
+        # the params of GetTaskPushNotificationConfig and of DeleteTaskPushNotificationConfig
+        # have the same shape: both are candidates, valid under either is valid
+        return Detection(
+            None,
+            "A2A 1.0 Get/DeleteTaskPushNotificationConfigRequest",
+            ("taskId", "id"),
+            (
+                KINDS["GetTaskPushNotificationConfigRequest"][V1],
+                KINDS["DeleteTaskPushNotificationConfigRequest"][V1],
+            ),
+        )
+    if "id" in data and "historyLength" in data and set(data) <= _GET_TASK_MEMBERS:
+        # GetTask params (1.0) or tasks/get params (0.3 TaskQueryParams): the same in both
+        why = ("id", "historyLength", *_reasons(markers, version)) if version else ("id", "historyLength")
+        if version is not None:
+            return Detection(KINDS["GetTaskRequest"][version], f"A2A {_NAMES[version]} GetTask params", why)
+        return Detection(None, "A2A GetTask params", why, tuple(KINDS["GetTaskRequest"].values()))
+    if "configs" in data and isinstance(data["configs"], list) and set(data) <= {"configs", "nextPageToken"}:
+        return Detection(
+            KINDS["ListTaskPushNotificationConfigsResponse"][V1],
+            "A2A 1.0 ListTaskPushNotificationConfigsResponse",
+            ("configs",),
+        )
     if "taskId" in data and ({"pageSize", "pageToken"} & set(data)):
         return Detection(
             f"{V1}/push_notification_config.json#/$defs/ListTaskPushNotificationConfigsRequest",
             "A2A 1.0 ListTaskPushNotificationConfigsRequest",
             ("taskId", "pageSize/pageToken"),
         )
+    if set(data) == {"contextId"}:  # the one A2A object a context id alone makes: a filter
+        return Detection(f"{V1}/list_tasks_request.json", "A2A 1.0 ListTasksRequest", ("contextId only",))
     if {"pageSize", "pageToken", "statusTimestampAfter", "includeArtifacts"} & set(data):
         return Detection(
             f"{V1}/list_tasks_request.json",
@@ -549,9 +591,11 @@ def version_label(version: str) -> str:
 
 def _in_sibling(found: Detection, members: set[str]) -> Detection:
     """``found`` (judged by a wire's stable version) moved to the sibling version whose members
-    the document carries, or with the siblings' same schema as :attr:`Detection.also`."""
+    the document carries, or with the siblings' same schema as :attr:`Detection.also`. Of
+    candidates, each is moved so (a 1.1 member in GetTask params: the 1.1 one is judged)."""
     if found.schema is None:
-        return found
+        moved = tuple(_in_sibling(Detection(c, found.label), members).schema or c for c in found.candidates)
+        return dataclasses.replace(found, candidates=tuple(dict.fromkeys(moved)))
     base, _, rest = found.schema.partition("/")
     siblings = _family().get(base, ())
     if not siblings:
@@ -579,6 +623,8 @@ def _in_sibling(found: Detection, members: set[str]) -> Detection:
 
 #: the label of a document with no A2A evidence at all
 NOT_A2A = "not an A2A document"
+#: the members of GetTask's params in either version (1.0 tenant, 0.3 metadata, 1.1 generation)
+_GET_TASK_MEMBERS = frozenset({"id", "historyLength", "tenant", "metadata", "currentGeneration"})
 _PART_MEMBERS = frozenset({*_PARTS_V1, "file", "kind", "mediaType", "filename", "metadata"})
 
 
@@ -648,6 +694,7 @@ _EVIDENCE: dict[str, dict[str, float]] = {
     "push notification config": {"token": 3, "authentication": 3, "url": 2, "taskId": 1, "id": 0.5},
     "ListTaskPushNotificationConfigsRequest": {"taskId": 3, "pageSize": 1, "pageToken": 1, "tenant": 1},
     "ListTasksRequest": {
+        "status": 3,  # a TASK_STATE_* filter (a TaskStatus object is a task's)
         "statusTimestampAfter": 3,
         "includeArtifacts": 3,
         "tenant": 3,
@@ -710,6 +757,20 @@ KINDS: dict[str, dict[str, str]] = {
     "ListTaskPushNotificationConfigsRequest": {
         V1: f"{V1}/push_notification_config.json#/$defs/ListTaskPushNotificationConfigsRequest"
     },
+    "ListTaskPushNotificationConfigsResponse": {
+        V1: f"{V1}/push_notification_config.json#/$defs/ListTaskPushNotificationConfigsResponse"
+    },
+    "GetTaskPushNotificationConfigRequest": {
+        V1: f"{V1}/push_notification_config.json#/$defs/GetTaskPushNotificationConfigRequest"
+    },
+    "DeleteTaskPushNotificationConfigRequest": {
+        V1: f"{V1}/push_notification_config.json#/$defs/DeleteTaskPushNotificationConfigRequest"
+    },
+    "GetTaskRequest": {
+        V1: f"{V1}/jsonrpc_request.json#/$defs/GetTaskRequest",
+        V03: f"{V03}/push_notification_config.json#/$defs/TaskQueryParams",
+    },
+    "task state": {V1: f"{V1}/task.json#/$defs/TaskState", V03: f"{V03}/task.json#/$defs/TaskState"},
     "TaskPushNotificationConfig": {
         V1: f"{V1}/push_notification_config.json",
         V03: f"{V03}/push_notification_config.json#/$defs/TaskPushNotificationConfig",
@@ -751,9 +812,15 @@ def by_evidence(data: dict[str, Any]) -> Detection | None:
         for name, weight in weights.items():
             if name not in data:
                 continue
-            if name == "status" and not isinstance(data[name], dict):
-                continue  # a status string ("ok") is no TaskStatus
+            if name == "status" and (
+                not str(data[name]).startswith("TASK_STATE_")
+                if kind == "ListTasksRequest"
+                else not isinstance(data[name], dict)
+            ):
+                continue  # a status string ("ok") is no TaskStatus, a TaskStatus is no filter
             value = _role_or_state(data, name) if name in ("role", "state") else None
+            if name == "status" and isinstance(data[name], str):
+                value = data[name]
             if name in ("role", "state") and value is not None:
                 weight += 3
             score += weight
@@ -771,6 +838,8 @@ def by_evidence(data: dict[str, Any]) -> Detection | None:
         elif {"url", "preferredTransport", "additionalInterfaces"} & set(data):
             version = V03
     schemas = KINDS[kind]
+    if version is None and len(schemas) == 1:
+        version = next(iter(schemas))  # a type only one version has
     because = [*seen[:4], "recognised by its members"]
     if version is not None and version in schemas:
         return Detection(schemas[version], f"A2A {_NAMES[version]} {kind}", tuple(because))
