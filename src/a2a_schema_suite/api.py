@@ -352,12 +352,39 @@ def _store(root: Path, engine: str = "jsonschema") -> Any:
     return SchemaStore.load(root, engine)
 
 
-def _api_store(schemas_dir: str | Path | None, engine: str, roots: str | None = None) -> tuple[Any, Roots]:
-    """The store of the schema root :func:`find_roots` finds, and those roots."""
+#: the samples the pytest plugin handed out, by the id of their data (or path): the roots each
+#: came from, so that a sample is judged with the schemas of its own roots (pytest_plugin)
+_SAMPLES: dict[int, tuple[Any, Roots]] = {}
+
+
+def _served(record: GoldenCase | GoldenStream) -> None:
+    """Remember the roots of a sample the pytest plugin hands out (:func:`_sample_roots`)."""
+    if record.roots is not None:
+        value = record.data if isinstance(record, GoldenCase) else record.path
+        _SAMPLES[id(value)] = (value, record.roots)
+
+
+def _sample_roots(doc: Any) -> Roots | None:
+    """The roots a sample of the pytest plugin came from, when ``doc`` is its data (or path)."""
+    found = _SAMPLES.get(id(doc))
+    return found[1] if found is not None and found[0] is doc else None
+
+
+def _api_store(
+    schemas_dir: str | Path | None, engine: str, roots: str | Roots | None = None, doc: Any = None
+) -> tuple[Any, Roots]:
+    """The store of the schema root :func:`find_roots` finds, and those roots; ``roots`` may be
+    a sample's :class:`Roots` (``a2a_case.roots``); for the data of a pytest plugin sample with
+    neither ``schemas_dir`` nor ``roots`` given, the sample's roots."""
     from a2a_schema_suite.engines import EngineUnavailable
     from a2a_schema_suite.registry import SchemaError
 
-    found = _schema_root(schemas_dir, roots)
+    if isinstance(roots, Roots) and schemas_dir is None:
+        found = roots
+    else:
+        served = _sample_roots(doc) if schemas_dir is None and roots is None else None
+        mode = roots if isinstance(roots, str) else None
+        found = served if served is not None else _schema_root(schemas_dir, mode)
     root = _confined_root(found.schemas)
     try:
         return _store(root, engine), found
@@ -405,7 +432,7 @@ def validate_document(
     from a2a_schema_suite.runner import document_result
 
     _check_choices(profile, policy)
-    store, found = _api_store(schemas_dir, engine, roots)
+    store, found = _api_store(schemas_dir, engine, roots, data)
     schema = _relative(schema)
     if version is not None:
         if not parse_auto(schema)[0]:
@@ -450,7 +477,7 @@ def validate_stream(
     from a2a_schema_suite.runner import AUTO, stream_line_errors, stream_line_schema, stream_result
 
     _check_choices(profile, policy)
-    store, found = _api_store(schemas_dir, engine, roots)
+    store, found = _api_store(schemas_dir, engine, roots, events_or_path)
     schema = _relative(schema)
     if isinstance(events_or_path, (str, Path)):
         path = Path(events_or_path)

@@ -20,7 +20,12 @@ Which cases: the bundled ones, unless the configuration names others (``--a2a-ca
 marker's ``cases_dir=``, or ``--a2a-roots auto|checkout`` / the ini option ``a2a_roots``: the
 suite project around the current directory, found as the CLI's ``--roots`` finds it, by the
 same function). The files of the tree never choose by themselves (SECURITY.md, "Roots"). The
-terminal summary names the roots the samples came from, as the CLI's first line does.
+terminal summary names the roots the samples came from, as the CLI's first line does. A sample
+is judged with the schemas of its own roots: ``testing.verdict(a2a_case.data, a2a_case.schema)``
+(and ``assert_a2a_valid``, ``api.validate_document``, ``validate_stream(a2a_stream.path)``) given
+the sample's own data or path and no ``schemas_dir``/``roots`` use the roots the sample came
+from, so the sample and its verdict never come from two roots; any other document is judged with
+the roots :func:`~a2a_schema_suite.api.find_roots` finds, as the CLI judges it.
 
 The plugin is loaded into every pytest run once installed, so it stays inert: importing it
 imports nothing but pytest, and nothing of the suite is read unless a test asks for a fixture.
@@ -143,13 +148,16 @@ def _records(metafunc: pytest.Metafunc, fixture: str) -> list[Any]:
         pytest.fail(f"{metafunc.definition.nodeid}: {fixture}: {exc}", pytrace=False)
     metafunc.config.stash.setdefault(_USED, set()).add(found.describe())
     versions, schemas, valid = option("a2a_version"), option("a2a_schema"), option("a2a_valid")
-    return [
+    selected = [
         r
         for r in records
         if (not versions or r.version in versions)
         and (not schemas or any(_matches_schema(r, s) for s in schemas))
         and (valid is None or r.valid is valid)
     ]
+    for record in selected:
+        api._served(record)  # testing.verdict(a2a_case.data, ...) judges with these roots
+    return selected
 
 
 def _check_options(config: pytest.Config) -> None:

@@ -18,7 +18,10 @@ import dataclasses
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from a2a_schema_suite.roots import Roots
 
 __all__ = ["assert_a2a_invalid", "assert_a2a_valid", "verdict"]
 
@@ -31,22 +34,24 @@ def verdict(
     schemas_dir: str | Path | None = None,
     engine: str = "jsonschema",
     policy: str = "warn",
-    roots: str | None = None,
+    roots: str | Roots | None = None,
 ) -> Any:
     """The :class:`~a2a_schema_suite.results.CaseResult` ``validate`` gives ``doc``.
 
     ``doc``: a JSON value, or a path (``str`` paths are JSON strings; pass a :class:`pathlib.Path`)
     to a JSON document or a ``.jsonl`` stream, read as strictly as the CLI reads it. ``schema``:
     ``v1_0/task.json``, ``v1_0/agent_card.json#/$defs/AgentSkill`` or an absolute ``$id``.
-    ``schemas_dir``/``roots``: as :func:`a2a_schema_suite.api.find_roots` (the result's ``roots``
-    says which schema root judged it). Raises :class:`ValueError` for a schema that does not
-    exist or does not load.
+    ``schemas_dir``/``roots``: as :func:`a2a_schema_suite.api.find_roots`, or ``roots`` a sample's
+    own roots (``roots=a2a_case.roots``, for a document made from a sample); the result's
+    ``roots`` says which schema root judged it. The data of an ``a2a_case`` sample, or the path
+    of an ``a2a_stream`` sample, is judged with the roots the pytest plugin took it from. Raises
+    :class:`ValueError` for a schema that does not exist or does not load.
     """
     from a2a_schema_suite.api import _api_store
     from a2a_schema_suite.registry import SchemaError
     from a2a_schema_suite.runner import document_result, validate_documents
 
-    store, found = _api_store(schemas_dir, engine, roots)
+    store, found = _api_store(schemas_dir, engine, roots, doc)
     try:
         validator = store.validator(schema, profile)
     except SchemaError as exc:
@@ -73,7 +78,7 @@ def assert_a2a_valid(
     schemas_dir: str | Path | None = None,
     engine: str = "jsonschema",
     policy: str = "warn",
-    roots: str | None = None,
+    roots: str | Roots | None = None,
 ) -> None:
     """Fail unless ``doc`` is valid against ``schema``, as ``a2a-schema-suite validate`` says."""
     __tracebackhide__ = True
@@ -94,7 +99,7 @@ def assert_a2a_invalid(
     schemas_dir: str | Path | None = None,
     engine: str = "jsonschema",
     policy: str = "warn",
-    roots: str | None = None,
+    roots: str | Roots | None = None,
 ) -> None:
     """Fail unless ``doc`` is rejected by ``schema`` and, for each matcher in ``expected_errors``
     (``{"path": "$.status.state", "keyword": "enum", "message": "...", "line": 7, "rule": ...}``,
