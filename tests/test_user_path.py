@@ -97,6 +97,24 @@ def test_a_users_document_is_not_said_to_have_an_expectation(tmp_path):
     assert done.returncode == 1
     assert f"FAILED {task}: invalid" in done.stdout.splitlines()
     assert "expected valid" not in done.stdout
+    # every report format alike (text, JUnit and Markdown said it too, and HTML still did)
+    for fmt in ("html", "junit", "markdown"):
+        out = tmp_path / f"report.{fmt}"
+        report = _cli(
+            "validate",
+            "--schema",
+            "v1_0/task.json",
+            str(task),
+            "--format",
+            fmt,
+            "--output",
+            str(out),
+            cwd=tmp_path,
+        )
+        assert report.returncode == 1, report.stdout + report.stderr
+        text = out.read_text(encoding="utf-8")
+        assert "expected valid" not in text and "expected invalid" not in text, (fmt, text[:2000])
+        assert fmt == "junit" or "invalid" in text, fmt  # JUnit: a failure element
     suite = _cli("run", str(ROOT / "cases" / "v1_0" / "task.json"), "-k", "zzz-nothing", cwd=tmp_path)
     assert suite.returncode == 4  # cases keep their 'expected X, got Y' (tests/test_cli.py pins one)
 

@@ -127,9 +127,12 @@ def render_result(result: CaseResult, anchor: str | None = None) -> Markup:
     if result.source:
         meta.append(f"file <code>{esc(result.source)}</code>")
     if result.expected_valid is not None or result.actual_valid is not None:
-        meta.append(
-            f"expected {esc(_verdict(result.expected_valid))}, got {esc(_verdict(result.actual_valid))}"
-        )
+        if result.description == result.suite:  # a user's own document: no expectation, a verdict
+            meta.append(esc(_verdict(result.actual_valid)))
+        else:
+            meta.append(
+                f"expected {esc(_verdict(result.expected_valid))}, got {esc(_verdict(result.actual_valid))}"
+            )
     parts.append(f'<div class="where">{" · ".join(meta)}</div>')
     if result.reason:
         parts.append(f'<div class="reason">{esc(result.reason)}</div>')
