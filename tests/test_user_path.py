@@ -199,3 +199,51 @@ def test_run_help_does_not_claim_the_bundled_cases_inside_a_suite_project():
     assert "suite" in done.stdout and "else the bundled" in done.stdout
     summary = _cli("--help", cwd=ROOT)
     assert "default: the bundled cases" not in summary.stdout
+
+
+def test_the_cli_summary_names_every_binding():
+    """The CLI summary's probe line (README, or the docs page it moved to) lists every
+    ``--binding`` choice: it said ``jsonrpc|rest`` while grpc existed (issue 25)."""
+    from a2a_schema_suite.commands.probe import command
+
+    binding = next(p for p in command.params if p.name == "binding")
+    choices = "|".join(binding.type.choices)  # type: ignore[attr-defined]
+    lines = [
+        (page, line)
+        for page in docsnippets.pages()
+        for line in docsnippets.text(page).splitlines()
+        if "--binding " in line and "--send TEXT" in line
+    ]
+    assert lines, "no page holds the CLI summary's probe line (--send TEXT ... --binding ...)"
+    for page, line in lines:
+        assert f"--binding {choices}" in line, (page, choices, line)
+
+
+def test_the_group_help_example_does_not_promise_the_bundled_cases(tmp_path):
+    """'run  # every bundled case suite' was said inside a checkout too, where run takes the
+    checkout's cases: the example names the roots (the first line of run says which)."""
+    done = _cli("--help", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "every bundled case suite" not in done.stdout
+    assert "# every case suite of the roots" in done.stdout
+
+
+def test_a_file_that_cannot_be_read_is_annotated_without_a_line(tmp_path):
+    """'::error file=missing.json,line=1': a missing file has no line; a file that does not
+    parse keeps the line of the problem."""
+    missing = _cli("validate", "--format", "github", "missing.json", cwd=tmp_path)
+    assert missing.returncode == 3, missing.stdout + missing.stderr
+    first = missing.stdout.splitlines()[0]
+    assert first.startswith("::error file=missing.json,title=missing.json::"), first
+    assert "line=" not in first
+    (tmp_path / "broken.json").write_text('{"a":\n', encoding="utf-8")
+    broken = _cli("validate", "--format", "github", "broken.json", cwd=tmp_path)
+    assert broken.stdout.splitlines()[0].startswith("::error file=broken.json,line=2,"), broken.stdout
+
+
+def test_check_prints_a_load_error_once(tmp_path):
+    """'check broken.json' printed the suite's load error twice (the reason and its error)."""
+    (tmp_path / "broken.json").write_text('{"a":\n', encoding="utf-8")
+    done = _cli("check", "broken.json", cwd=tmp_path)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert done.stdout.count("truncated JSON") == 1, done.stdout

@@ -162,7 +162,7 @@ def main() -> None:
 
     \b
     Examples:
-      a2a-schema-suite run                       # every bundled case suite
+      a2a-schema-suite run                       # every case suite of the roots
       a2a-schema-suite run cases/v1_0 -k part    # a subset
       a2a-schema-suite validate --schema v1_0/agent_card.json card.json
     """

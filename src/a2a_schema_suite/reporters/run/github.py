@@ -52,10 +52,11 @@ def location(result: CaseResult) -> tuple[str, int | None]:
     if result.line is not None:  # the test's entry in its suite file
         return suite_file_name(result.suite), result.line
     # a suite or document that could not be loaded: a load error about that file has the line
+    # when its message names the position (a missing or unreadable file has none: no line=)
     own = [
         e.line
         for e in result.errors
-        if e.line is not None and e.keyword == "load" and e.message.startswith(f"{result.suite}:")
+        if e.line is not None and e.keyword == "load" and e.message.startswith(f"{result.suite}:{e.line}:")
     ]
     return result.suite, own[0] if own else None
 

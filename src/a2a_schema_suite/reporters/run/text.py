@@ -141,7 +141,11 @@ def detail_lines(result: CaseResult, indent: str = "    ") -> list[str]:
     """The reason, then each error (branch errors under it): the body of a result's block."""
     lines = [f"{indent}{result.reason}"] if result.reason else []
     for error in result.errors[:MAX_ERRORS]:
-        if error.keyword == "load" and result.reason and result.reason.endswith(error.message):
+        if (
+            error.keyword in ("load", "suite-load")
+            and result.reason
+            and result.reason.endswith(error.message)
+        ):
             continue  # the reason said it already ("cannot load document: file: why")
         lines.append(error_line(error, indent, result.source, origin=True))
         lines.extend(_branch_lines(error, indent + "    "))
