@@ -40,8 +40,14 @@ from typing import Any
 
 MAX_BYTES = 2_000_000
 #: objects that are no A2A type: a schema that accepts one would call most objects valid (0.3's
-#: AgentCapabilities is all optional and open, 0.3's PushNotificationConfig needs only a url)
-PERMISSIVE = ({"not-a2a-zz": 1}, {"url": "https://a.example/", "not-a2a-zz": 1})
+#: AgentCapabilities is all optional and open, 0.3's PushNotificationConfig needs only a url,
+#: 0.3's TaskQueryParams and 1.0's GetTaskRequest only an id: a lone id is no A2A evidence)
+PERMISSIVE = (
+    {"not-a2a-zz": 1},
+    {"url": "https://a.example/", "not-a2a-zz": 1},
+    {"id": "zz", "not-a2a-zz": 1},
+    {"id": "zz"},
+)
 
 
 def without_comments(text: str) -> str:
