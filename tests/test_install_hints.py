@@ -56,7 +56,9 @@ def _problem(requirement: str, served: set[str]) -> str | None:
         return None  # a clone, a wheel or an sdist on disk
     if " @ " in requirement:
         name, _, url = requirement.partition(" @ ")
-        return None if url.startswith("git+https://") else f"{requirement!r}: not a VCS URL"
+        if not url.startswith("git+https://"):
+            return f"{requirement!r}: not a VCS URL"
+        return _ref_problem(url.removeprefix("git+https://"), requirement)
     try:
         name = canonicalize_name(Requirement(requirement).name)
     except InvalidRequirement:
@@ -66,6 +68,42 @@ def _problem(requirement: str, served: set[str]) -> str | None:
     if name not in served:
         return f"{requirement!r}: not a package this project depends on"
     return None
+
+
+def _refs() -> set[str]:
+    """The refs of this repository a URL may pin: its branch and its tags."""
+    import subprocess
+
+    tags = subprocess.run(["git", "tag"], cwd=ROOT, capture_output=True, text=True, check=False).stdout
+    return {"main", *tags.split()}
+
+
+def _ref_problem(where: str, text: str) -> str | None:
+    """A pinned ref of this project's repository must exist (``@v0.1.0`` named a tag never made)."""
+    repo, _, ref = where.partition("@")
+    if "a2a-schema-suite/a2a-schema-suite" not in repo or not ref:
+        return None
+    return None if ref in _refs() else f"{text!r}: no branch or tag {ref!r} in this repository"
+
+
+#: ``uses: a2a-schema-suite/a2a-schema-suite@REF`` in a workflow a page shows, and a
+#: pre-commit configuration's ``repo:`` of this project with its ``rev:``
+USES = re.compile(r"uses: (a2a-schema-suite/a2a-schema-suite@\S+)")
+REV = re.compile(r"repo: https://github.com/(a2a-schema-suite/a2a-schema-suite)\s+rev: (\S+)")
+
+
+def test_every_action_and_hook_reference_names_a_ref_that_exists():
+    problems = []
+    for place in PLACES:
+        text = place.read_text(encoding="utf-8")
+        found = [(m.group(1), m.group(0)) for m in USES.finditer(text)]
+        found += [(f"{m.group(1)}@{m.group(2)}", m.group(0)) for m in REV.finditer(text)]
+        problems += [
+            f"{place.relative_to(ROOT)}: {problem}"
+            for where, said in found
+            if (problem := _ref_problem(where, said))
+        ]
+    assert not problems, "\n".join(problems)
 
 
 def test_every_suggested_install_command_works():
@@ -90,3 +128,6 @@ def test_the_check_finds_an_index_install_of_this_package():
     assert _problem("jsonschema-rs>=0.40.1", served) is None
     assert _problem("./a2a-schema-suite[proto]", served) is None
     assert _problem("a2a-schema-suite[fast] @ git+https://github.com/a/b@v1", served) is None
+    here = "a2a-schema-suite @ git+https://github.com/a2a-schema-suite/a2a-schema-suite"
+    assert _problem(f"{here}@main", served) is None and _problem(here, served) is None
+    assert _problem(f"{here}@v0.0.0-never", served)

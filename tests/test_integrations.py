@@ -585,6 +585,19 @@ def test_action_validate_cards_with_a_pattern_and_a_junit_file(tmp_path, install
     assert runner.outputs() == {"exit-code": "1"}
 
 
+def test_action_exit_code_5_is_documented_and_given(tmp_path, installed):
+    """validate without a schema exits 5 for a file that is not an A2A document: the action
+    passes it on, and its exit-code output names it (it listed 0 to 4)."""
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / "package.json").write_text('{"name": "app", "version": "1.0.0"}', encoding="utf-8")
+    runner = action(tmp_path, installed, workspace)
+    result = runner.run({"command": "validate", "paths": "package.json"}, only="run")
+    assert result.returncode == 5, result.stdout + result.stderr
+    assert runner.outputs() == {"exit-code": "5"}
+    assert "5 not an A2A document" in ACTION["outputs"]["exit-code"]["description"]
+
+
 def test_action_passes_optional_inputs_only_when_set(tmp_path, installed):
     """--policy (and the other options) reach the CLI only when given: the action works with a
     CLI that has no --policy yet and with one that has it."""
