@@ -353,7 +353,7 @@ def test_detection_never_rejects_a_valid_bundled_case_nor_accepts_an_invalid_one
             accepted = result.outcome in (Outcome.PASSED, Outcome.WARNING)
             note = result.note or ""
             if "; valid as " in note:  # valid under some candidates: which
-                valid_as = note.split("; valid as ", 1)[1].removesuffix(" only").split(", ")
+                valid_as = note.split("; valid as ", 1)[1].split(" only", 1)[0].split(", ")
             else:
                 valid_as = result.schema.split(", ") if accepted else []
             if case.valid:
@@ -584,3 +584,25 @@ def test_a_1_0_task_with_a_leftover_kind_is_validated_as_1_0_and_told_why(tmp_pa
     assert done.returncode == 1, done.stdout
     assert "-> v1_0/task.json" in done.stdout
     assert "('kind' was unexpected); hint: 'kind' is 0.3" in done.stdout
+
+
+def test_a_document_valid_as_one_type_of_its_candidates_is_valid():
+    """Candidates of several types: valid as one is valid (passed, not a warning: no version is
+    in doubt), and the note says which; a type's versions keep the warning and --version."""
+    from a2a_schema_suite.candidates import judge
+    from a2a_schema_suite.registry import SchemaStore
+    from a2a_schema_suite.results import Outcome
+    from a2a_schema_suite.runner import document_errors
+
+    store = SchemaStore.load()
+    get = "v1_0/push_notification_config.json#/$defs/GetTaskPushNotificationConfigRequest"
+    listing = "v1_0/push_notification_config.json#/$defs/ListTaskPushNotificationConfigsRequest"
+    document = {"taskId": "t-1", "id": "cfg-1"}
+
+    def errors_of(ref):
+        return document_errors(store.validator(ref, "strict"), ref, document, "warn", profile="strict")
+
+    found = Detection(None, "A2A 1.0 push config request", ("taskId",), (get, listing))
+    result = judge("doc.json", found, (get, listing), errors_of, "warn", store, data=document)
+    assert result.outcome is Outcome.PASSED and result.schema == get, (result.reason, result.note)
+    assert f"valid as {get} only" in (result.note or "")

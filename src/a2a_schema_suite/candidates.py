@@ -6,7 +6,9 @@ This module turns the answer into a verdict:
 - one schema: the document's verdict under it;
 - several candidates (a document that looks the same in two versions, or could be two types):
   it is validated against each. Valid under every one is *valid* (``passed``: "valid under each
-  (the same in 1.0 and 0.3)"); valid under some is *valid with a warning* (``warning``, exit 0):
+  (the same in 1.0 and 0.3)"), and so is a document valid as one type whose other candidates are
+  other types only (``passed``: "valid as X only"); valid under some versions of its type is
+  *valid with a warning* (``warning``, exit 0):
   the candidates it fails are named with their errors as advice, and ``--version`` pins the one
   the repository holds; valid under none is *invalid* (``failed``, exit 1), with the errors of
   each candidate, each prefixed by the schema it comes from;
@@ -278,6 +280,19 @@ def judge(
         return result
     if valid:
         kept = found[valid[0]]
+        types = {kind_of(s) or s for s in valid}
+        if not any((kind_of(s) or s) in types for s in invalid):
+            # every candidate it fails is another type (a Get request is no List request): it is
+            # the type it is valid as, so it is valid; no version is in doubt
+            others = ", ".join(invalid)
+            return verdict_result(
+                name,
+                ", ".join(valid),
+                kept,
+                policy,
+                data=data,
+                note=f"{note}; valid as {', '.join(valid)} only (not a type of {others})",
+            )
         advice = tuple(_as(s, e, "advice") for s in invalid for e in split_policy(found[s], policy)[0])
         result = verdict_result(
             name,
