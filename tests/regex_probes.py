@@ -10,23 +10,11 @@ import random
 from collections import deque
 from typing import Any
 
-from a2a_schema_suite.regexlint import (
-    _MAX_CODE_POINT,
-    BREAKERS,
-    EXPONENTIAL,
-    PatternFinding,
-    Ranges,
-    _Automaton,
-    _automaton,
-    _exponential,
-    _intersect,
-    _parse,
-    _prefix_to,
-    _sample,
-    _SyntaxProblem,
-    _TooLarge,
-    analyse,
-)
+from a2a_schema_suite.regexlint.ambiguity import _exponential, _prefix_to
+from a2a_schema_suite.regexlint.automaton import _Automaton, _automaton, _TooLarge
+from a2a_schema_suite.regexlint.charsets import _MAX_CODE_POINT, Ranges, _intersect, _sample
+from a2a_schema_suite.regexlint.ecma import _parse, _SyntaxProblem
+from a2a_schema_suite.regexlint.findings import BREAKERS, EXPONENTIAL, PatternFinding, analyse
 
 
 def catastrophic(pattern: str, confirm: bool = True) -> PatternFinding | None:

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from a2a_schema_suite.jsonio import MAX_DEPTH, LoadError, LoadFailure, iter_jsonl, loads
-from a2a_schema_suite.regexlint import PatternFinding, analyse, schema_findings
+from a2a_schema_suite.regexlint.findings import PatternFinding, analyse, schema_findings
 from a2a_schema_suite.registry import SchemaStore
 from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome
 from a2a_schema_suite.runner import RunOptions, run_suites

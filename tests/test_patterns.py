@@ -14,17 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from a2a_schema_suite.regexlint import (
+from a2a_schema_suite.regexlint.findings import (
     EXPONENTIAL,
     PORTABILITY,
     SYNTAX,
-    MatchTimeout,
     analyse,
     catastrophic_patterns,
     schema_findings,
     schema_patterns,
-    timed_search,
 )
+from a2a_schema_suite.regexlint.timing import MatchTimeout, timed_search
 from a2a_schema_suite.registry import SchemaError, SchemaStore
 from conftest import SCHEMAS
 from regex_probes import adversarial_inputs, catastrophic, examples

@@ -103,3 +103,13 @@ def test_off_remembers_nothing(tree: Path, tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     assert cli("run", cwd=tree, cache="off").returncode == 0
     assert not any(home.rglob("*"))
+
+
+def test_every_module_that_decides_exists():
+    """A module moved or split (regexlint.py became the regexlint package, issue 26) leaves no
+    stale name in the fingerprint: a missing file would never invalidate the cache."""
+    here = Path(verdicts.__file__).resolve().parent
+    missing = [name for name in verdicts._DECIDERS if not (here / name).is_file()]
+    assert not missing, missing
+    regexlint = {p.relative_to(here).as_posix() for p in (here / "regexlint").glob("*.py")}
+    assert regexlint - {"regexlint/__init__.py"} <= set(verdicts._DECIDERS)

@@ -40,7 +40,7 @@ from jsonschema.protocols import Validator
 from referencing import Registry
 from referencing.exceptions import Unresolvable
 
-from a2a_schema_suite.regexlint import ecma_pattern
+from a2a_schema_suite.regexlint.ecma import ecma_pattern
 
 ENGINES = ("jsonschema", "jsonschema-rs")
 DEFAULT_ENGINE = "jsonschema"

@@ -42,7 +42,7 @@ from a2a_schema_suite import engines, explain, schemawalk, verdicts
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, load_path
 from a2a_schema_suite.loaderrors import excerpt, meta_message
 from a2a_schema_suite.pointer import append as pointer_append
-from a2a_schema_suite.regexlint import catastrophic_patterns
+from a2a_schema_suite.regexlint.findings import catastrophic_patterns
 from a2a_schema_suite.tool import (
     META_DIR,
     VERSION_DATA_FILES,
@@ -834,5 +834,5 @@ def _meta_valid_fast(contents: Any) -> bool:
 
 
 def _pattern_problem(contents: Any) -> str | None:
-    """A pattern that backtracks exponentially would hang validation: refuse it (regexlint.py)."""
+    """A pattern that backtracks exponentially would hang validation: refuse it (regexlint/findings.py)."""
     return "; ".join(str(finding) for finding in catastrophic_patterns(contents)) or None

@@ -38,7 +38,12 @@ CACHE_ENV = "A2A_SCHEMA_SUITE_CACHE"
 _DECIDERS = (
     "registry.py",
     "suite.py",
-    "regexlint.py",
+    "regexlint/charsets.py",
+    "regexlint/ecma.py",
+    "regexlint/automaton.py",
+    "regexlint/ambiguity.py",
+    "regexlint/timing.py",
+    "regexlint/findings.py",
     "engines.py",
     "jsonio.py",
     "verdicts.py",

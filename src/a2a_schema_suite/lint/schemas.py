@@ -7,13 +7,19 @@ from collections.abc import Collection, Iterator
 
 import jsonschema
 
-from a2a_schema_suite import regexlint
 from a2a_schema_suite.lint.keywords import KEYWORDS, LEGACY, walk
 from a2a_schema_suite.lint.refs import ref_cycle_findings, ref_findings
 from a2a_schema_suite.lint.rules import DEFAULT_OPTIONS, DIALECT, CheckOptions, rule_finding
 from a2a_schema_suite.lint.tree import SchemaDoc, SchemaTree
 from a2a_schema_suite.loaderrors import meta_message
 from a2a_schema_suite.pointer import escape, join
+from a2a_schema_suite.regexlint.findings import (
+    EXPONENTIAL,
+    SYNTAX,
+    PatternFinding,
+    schema_findings,
+    unanalysable,
+)
 from a2a_schema_suite.results import CaseResult, Outcome
 
 _META_VALIDATOR = jsonschema.Draft202012Validator(
@@ -107,11 +113,11 @@ def keyword_findings(doc: SchemaDoc, allowed: frozenset[str] = frozenset()) -> I
             )
 
 
-def _pattern_rule(finding: regexlint.PatternFinding) -> tuple[str, bool]:
+def _pattern_rule(finding: PatternFinding) -> tuple[str, bool]:
     """``(rule id, is a hard error)`` for a regexlint finding."""
-    if finding.kind == regexlint.EXPONENTIAL:
+    if finding.kind == EXPONENTIAL:
         return "pattern-backtracking", True
-    if regexlint.unanalysable(finding):
+    if unanalysable(finding):
         return "pattern-backtracking", True  # cannot be shown safe: the schema store refuses it
     return "pattern-portability", False  # ECMA-262 vs Python, or not an ECMA-262 pattern at all
 
@@ -120,12 +126,8 @@ def pattern_findings(doc: SchemaDoc, strict: bool = False) -> Iterator[CaseResul
     """Exponential backtracking (errored) and Python/ECMA-262 differences (warning; failed with
     ``strict``) in every ``pattern`` and ``patternProperties`` name of the file."""
     soft = Outcome.FAILED if strict else Outcome.WARNING
-    for finding in regexlint.schema_findings(doc.contents):
-        if (
-            finding.kind == regexlint.SYNTAX
-            and not regexlint.unanalysable(finding)
-            and _python_rejects(finding.pattern)
-        ):
+    for finding in schema_findings(doc.contents):
+        if finding.kind == SYNTAX and not unanalysable(finding) and _python_rejects(finding.pattern):
             continue  # not a regex at all: schema-metaschema reports it (format "regex")
         rule, hard = _pattern_rule(finding)
         where = finding.pointer
