@@ -204,7 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from a2a_schema_suite.candidates import is_not_a2a
-    from a2a_schema_suite.detection import KINDS, kind_of
+    from a2a_schema_suite.detection import KINDS
+    from a2a_schema_suite.detection.family import kind_of
     from a2a_schema_suite.registry import SchemaStore
     from a2a_schema_suite.results import Outcome
     from a2a_schema_suite.runner import document_result

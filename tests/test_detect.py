@@ -15,14 +15,8 @@ import pytest
 
 import a2a_schema_suite as suite
 from a2a_schema_suite.descriptor import descriptors, wire_version
-from a2a_schema_suite.detection import (
-    Detection,
-    detect,
-    detect_path,
-    detect_stream,
-    kind_of,
-    version_label,
-)
+from a2a_schema_suite.detection import Detection, detect, detect_path, detect_stream
+from a2a_schema_suite.detection.family import kind_of, version_label
 from conftest import CASES, SCHEMAS
 
 CARD_03 = {

@@ -30,7 +30,8 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from a2a_schema_suite import explain
-from a2a_schema_suite.detection import KINDS, Detection, kind_of
+from a2a_schema_suite.detection import KINDS, Detection
+from a2a_schema_suite.detection.family import kind_of
 from a2a_schema_suite.results import (
     CaseResult,
     ErrorDetail,
