@@ -10,8 +10,8 @@ import sys
 import pytest
 
 import a2a_schema_suite as suite
-from a2a_schema_suite.registry import bundled_schemas
 from a2a_schema_suite.suite import Suite, load_suites
+from a2a_schema_suite.tool import bundled_schemas
 from conftest import CASES, SCHEMAS, version_names
 
 

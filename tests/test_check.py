@@ -17,8 +17,11 @@ from click.testing import CliRunner
 import docsnippets
 from a2a_schema_suite import __version__
 from a2a_schema_suite.cli import COMMANDS, main
-from a2a_schema_suite.lint import RULES, CheckOptions, check, pointer_lines
-from a2a_schema_suite.results import CaseResult, Outcome, RunSummary
+from a2a_schema_suite.jsonio import pointer_lines
+from a2a_schema_suite.lint import check
+from a2a_schema_suite.lint.rules import RULES, CheckOptions
+from a2a_schema_suite.results import CaseResult, Outcome
+from a2a_schema_suite.run_report import RunReport
 from conftest import CASES, SCHEMAS, declare_suite_project
 
 BASE = "https://example.test/schemas/"
@@ -97,7 +100,7 @@ def only(results: list[CaseResult], rule: str) -> CaseResult:
     bad = problems(results)
     assert [e.rule for r in bad for e in r.errors] == [rule], [(r.description, r.reason) for r in bad]
     assert bad[0].description.startswith(f"check: {rule}: ")
-    assert RunSummary(results).exit_code() != 0
+    assert RunReport(results).exit_code() != 0
     return bad[0]
 
 
@@ -107,7 +110,7 @@ def only(results: list[CaseResult], rule: str) -> CaseResult:
 def test_clean_tree_passes_every_rule_and_runs_the_suite(tree):
     results = tree.check(strict=True)
     assert problems(results) == []
-    assert RunSummary(results).exit_code() == 0
+    assert RunReport(results).exit_code() == 0
     clean = {r.description.split(": ")[1] for r in results if r.suite == "check"}
     # no JSONL file and no stream_rules.json under the tree: nothing to count; no descriptor
     # names a proto: drift has nothing to run against (tests/test_check_drift.py)
@@ -188,7 +191,7 @@ def test_schema_id(tree, change, words, outcome):
     results = tree.check()
     found = findings(results, "schema-id")
     assert len(found) == 1 and words in found[0].reason and found[0].outcome is outcome
-    assert RunSummary(results).exit_code() != 0
+    assert RunReport(results).exit_code() != 0
 
 
 def test_unknown_keywords_anywhere_but_not_in_names_or_values(tree):
@@ -283,7 +286,7 @@ def test_dead_defs_and_what_makes_a_def_live(tree):
     found = findings(tree.check(), "dead-def")
     assert sorted(r.errors[0].pointer for r in found) == ["/$defs/OnlyFromUnused", "/$defs/Unused"]
     assert all(r.outcome is Outcome.FAILED for r in found)
-    assert RunSummary(tree.check()).exit_code() == 1
+    assert RunReport(tree.check()).exit_code() == 1
     common_only = findings(tree.check(), "dead-def")
     assert not any("common.json" in r.suite for r in common_only)  # Count is used across files
 
@@ -334,7 +337,7 @@ def test_pattern_portability_warns_and_fails_with_strict(tree):
     tree.write("schemas/v9/thing.json", schema)
     warned = tree.check()
     found = findings(warned, "pattern-portability")
-    assert {r.outcome for r in found} == {Outcome.WARNING} and RunSummary(warned).exit_code() == 0
+    assert {r.outcome for r in found} == {Outcome.WARNING} and RunReport(warned).exit_code() == 0
     lines = pointer_lines((tree.schemas / "v9/thing.json").read_text())
     where = {(r.errors[0].pointer, r.line) for r in found}
     assert where == {
@@ -347,7 +350,7 @@ def test_pattern_portability_warns_and_fails_with_strict(tree):
     assert any("'.' matches" in r for r in reasons) and any("final newline" in r for r in reasons)
     strict = tree.check(strict=True)
     assert {r.outcome for r in findings(strict, "pattern-portability")} == {Outcome.FAILED}
-    assert RunSummary(strict).exit_code() == 1
+    assert RunReport(strict).exit_code() == 1
     args = ("check", "--schemas", str(tree.schemas), str(tree.cases))
     assert invoke(*args).exit_code == 0 and invoke(*args, "--strict").exit_code == 1
 
@@ -359,7 +362,7 @@ def test_a_pattern_too_large_to_analyse_is_a_backtracking_error(tree):
     refused = tree.check()
     (found,) = findings(refused, "pattern-backtracking")
     assert found.outcome is Outcome.ERRORED and "too deeply to analyse" in found.reason
-    assert RunSummary(refused).exit_code() == 3
+    assert RunReport(refused).exit_code() == 3
 
 
 def test_a_pattern_python_cannot_compile_is_the_metaschema_rule(tree):
@@ -439,7 +442,7 @@ def test_missing_expected_errors_warns_and_fails_with_strict(tree):
     result = next(r for r in problems(warned))
     assert result.outcome is Outcome.WARNING
     assert result.description == "check: missing-expected-errors: no name"
-    assert result.line is not None and RunSummary(warned).exit_code() == 0
+    assert result.line is not None and RunReport(warned).exit_code() == 0
     strict = only(tree.check(strict=True), "missing-expected-errors")
     assert strict.outcome is Outcome.FAILED
 
@@ -673,7 +676,7 @@ def test_the_run_itself_wrong_verdict_fails_check(tree):
     bad = problems(results)
     assert [(r.description, r.outcome) for r in bad] == [("no name", Outcome.FAILED)]
     assert "not for the expected reason" in bad[0].reason
-    assert RunSummary(results).exit_code() == 1
+    assert RunReport(results).exit_code() == 1
 
 
 def test_a_suite_with_an_unknown_schema_is_errored_by_the_run(tree):

@@ -190,8 +190,7 @@ def test_unknown_version_and_broken_schema_are_clear_errors(tmp_path: Path):
 
 def test_drift_and_diff_reports_are_reports_of_the_one_protocol():
     from a2a_schema_suite.evolve.drift import DriftReport
-    from a2a_schema_suite.report import Report
-    from a2a_schema_suite.reporters import formats
+    from a2a_schema_suite.reporters import Report, formats
 
     report = compare(SCHEMAS / "v0_3", SCHEMAS / "v1_0")
     assert isinstance(report, Report) and report.kind == "diff"

@@ -21,7 +21,8 @@ from click.testing import CliRunner
 from a2a_schema_suite.cli import main
 from a2a_schema_suite.reporters.htmlkit import Markup, esc, highlight_json
 from a2a_schema_suite.reporters.run.html import marked_pointers, render
-from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, RunSummary
+from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome
+from a2a_schema_suite.run_report import RunReport
 from conftest import SCHEMAS
 
 CHROMIUM = shutil.which("chromium")
@@ -106,7 +107,7 @@ def test_escaping_and_markup():
         "expected valid, but it was rejected",
         data={"x": "</pre><script>"},
     )
-    page = render(RunSummary([result]))
+    page = render(RunReport([result]))
     assert "<img" not in page and "<script" not in page.split("<style>")[0] + page.split("</style>")[1]
     assert "&lt;img src=x onerror=alert(1)&gt;" in page
 

@@ -13,7 +13,7 @@ import a2a_schema_suite as suite
 from a2a_schema_suite import explain, migration
 from a2a_schema_suite.registry import SchemaStore
 from a2a_schema_suite.reporters import formats, render
-from a2a_schema_suite.results import RunSummary
+from a2a_schema_suite.run_report import RunReport
 from conftest import CASES, SCHEMAS
 
 UNKNOWN_RESULT = {"jsonrpc": "2.0", "id": 7, "result": {"task": {"id": 5, "status": "done"}}}
@@ -46,7 +46,7 @@ def test_one_of_leads_with_the_closest_cause_in_every_format(engine):
         "SendMessageResponse: 'done' is not of type 'object' at "
         "$.result.task.status"
     )
-    summary = RunSummary([result])
+    summary = RunReport([result])
     for fmt in formats("run"):
         report = render(summary, fmt)
         assert "closest: SendMessageResponse" in report, fmt

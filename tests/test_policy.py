@@ -16,9 +16,10 @@ import pytest
 
 from a2a_schema_suite import streamrules
 from a2a_schema_suite.descriptor import descriptors
-from a2a_schema_suite.results import ErrorDetail, Outcome, RunSummary, split_policy
+from a2a_schema_suite.results import ErrorDetail, Outcome, split_policy
 from a2a_schema_suite.roots import versions
 from a2a_schema_suite.rules import POLICIES, RULES, Rule
+from a2a_schema_suite.run_report import RunReport
 from a2a_schema_suite.streamrules import StreamRule
 from a2a_schema_suite.streams import check_stream
 from conftest import CASES, SCHEMAS
@@ -146,11 +147,11 @@ def test_a_valid_document_with_policy_warnings_is_a_run_not_nothing():
     result_warning = ErrorDetail.finding("https-interface", "policy: x")
     from a2a_schema_suite.results import CaseResult
 
-    summary = RunSummary(
+    summary = RunReport(
         [CaseResult("d", "s", "d", True, True, Outcome.WARNING, (result_warning,), "valid; 1 policy finding")]
     )
     assert int(summary.exit_code()) == 0
-    lint_only = RunSummary([CaseResult("d", "s", "check: x", None, None, Outcome.WARNING)])
+    lint_only = RunReport([CaseResult("d", "s", "check: x", None, None, Outcome.WARNING)])
     assert int(lint_only.exit_code()) == 4
 
 
@@ -210,7 +211,7 @@ def test_every_format_says_spec_or_policy(tmp_path):
     card = json.loads(http_card(tmp_path).read_text())
     card["skills"] = []
     result = api.validate_document(card, "v1_0/agent_card.json")
-    summary = RunSummary([result])
+    summary = RunReport([result])
     for fmt in formats("run"):
         report = render(summary, fmt)
         if fmt == "json":

@@ -5,7 +5,6 @@ side effects, and the package's import graph has no cycle."""
 from __future__ import annotations
 
 import ast
-import importlib
 import json
 import os
 from pathlib import Path
@@ -23,10 +22,9 @@ from a2a_schema_suite.mutate_report import Listing, run_audit
 from a2a_schema_suite.probe.level import Level, level_result
 from a2a_schema_suite.probe.run import ProbeRun
 from a2a_schema_suite.registry import SchemaStore
-from a2a_schema_suite.report import Report
-from a2a_schema_suite.reporters import FORMATS, formats, render
-from a2a_schema_suite.results import RunSummary
+from a2a_schema_suite.reporters import FORMATS, Report, formats, render, renderer
 from a2a_schema_suite.roots import choose
+from a2a_schema_suite.run_report import RunReport
 from a2a_schema_suite.runner import RunOptions, run_paths
 from conftest import CASES, SCHEMAS
 
@@ -52,7 +50,7 @@ def reports() -> dict[str, Report]:
     """One real report of every kind, made by the library calls the commands make."""
     store = SchemaStore.load(SCHEMAS)
     roots = choose(SCHEMAS, CASES, paths=True)
-    summary = RunSummary(list(run_paths(SUITES, store, RunOptions())), roots, read=(*SUITES, store.root))
+    summary = RunReport(list(run_paths(SUITES, store, RunOptions())), roots, read=(*SUITES, store.root))
     coverage = measure(SUITES, store, fail_under=50)
     coverage.roots, coverage.read = roots, (*SUITES, store.root)  # as the command does
     gain = suite_gain(SUITES, SUITES[0], store)
@@ -60,7 +58,7 @@ def reports() -> dict[str, Report]:
     audit = run_audit(SUITES[:1], store, AuditOptions(), Listing(limit=3), fail_under=10)
     audit.roots = roots
     level = Level("partial", "the agent card is valid; no message was sent")
-    probed = RunSummary(
+    probed = RunReport(
         [*summary.results[:2], level_result(level, "probe http://127.0.0.1:1")], read=(store.root,)
     )
     probe = ProbeRun(probed, level, ["a note"], roots=roots)
@@ -115,8 +113,7 @@ def test_every_format_of_every_kind_renders_without_side_effects(reports, tmp_pa
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary_file))
     for kind, report in reports.items():
         for fmt in formats(kind):
-            module = importlib.import_module(f"a2a_schema_suite.reporters.{kind}.{fmt}")
-            document = module.render(report)
+            document = renderer(kind, fmt)(report)
             assert isinstance(document, str) and document.endswith("\n"), (kind, fmt)
     assert os.listdir(tmp_path) == []  # no renderer wrote anything, the job summary included
 

@@ -23,7 +23,8 @@ from a2a_schema_suite.cli import main
 from a2a_schema_suite.registry import SchemaStore
 from a2a_schema_suite.reporters import formats, markdownkit, render, workflowkit
 from a2a_schema_suite.reporters.run import github, junit, markdown, text
-from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, RunSummary
+from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome
+from a2a_schema_suite.run_report import RunReport
 from conftest import CASES, REPO, SCHEMAS
 
 REPORT_SCHEMA = json.loads((SCHEMAS / "_meta" / "report.json").read_text())
@@ -280,19 +281,19 @@ def test_text_colour_only_on_a_terminal_and_never_with_no_color(project, monkeyp
         CaseResult("s.json", "v1_0/x.json", "meh", True, True, Outcome.WARNING),
         CaseResult("s.json", "v1_0/x.json", "ok", True, True, Outcome.PASSED),
     ]
-    coloured = text.render(RunSummary(results), colour=True)
+    coloured = text.render(RunReport(results), colour=True)
     assert "\x1b[1;31mFAILED\x1b[0m s.json > bad" in coloured
     assert "\x1b[33mWARNING\x1b[0m s.json > meh" in coloured
     assert "\x1b[1;31m1 passed, 1 failed, 0 errored, 1 warning\x1b[0m" in coloured
-    green = text.render(RunSummary(results[2:]), colour=True)
+    green = text.render(RunReport(results[2:]), colour=True)
     assert green == "\x1b[1;32m1 passed, 0 failed, 0 errored\x1b[0m\n"
-    plain = text.render(RunSummary(results), colour=False)
+    plain = text.render(RunReport(results), colour=False)
     assert "\x1b" not in plain and "WARNING s.json > meh" in plain
     with text.use_colour(True):
-        assert "\x1b[" in text.render(RunSummary(results))
+        assert "\x1b[" in text.render(RunReport(results))
     with text.use_colour(False):
         monkeypatch.setattr(text, "colour_enabled", lambda *a, **k: True)
-        assert "\x1b[" not in text.render(RunSummary(results))
+        assert "\x1b[" not in text.render(RunReport(results))
 
     # on a (pretend) terminal the CLI colours stdout, but never a report file
     monkeypatch.setattr(text, "colour_enabled", lambda *a, **k: True)
@@ -321,7 +322,7 @@ def test_text_shows_warnings_and_skips_and_cuts_long_error_lists():
         ),
         CaseResult("s.json", "x", "later", True, None, Outcome.SKIPPED, reason="not today"),
     ]
-    out = text.render(RunSummary(results), colour=False)
+    out = text.render(RunReport(results), colour=False)
     assert out.count("[type] bad") == text.MAX_ERRORS
     assert f"... {40 - text.MAX_ERRORS} more errors" in out
     assert "WARNING s.json > meh" in out and "policy: use https" in out
@@ -386,7 +387,7 @@ def test_junit_warning_and_skip_and_forbidden_characters():
         ),
         CaseResult("s.json", "x", "later", True, None, Outcome.SKIPPED, reason="why"),
     ]
-    xml = junit.render(RunSummary(results))
+    xml = junit.render(RunReport(results))
     xml.encode("utf-8")
     root = ET.fromstring(xml)
     warning, skipped = root.findall("testsuite/testcase")
@@ -522,7 +523,7 @@ def test_github_escaping():
         "::warning file=card.json,title=card.json::- $ [https-interface] policy: use https "
         "(policy: contract-validator baseline; spec 1.0 §4 says HTTPS in production)"
     )
-    assert github.render(RunSummary([warning])).startswith("::warning file=card.json,")
+    assert github.render(RunReport([warning])).startswith("::warning file=card.json,")
 
 
 def test_github_step_summary_gets_the_markdown(project, monkeypatch, tmp_path):
@@ -535,7 +536,7 @@ def test_github_step_summary_gets_the_markdown(project, monkeypatch, tmp_path):
     # emit writes the job summary, the renderer writes nothing
     untouched = tmp_path / "untouched.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(untouched))
-    github.render(RunSummary([]))
+    github.render(RunReport([]))
     assert not untouched.exists()
 
 
@@ -603,7 +604,7 @@ def test_markdown_version_names_and_size_cap():
         CaseResult(f"s{i % 7}.json", "v1_0/x.json", f"t{i}", True, False, Outcome.FAILED, errors, "rejected")
         for i in range(2000)
     ]
-    out = markdown.render(RunSummary(results))
+    out = markdown.render(RunReport(results))
     assert len(out) < 65536
     assert re.search(r"… and \d+ more not shown here", out)
     assert out.count("<details>") == out.count("</details>")
@@ -713,7 +714,7 @@ def test_lone_surrogates_never_break_output():
             line=2,
         )
     ]
-    summary = RunSummary(results)
+    summary = RunReport(results)
     for fmt in ("text", "json", "junit", "markdown", "github"):
         out = render(summary, fmt)
         out.encode("utf-8")
@@ -743,7 +744,7 @@ def test_bundled_cases_in_every_format():
         )
         for r in report["results"]
     ]
-    summary = RunSummary(results)
+    summary = RunReport(results)
     root = ET.fromstring(junit.render(summary))
     assert (root.get("tests"), root.get("failures"), root.get("errors")) == (str(total), "0", "0")
     assert _commands(github.render(summary)) == []

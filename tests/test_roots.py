@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from a2a_schema_suite.registry import bundled_cases, bundled_schemas
 from a2a_schema_suite.roots import find_project_tree
 from a2a_schema_suite.suite import discover
+from a2a_schema_suite.tool import bundled_cases, bundled_schemas
 from conftest import CASES, REPO, SCHEMAS, declare_suite_project
 
 SUITE = {

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 from a2a_schema_suite.registry import BASE_URI, SchemaStore
-from a2a_schema_suite.results import Outcome, RunSummary
+from a2a_schema_suite.results import Outcome
+from a2a_schema_suite.run_report import RunReport
 from a2a_schema_suite.runner import RunOptions, run_suites, validate_documents
 from a2a_schema_suite.suite import load_suites
 
@@ -70,7 +71,7 @@ def test_ref_to_nowhere_is_errored_never_passed(tmp_path):
     results = run(tmp_path, store, STATE_SUITE)
     assert [r.outcome for r in results] == [Outcome.ERRORED] * 2
     assert all(r.actual_valid is None for r in results)
-    assert RunSummary(results).exit_code() == 3
+    assert RunReport(results).exit_code() == 3
 
 
 def test_suite_schema_that_points_nowhere_is_errored(tmp_path):

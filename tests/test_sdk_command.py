@@ -421,8 +421,7 @@ def test_the_readme_example_is_a_real_run():
 
 
 def test_the_sdk_report_is_a_report_of_the_one_protocol(tmp_path):
-    from a2a_schema_suite.report import Report
-    from a2a_schema_suite.reporters import formats, render
+    from a2a_schema_suite.reporters import Report, formats, render
     from a2a_schema_suite.roots import Roots
     from a2a_schema_suite.sdk.harness import SdkRun
     from a2a_schema_suite.sdk.report import SdkColumn, SdkReport

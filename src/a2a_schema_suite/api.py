@@ -31,12 +31,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urldefrag
 
-from a2a_schema_suite.registry import (
-    BASE_URI,
-    DEFAULT_PROFILE,
-    is_version_data,
-)
+from a2a_schema_suite.registry import BASE_URI, DEFAULT_PROFILE
 from a2a_schema_suite.roots import Roots, choose
+from a2a_schema_suite.tool import is_version_data
 
 if TYPE_CHECKING:
     from a2a_schema_suite.suite import Case, CaseTest, StreamCase, Suite

@@ -43,7 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from a2a_schema_suite.results import ExitCode, Outcome, RunSummary
+from a2a_schema_suite.results import ExitCode, Outcome
+from a2a_schema_suite.run_report import RunReport
 from a2a_schema_suite.tool import TOOL_NAME, __version__
 
 if TYPE_CHECKING:
@@ -148,7 +149,7 @@ def _percent(part: int, whole: int) -> float:
 class CoverageReport:
     """Coverage of one or more versions, with the run summary of the tests it counted."""
 
-    summary: RunSummary
+    summary: RunReport
     versions: list[str]
     locations: dict[str, list[LocationCoverage]]  #: by version, in file and pointer order
     tests_counted: dict[str, collections.Counter[str]]  #: version -> {"valid": n, "invalid": n}

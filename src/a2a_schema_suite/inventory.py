@@ -1,4 +1,4 @@
-"""The report of ``list`` (:class:`Inventory`, a :class:`~a2a_schema_suite.report.Report` of kind
+"""The report of ``list`` (:class:`Inventory`, a :class:`~a2a_schema_suite.reporters.Report` of kind
 ``inventory``): the versions of a schema root, its schema files with their ``$id``, the suites
 with their test counts, and every file that could not be loaded."""
 

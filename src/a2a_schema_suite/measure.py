@@ -31,7 +31,8 @@ from referencing.jsonschema import DRAFT202012
 from a2a_schema_suite import engines, pointer, schemawalk
 from a2a_schema_suite.coverage import CoverageReport, Location, LocationCoverage, SuiteGain, value_key
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
-from a2a_schema_suite.results import Outcome, RunSummary
+from a2a_schema_suite.results import Outcome
+from a2a_schema_suite.run_report import RunReport
 from a2a_schema_suite.runner import RunOptions, run_suites, stream_errors
 from a2a_schema_suite.schemawalk import Annotator
 from a2a_schema_suite.suite import (
@@ -474,7 +475,7 @@ def measure_suites(
     reported = wanted or sorted(meter.tallies)
     locations = {v: list(meter.tally(v).rows.values()) for v in reported}
     tests = {v: meter.tally(v).tests for v in reported}
-    return CoverageReport(RunSummary(results), reported, locations, tests, fail_under)
+    return CoverageReport(RunReport(results), reported, locations, tests, fail_under)
 
 
 def suite_gain(

@@ -1,4 +1,4 @@
-"""The report of ``mutate`` (:class:`MutationAudit`, a :class:`~a2a_schema_suite.report.Report` of
+"""The report of ``mutate`` (:class:`MutationAudit`, a :class:`~a2a_schema_suite.reporters.Report` of
 kind ``mutation``) and :func:`run_audit`, what the command does: audit the suites, narrow the
 survivor listing, write ``--emit`` suites, judge ``--fail-under``.
 

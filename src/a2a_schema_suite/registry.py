@@ -44,20 +44,9 @@ from a2a_schema_suite.loaderrors import excerpt, meta_message
 from a2a_schema_suite.pointer import append as pointer_append
 from a2a_schema_suite.regexlint.findings import catastrophic_patterns
 from a2a_schema_suite.tool import (
-    META_DIR,
-    VERSION_DATA_FILES,
-    bundled_cases,
     bundled_schemas,
     is_version_data,
 )
-
-__all__ = [
-    "META_DIR",
-    "VERSION_DATA_FILES",
-    "bundled_cases",
-    "bundled_schemas",
-    "is_version_data",
-]  # where they were: many modules import them from here
 
 #: Base of every bundled schema's ``$id``; an identifier, never fetched.
 BASE_URI = "https://a2a-schema-suite.dev/schemas/"

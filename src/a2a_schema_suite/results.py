@@ -1,4 +1,5 @@
-"""Outcomes, error details, per-test results, the run summary and the exit codes.
+"""Outcomes, error details, per-test results and the exit codes: the lowest module of the
+run path (the report of a run is :mod:`a2a_schema_suite.run_report`).
 
 Errors stay data (keyword, JSON path, schema path, message and nested context) until a reporter
 formats them.
@@ -11,17 +12,11 @@ import dataclasses
 import enum
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, overload
+from typing import Any, Protocol, TypeVar, overload
 
 from jsonschema.exceptions import ValidationError, relevance
 
 from a2a_schema_suite import pointer, rules
-from a2a_schema_suite.tool import TOOL_NAME, __version__
-
-if TYPE_CHECKING:
-    from a2a_schema_suite.roots import Roots
-    from a2a_schema_suite.shard import Shard
 
 
 class ExitCode(enum.IntEnum):
@@ -388,94 +383,6 @@ class CaseResult:
 
 
 _CASE_RESULT_FIELDS = tuple(f.name for f in dataclasses.fields(CaseResult))
-
-
-@dataclass
-class RunSummary:
-    """Counts over a run, and the exit code they imply: the report of ``run``, ``validate`` and
-    ``check`` (a :class:`~a2a_schema_suite.report.Report` of kind ``run``)."""
-
-    kind: ClassVar[str] = "run"
-
-    results: list[CaseResult] = field(default_factory=list)
-    #: which schema root and cases gave these results (shown first in the text report)
-    roots: Roots | None = None
-    #: a result's suite name -> the file's path on disk, for names that are not a path from the
-    #: current directory (a suite under an absolute directory elsewhere): GitHub's ``file=``
-    files: dict[str, Path] = field(default_factory=dict)
-    #: what the run read (suites, documents, directories, the schema root): never overwritten
-    read: tuple[Path, ...] = ()
-    #: ``--shard K/N``: which part of the run this is (:mod:`a2a_schema_suite.shard`)
-    shard: Shard | None = None
-    #: which engine gave the verdicts, and why ``--engine auto`` chose it (run and validate)
-    engine: str | None = None
-    #: lines the text report shows at its top (``check``: what drift did per version)
-    notes: tuple[str, ...] = ()
-
-    def inputs(self) -> list[Path]:
-        """What ``--output`` must not overwrite: what the run read, and every result's source."""
-        return [*self.read, *(Path(r.source) for r in self.results if r.source)]
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON report; its shape is pinned by ``schemas/_meta/report.json``. Each result is
-        :meth:`CaseResult.to_dict` plus, where known, ``line`` (where the test's entry starts in
-        its suite file) and ``source`` (the file its errors' lines refer to)."""
-        data: dict[str, Any] = {"tool": {"name": TOOL_NAME, "version": __version__}}
-        if self.roots is not None:
-            data["roots"] = self.roots.to_dict()
-        if self.engine is not None:
-            data["engine"] = self.engine
-        if self.shard is not None:
-            data["shard"] = self.shard.to_dict()
-        data["summary"] = self.counts()
-        data["results"] = [_located(r) for r in self.results]
-        return data
-
-    def count(self, outcome: Outcome) -> int:
-        return sum(1 for r in self.results if r.outcome is outcome)
-
-    @property
-    def total(self) -> int:
-        return len(self.results)
-
-    def exit_code(self) -> ExitCode:
-        if self.count(Outcome.ERRORED):
-            return ExitCode.ERRORED
-        if self.count(Outcome.FAILED):
-            return ExitCode.FAILED
-        # a warning with a verdict (a document valid but for policy) ran; a lint warning did not
-        findings_only = sum(
-            1 for r in self.results if r.outcome is Outcome.WARNING and r.actual_valid is None
-        )
-        if self.total - self.count(Outcome.SKIPPED) - findings_only == 0:
-            return ExitCode.NO_TESTS
-        return ExitCode.OK
-
-    def counts(self) -> dict[str, int]:
-        counts = {"total": self.total}
-        for outcome in Outcome:
-            counts[outcome.value] = self.count(outcome)
-        return counts
-
-    def closing_line(self) -> str:
-        line = (
-            f"{self.count(Outcome.PASSED)} passed, {self.count(Outcome.FAILED)} failed, "
-            f"{self.count(Outcome.ERRORED)} errored"
-        )
-        if skipped := self.count(Outcome.SKIPPED):
-            line += f", {skipped} skipped"
-        if warnings := self.count(Outcome.WARNING):
-            line += f", {warnings} warning" + ("s" if warnings != 1 else "")
-        return line
-
-
-def _located(result: CaseResult) -> dict[str, Any]:
-    data = result.to_dict()
-    if result.line is not None:
-        data["line"] = result.line
-    if result.source is not None:
-        data["source"] = result.source
-    return data
 
 
 E = TypeVar("E", ErrorDetail, Entry)

@@ -35,7 +35,7 @@ import re
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
-    from a2a_schema_suite.results import CaseResult, ErrorDetail, RunSummary
+    from a2a_schema_suite.results import CaseResult, ErrorDetail
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 #: C0, DEL and C1 controls; U+2028/U+2029 (line breaks in some viewers); bidi embeddings,
@@ -146,8 +146,3 @@ def result(case: CaseResult) -> CaseResult:
         if f.name != "data" and type(getattr(case, f.name)) is str
     }  # not the Outcome enum
     return dataclasses.replace(case, **changes, errors=tuple(error(e) for e in case.errors))
-
-
-def summary(run: RunSummary) -> RunSummary:
-    """A summary whose results are all :func:`result`-clean (counts and exit code unchanged)."""
-    return dataclasses.replace(run, results=[result(r) for r in run.results])

@@ -23,8 +23,9 @@ import jsonschema
 from a2a_schema_suite import loaderrors, verdicts
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, decode_utf8, load_path, loads, read_bytes
 from a2a_schema_suite.loaderrors import quoted
-from a2a_schema_suite.registry import META_DIR, bundled_schemas, compiled_meta_validator, compiled_says_valid
+from a2a_schema_suite.registry import compiled_meta_validator, compiled_says_valid
 from a2a_schema_suite.results import ErrorDetail
+from a2a_schema_suite.tool import META_DIR, bundled_schemas
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from a2a_schema_suite import TOOL_NAME
-from a2a_schema_suite.report import emit, write_report
 from a2a_schema_suite.reporters import formats
-
-__all__ = ["emit", "write_report"]  # the one emit: commands import it from here or from report
 
 if TYPE_CHECKING:
     from a2a_schema_suite.registry import SchemaStore

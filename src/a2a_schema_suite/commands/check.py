@@ -15,11 +15,11 @@ from a2a_schema_suite.commands._options import (
     choose_roots,
     collect,
     console_options,
-    emit,
     report_options,
     schemas_option,
     suite_files,
 )
+from a2a_schema_suite.reporters import emit
 
 
 @click.command("check")
@@ -81,9 +81,10 @@ def command(
       a2a-schema-suite check --proto v1_1=specification/a2a.proto --strict
     """
     from a2a_schema_suite.console import Progress
-    from a2a_schema_suite.lint import CheckOptions, check
+    from a2a_schema_suite.lint import check
     from a2a_schema_suite.lint.drift import drift_notes
-    from a2a_schema_suite.results import RunSummary
+    from a2a_schema_suite.lint.rules import CheckOptions
+    from a2a_schema_suite.run_report import RunReport
 
     roots = choose_roots(schemas, cases, paths)
     given = _protos(protos, roots.schemas)
@@ -111,7 +112,7 @@ def command(
             )
         )
     schema_files = files.files(root)
-    summary = RunSummary(
+    summary = RunReport(
         results,
         roots,
         files=suite_files(inputs),

@@ -14,7 +14,6 @@ from a2a_schema_suite.commands._options import (
     cases_option,
     choose_roots,
     console_options,
-    emit,
     formats_option,
     load_store,
     memory_ceiling_option,
@@ -24,7 +23,7 @@ from a2a_schema_suite.commands._options import (
     run_budget_option,
     schemas_option,
 )
-from a2a_schema_suite.reporters import formats
+from a2a_schema_suite.reporters import emit, formats
 
 
 @click.command("coverage")

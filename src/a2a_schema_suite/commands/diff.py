@@ -69,7 +69,7 @@ def command(old: str, new: str, schemas: Path | None, fmt: str, output: Path | N
       a2a-schema-suite diff schemas/v1_0 ../next/schemas/v1_1 --format json
     """
     from a2a_schema_suite.evolve.diff import compare
-    from a2a_schema_suite.report import emit
+    from a2a_schema_suite.reporters import emit
 
     roots = choose_roots(schemas, uses_cases=False)
     old_dir = _version_dir(roots.schemas, old, "OLD")

@@ -108,7 +108,7 @@ def command(
     from a2a_schema_suite import console
     from a2a_schema_suite.evolve import protoload
     from a2a_schema_suite.evolve.drift import AllowFileError, SchemaInputError, compare, default_allow_file
-    from a2a_schema_suite.report import emit
+    from a2a_schema_suite.reporters import emit
     from a2a_schema_suite.roots import versions
 
     roots = choose_roots(schemas, uses_cases=False)

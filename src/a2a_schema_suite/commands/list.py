@@ -13,11 +13,10 @@ from a2a_schema_suite.commands._options import (
     cases_option,
     choose_roots,
     console_options,
-    emit,
     formats_option,
     schemas_option,
 )
-from a2a_schema_suite.reporters import formats
+from a2a_schema_suite.reporters import emit, formats
 
 
 @click.command("list")

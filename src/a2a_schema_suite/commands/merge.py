@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from a2a_schema_suite.commands._options import console_options, emit, format_option, output_option
+from a2a_schema_suite.commands._options import console_options, format_option, output_option
+from a2a_schema_suite.reporters import emit
 
 
 @click.command("merge")
@@ -27,8 +28,9 @@ def command(reports: tuple[Path, ...], fmt: str, output: Path | None) -> None:
     Example (CI job K of 3 ran: a2a-schema-suite run --shard K/3 --format json --output shard-K.json):
       a2a-schema-suite merge shard-1.json shard-2.json shard-3.json --format junit --output junit.xml
     """
+    from a2a_schema_suite.run_report import merge
     from a2a_schema_suite.sanitize import visible
-    from a2a_schema_suite.shard import ShardError, merge
+    from a2a_schema_suite.shard import ShardError
 
     try:
         summary = merge(reports)

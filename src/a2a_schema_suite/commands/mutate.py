@@ -13,7 +13,6 @@ from a2a_schema_suite.commands._options import (
     cases_option,
     choose_roots,
     console_options,
-    emit,
     engine_option,
     formats_option,
     load_store,
@@ -25,7 +24,7 @@ from a2a_schema_suite.commands._options import (
     schemas_option,
 )
 from a2a_schema_suite.mutate.operators import NAMES
-from a2a_schema_suite.reporters import formats
+from a2a_schema_suite.reporters import emit, formats
 
 HINTS = ("likely-gap", "review", "likely-fine")  # mutate_report.HINTS, without importing it
 #: operator names for --help and validation, read without importing the operators

@@ -16,7 +16,6 @@ from a2a_schema_suite.commands._options import (
     budget,
     choose_roots,
     console_options,
-    emit,
     formats_option,
     load_store,
     memory_ceiling_option,
@@ -26,6 +25,7 @@ from a2a_schema_suite.commands._options import (
     schemas_option,
     time_budget_option,
 )
+from a2a_schema_suite.reporters import emit
 
 if TYPE_CHECKING:
     pass

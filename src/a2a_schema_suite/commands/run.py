@@ -15,7 +15,6 @@ from a2a_schema_suite.commands._options import (
     choose_roots,
     collect,
     console_options,
-    emit,
     load_store,
     policy_option,
     profile_option,
@@ -23,6 +22,7 @@ from a2a_schema_suite.commands._options import (
     suite_files,
     validation_options,
 )
+from a2a_schema_suite.reporters import emit
 
 if TYPE_CHECKING:
     from a2a_schema_suite.shard import Shard
@@ -68,7 +68,7 @@ def command(
       a2a-schema-suite run cases/v1_0/task.json --format json --output report.json
     """
     from a2a_schema_suite.console import Progress
-    from a2a_schema_suite.results import RunSummary
+    from a2a_schema_suite.run_report import RunReport
     from a2a_schema_suite.runner import RunOptions, run_paths_budgeted
 
     roots = choose_roots(schemas, cases, paths)
@@ -94,7 +94,7 @@ def command(
                 shard=shard,
             )
         )
-    summary = RunSummary(
+    summary = RunReport(
         results,
         roots,
         files=suite_files(inputs),

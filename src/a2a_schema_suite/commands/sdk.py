@@ -143,7 +143,7 @@ def command(
           --notes docs/SDK_MATRIX_NOTES.md --output docs/SDK_MATRIX.md
     """
     from a2a_schema_suite import sanitize
-    from a2a_schema_suite.report import emit
+    from a2a_schema_suite.reporters import emit
     from a2a_schema_suite.sdk.adapters import describe_known, resolve
 
     roots = choose_roots(schemas, cases)

@@ -15,13 +15,13 @@ from a2a_schema_suite.commands._options import (
     choose_roots,
     collect,
     console_options,
-    emit,
     load_store,
     policy_option,
     profile_option,
     schemas_option,
     validation_options,
 )
+from a2a_schema_suite.reporters import emit
 
 if TYPE_CHECKING:
     from a2a_schema_suite.registry import SchemaStore
@@ -94,7 +94,7 @@ def command(
     """
     from a2a_schema_suite.candidates import auto as auto_schema
     from a2a_schema_suite.console import Progress
-    from a2a_schema_suite.results import RunSummary
+    from a2a_schema_suite.run_report import RunReport
     from a2a_schema_suite.runner import AUTO, validate_documents_budgeted
 
     stdin_file, files = _stdin_document(files)
@@ -144,7 +144,7 @@ def command(
         results = [_renamed(r, str(stdin_file), "-") for r in results]
         files = tuple(Path("-") if f == stdin_file else f for f in files)
     code = emit(
-        RunSummary(results, roots, read=(*files, store.root), shard=shard, engine=store.engine_label()),
+        RunReport(results, roots, read=(*files, store.root), shard=shard, engine=store.engine_label()),
         fmt,
         output,
     )

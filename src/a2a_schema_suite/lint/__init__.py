@@ -37,9 +37,8 @@ from typing import Any
 
 from a2a_schema_suite import files as confined
 from a2a_schema_suite.descriptor import DESCRIPTOR_FILE, problems
-from a2a_schema_suite.jsonio import pointer_lines
 from a2a_schema_suite.lint.refs import dead_def_findings
-from a2a_schema_suite.lint.rules import DEFAULT_OPTIONS, RULES, CheckOptions, Rule, clean_passes, rule_finding
+from a2a_schema_suite.lint.rules import DEFAULT_OPTIONS, CheckOptions, clean_passes, rule_finding
 from a2a_schema_suite.lint.schemas import lint_schemas
 from a2a_schema_suite.lint.streamrules import stream_rules_findings, unknown_rule_findings
 from a2a_schema_suite.lint.suites import (
@@ -53,8 +52,6 @@ from a2a_schema_suite.lint.tree import load_tree
 from a2a_schema_suite.registry import SchemaStore
 from a2a_schema_suite.results import CaseResult, Outcome
 from a2a_schema_suite.suite import Suite, SuiteProblem, discover_roots, load_suite_file
-
-__all__ = ["RULES", "CheckOptions", "Rule", "check", "pointer_lines"]
 
 
 def descriptor_findings(schema_root: Path, versions: list[str]) -> list[CaseResult]:

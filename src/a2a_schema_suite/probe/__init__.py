@@ -28,7 +28,8 @@ from a2a_schema_suite.probe.level import Level, level_result
 from a2a_schema_suite.probe.redact import Redactor
 from a2a_schema_suite.probe.steps import ProbeOptions, Prober, ProbeReport
 from a2a_schema_suite.registry import SchemaStore
-from a2a_schema_suite.results import CaseResult, RunSummary
+from a2a_schema_suite.results import CaseResult
+from a2a_schema_suite.run_report import RunReport
 
 __all__ = ["Level", "ProbeOptions", "ProbeReport", "probe", "summary_of"]
 
@@ -38,8 +39,8 @@ def probe(options: ProbeOptions, store: SchemaStore | None = None) -> ProbeRepor
     return Prober(options, store or SchemaStore.load()).run()
 
 
-def summary_of(report: ProbeReport, redactor: Redactor) -> RunSummary:
+def summary_of(report: ProbeReport, redactor: Redactor) -> RunReport:
     """Every check and the conformance level as one run summary, credentials redacted."""
     results: list[CaseResult] = [check.result for check in report.checks]
     results.append(level_result(report.level, report.suite))
-    return RunSummary([redactor.result(r) for r in results])
+    return RunReport([redactor.result(r) for r in results])

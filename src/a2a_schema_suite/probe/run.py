@@ -1,5 +1,5 @@
 """What ``probe`` does, as a library call: :func:`run_probe` probes the agent, writes ``--record``
-and returns a :class:`ProbeRun` (a :class:`~a2a_schema_suite.report.Report` of kind ``probe``).
+and returns a :class:`ProbeRun` (a :class:`~a2a_schema_suite.reporters.Report` of kind ``probe``).
 
 The report of a probe is the run report of its checks (the conformance level is the last
 result, so its JSON is a run report) plus what is said around it for the person probing: the
@@ -17,7 +17,8 @@ from a2a_schema_suite.probe import ProbeOptions, probe, summary_of
 from a2a_schema_suite.probe.level import Level
 from a2a_schema_suite.probe.record import operations_dir_for, suite_stubs, write_operations, write_recording
 from a2a_schema_suite.probe.redact import Redactor
-from a2a_schema_suite.results import CaseResult, ErrorDetail, ExitCode, Outcome, RunSummary, redacting
+from a2a_schema_suite.results import CaseResult, ErrorDetail, ExitCode, Outcome, redacting
+from a2a_schema_suite.run_report import RunReport
 from a2a_schema_suite.suite import Suite
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ class ProbeRun:
 
     kind: ClassVar[str] = "probe"
 
-    summary: RunSummary  #: every check, then the conformance level, credentials redacted
+    summary: RunReport  #: every check, then the conformance level, credentials redacted
     level: Level
     notes: list[str] = field(default_factory=list)  #: redacted
     #: suite stubs that add a recording as cases, the first the stream's

@@ -34,7 +34,7 @@ from a2a_schema_suite import api, files, streamrules
 from a2a_schema_suite.explain import collect_errors
 from a2a_schema_suite.jsonio import LoadFailure, iter_jsonl, load_path, loads
 from a2a_schema_suite.policy import policy_findings
-from a2a_schema_suite.registry import bundled_schemas, version_schema_files
+from a2a_schema_suite.registry import version_schema_files
 from a2a_schema_suite.results import shorten
 from a2a_schema_suite.sdk.canonical import DiffEntry, canonical_diff, json_path
 from a2a_schema_suite.sdk.types import (
@@ -47,6 +47,7 @@ from a2a_schema_suite.sdk.types import (
     wire_type,
 )
 from a2a_schema_suite.streams import check_stream
+from a2a_schema_suite.tool import bundled_schemas
 
 #: Seconds an adapter may take to answer one parse request.
 CASE_TIMEOUT = 5.0

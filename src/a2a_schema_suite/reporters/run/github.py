@@ -8,7 +8,7 @@ given pointed (absolute, or outside the current directory); a file outside the w
 name.
 
 After the annotations: the text report in a collapsed group, and the closing counts line. (When
-``GITHUB_STEP_SUMMARY`` is set, :func:`a2a_schema_suite.report.emit` appends the Markdown report to
+``GITHUB_STEP_SUMMARY`` is set, :func:`a2a_schema_suite.reporters.emit` appends the Markdown report to
 that file, the job summary: a renderer writes nothing.)
 """
 
@@ -17,10 +17,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from a2a_schema_suite import sanitize
 from a2a_schema_suite.reporters.run import text
 from a2a_schema_suite.reporters.workflowkit import command, inert
-from a2a_schema_suite.results import CaseResult, Outcome, RunSummary
+from a2a_schema_suite.results import CaseResult, Outcome
+from a2a_schema_suite.run_report import RunReport
 from a2a_schema_suite.suite import suite_file_name
 
 _COMMANDS = {Outcome.FAILED: "error", Outcome.ERRORED: "error", Outcome.WARNING: "warning"}
@@ -72,8 +72,8 @@ def annotation(result: CaseResult, base: Path | None = None, files: dict[str, Pa
     return command(_COMMANDS[result.outcome], properties, message)
 
 
-def render(summary: RunSummary) -> str:
-    summary = sanitize.summary(summary)  # untrusted text can never be a workflow command
+def render(summary: RunReport) -> str:
+    summary = summary.visible()  # untrusted text can never be a workflow command
     lines = [annotation(r, files=summary.files) for r in summary.results if r.outcome in _COMMANDS]
     with text.use_colour(False):
         report = text.render(summary)

@@ -22,7 +22,8 @@ from a2a_schema_suite.reporters.htmlkit import (
     section,
     table,
 )
-from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, RunSummary
+from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome
+from a2a_schema_suite.run_report import RunReport
 from a2a_schema_suite.tool import __version__
 
 # --- the run / check report ------------------------------------------------------------------
@@ -181,7 +182,7 @@ def suite_table(results: Sequence[CaseResult]) -> Markup:
     return table(["suite", "tests", *columns], rows, numeric=range(1, len(columns) + 2))
 
 
-def failures_section(summary: RunSummary) -> Markup:
+def failures_section(summary: RunReport) -> Markup:
     """Every failed, errored or warning result in full (up to :data:`MAX_FAILURES_SHOWN`)."""
     problems = [r for r in summary.results if r.outcome in (Outcome.FAILED, Outcome.ERRORED, Outcome.WARNING)]
     if problems:
@@ -200,7 +201,7 @@ def failures_section(summary: RunSummary) -> Markup:
     return section("Failures", Markup("<p>None: every test passed.</p>"), anchor="failures")
 
 
-def summary_body(summary: RunSummary, title: str = "Run report") -> Markup:
+def summary_body(summary: RunReport, title: str = "Run report") -> Markup:
     """The body of a run page: closing line, count cards, failures, per-suite table."""
     parts = [
         Markup(f"<h1>{esc(title)}</h1>"),
@@ -214,6 +215,6 @@ def summary_body(summary: RunSummary, title: str = "Run report") -> Markup:
     return join(parts, "\n")
 
 
-def render(summary: RunSummary) -> str:
+def render(summary: RunReport) -> str:
     """The ``--format html`` report of ``run`` / ``check`` / ``validate``."""
     return page(f"{TOOL_NAME}: {summary.closing_line()}", summary_body(summary))

@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from a2a_schema_suite import sanitize
 from a2a_schema_suite.reporters.run.text import detail_lines, verdict_phrase
-from a2a_schema_suite.results import CaseResult, Outcome, RunSummary
+from a2a_schema_suite.results import CaseResult, Outcome
+from a2a_schema_suite.run_report import RunReport
 from a2a_schema_suite.suite import suite_file_name
 from a2a_schema_suite.tool import TOOL_NAME
 
@@ -84,7 +84,7 @@ def _testcase(parent: ET.Element, result: CaseResult) -> None:
         ET.SubElement(case, "system-out").text = "warning: " + _body(result)
 
 
-def to_element(summary: RunSummary) -> ET.Element:
+def to_element(summary: RunReport) -> ET.Element:
     root = ET.Element("testsuites", {"name": TOOL_NAME, **_counts(summary.results)})
     groups: dict[str, list[CaseResult]] = {}
     for result in summary.results:
@@ -96,7 +96,7 @@ def to_element(summary: RunSummary) -> ET.Element:
     return root
 
 
-def render(summary: RunSummary) -> str:
-    root = to_element(sanitize.summary(summary))  # printed to a CI log too: no workflow command
+def render(summary: RunReport) -> str:
+    root = to_element(summary.visible())  # printed to a CI log too: no workflow command
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

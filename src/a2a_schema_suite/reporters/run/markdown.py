@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from a2a_schema_suite import sanitize
 from a2a_schema_suite.reporters import markdownkit as md
 from a2a_schema_suite.reporters.run.text import detail_lines, utf8_safe, verdict_phrase
-from a2a_schema_suite.results import CaseResult, ExitCode, Outcome, RunSummary
+from a2a_schema_suite.results import CaseResult, ExitCode, Outcome
+from a2a_schema_suite.run_report import RunReport
 from a2a_schema_suite.tool import TOOL_NAME
 
 #: GitHub rejects comments over 65536 characters; leave room for the closing lines.
@@ -45,7 +45,7 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
-def _verdict_line(summary: RunSummary) -> str:
+def _verdict_line(summary: RunReport) -> str:
     code = summary.exit_code()
     icon = {ExitCode.OK: "✅", ExitCode.NO_TESTS: "⚠️", ExitCode.ERRORED: "💥"}.get(code, "❌")
     word = {ExitCode.OK: "passed", ExitCode.NO_TESTS: "nothing ran", ExitCode.ERRORED: "errored"}.get(
@@ -54,7 +54,7 @@ def _verdict_line(summary: RunSummary) -> str:
     return f"## {icon} {TOOL_NAME}: {word}\n\n**{summary.closing_line()}**"
 
 
-def _tables(summary: RunSummary) -> list[str]:
+def _tables(summary: RunReport) -> list[str]:
     by_version: dict[str, dict[str, list[CaseResult]]] = {}
     for result in summary.results:
         suites = by_version.setdefault(version_of(result.schema), {})
@@ -96,8 +96,8 @@ def _failure(result: CaseResult) -> str:
     return f"<details><summary>{title}</summary>\n\n{md.fence(body, 'text')}\n\n</details>\n"
 
 
-def render(summary: RunSummary) -> str:
-    summary = sanitize.summary(summary)  # \r and controls in cells shown as \r, never raw
+def render(summary: RunReport) -> str:
+    summary = summary.visible()  # \r and controls in cells shown as \r, never raw
     parts = [_verdict_line(summary), "", *_tables(summary)]
     problems = [r for r in summary.results if r.outcome in _PROBLEMS]
     if problems:

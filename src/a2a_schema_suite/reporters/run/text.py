@@ -19,7 +19,8 @@ from contextvars import ContextVar
 from typing import TextIO
 
 from a2a_schema_suite import console, sanitize
-from a2a_schema_suite.results import CaseResult, ErrorDetail, ExitCode, Outcome, RunSummary
+from a2a_schema_suite.results import CaseResult, ErrorDetail, ExitCode, Outcome
+from a2a_schema_suite.run_report import RunReport
 
 MAX_ERRORS = 25  #: top-level errors shown per result (the JSON report has them all)
 MAX_BRANCHES = 3  #: branch errors shown per oneOf/anyOf level
@@ -182,9 +183,9 @@ def detected(result: CaseResult) -> str:
     return f"{result.suite}: {result.note} -> {result.schema}"
 
 
-def render(summary: RunSummary, *, colour: bool | None = None) -> str:
+def render(summary: RunReport, *, colour: bool | None = None) -> str:
     """The text report; ``colour=None`` decides from the override, stdout and ``NO_COLOR``."""
-    summary = sanitize.summary(summary)  # untrusted text: no control sequence, no workflow command
+    summary = summary.visible()  # untrusted text: no control sequence, no workflow command
     if colour is None:
         colour = _colour_override.get()
     paint = _Painter(colour_enabled() if colour is None else colour)

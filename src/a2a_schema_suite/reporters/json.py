@@ -1,15 +1,19 @@
-"""The JSON report of a run: :meth:`RunSummary.to_dict` (pinned by ``schemas/_meta/report.json``)."""
+"""The JSON report of every kind: ``report.to_dict()`` (valid against ``schemas/_meta/<kind>.json``),
+safe to print in a CI log."""
 
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from a2a_schema_suite import sanitize
-from a2a_schema_suite.results import RunSummary
+
+if TYPE_CHECKING:
+    from a2a_schema_suite.reporters import Report
 
 
-def render(summary: RunSummary) -> str:
-    data = summary.to_dict()
+def render(report: Report) -> str:
+    data = report.to_dict()
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     try:
         text.encode("utf-8")
