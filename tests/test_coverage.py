@@ -13,7 +13,7 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from a2a_schema_suite.cli import main
-from a2a_schema_suite.measure import measure, schema_locations
+from a2a_schema_suite.coverage.measure import measure, schema_locations
 from a2a_schema_suite.registry import SchemaStore
 from conftest import CASES, SCHEMAS, version_names
 

@@ -15,12 +15,12 @@ import pytest
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
-from a2a_schema_suite.inventory import take_inventory
-from a2a_schema_suite.measure import measure, suite_gain
+from a2a_schema_suite.coverage.measure import measure, suite_gain
+from a2a_schema_suite.lint.inventory import take_inventory
 from a2a_schema_suite.mutate import AuditOptions
-from a2a_schema_suite.mutate_report import Listing, run_audit
+from a2a_schema_suite.mutate.report import Listing, run_audit
 from a2a_schema_suite.probe.level import Level, level_result
-from a2a_schema_suite.probe.run import ProbeRun
+from a2a_schema_suite.probe.run import ProbeReport
 from a2a_schema_suite.registry import SchemaStore
 from a2a_schema_suite.reporters import FORMATS, Report, formats, render, renderer
 from a2a_schema_suite.roots import choose
@@ -61,7 +61,7 @@ def reports() -> dict[str, Report]:
     probed = RunReport(
         [*summary.results[:2], level_result(level, "probe http://127.0.0.1:1")], read=(store.root,)
     )
-    probe = ProbeRun(probed, level, ["a note"], roots=roots)
+    probe = ProbeReport(probed, level, ["a note"], roots=roots)
     made: list[Any] = [summary, coverage, gain, audit, take_inventory(roots, SUITES), probe]
     return {report.kind: report for report in made}
 
@@ -185,7 +185,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_the_package_has_no_import_cycle():
     graph = _imports()
-    assert "a2a_schema_suite.coverage" in graph["a2a_schema_suite.reporters.coverage.html"]  # it looks
+    assert "a2a_schema_suite.coverage.report" in graph["a2a_schema_suite.reporters.coverage.html"]  # it looks
     cycle = _cycle(graph)
     assert cycle is None, " -> ".join(cycle or ())
 
@@ -194,5 +194,5 @@ def test_the_cycle_finder_finds_a_cycle():
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None
     graph = _imports()
-    graph["a2a_schema_suite.coverage"].add("a2a_schema_suite.reporters.coverage.html")  # as it was
+    graph["a2a_schema_suite.coverage.report"].add("a2a_schema_suite.reporters.coverage.html")  # as it was
     assert _cycle(graph) is not None

@@ -109,7 +109,7 @@ def command(
       a2a-schema-suite coverage --version v1_1 --new   # only what v1_1 added since v1_0
     """
     from a2a_schema_suite.console import Progress
-    from a2a_schema_suite.measure import suite_gain
+    from a2a_schema_suite.coverage.measure import suite_gain
     from a2a_schema_suite.runner import RunOptions
 
     roots = choose_roots(schemas, cases, paths)
@@ -147,8 +147,8 @@ def command(
 
 def _keep_new(report: Any, store: Any) -> None:
     """``--new``: each reported version's locations less its predecessor's."""
+    from a2a_schema_suite.coverage.measure import schema_locations
     from a2a_schema_suite.descriptor import DescriptorError, descriptors
-    from a2a_schema_suite.measure import schema_locations
 
     try:
         described = descriptors(store.root)
@@ -193,7 +193,7 @@ def _set_worker_store(store: Any) -> None:
 def measure_in_worker(
     inputs: list[Path], versions: tuple[str, ...], options: Any, fail_under: float | None
 ) -> Any:
-    from a2a_schema_suite.measure import measure
+    from a2a_schema_suite.coverage.measure import measure
 
     return measure(inputs, _worker_store, versions=versions, options=options, fail_under=fail_under)
 

@@ -1,5 +1,5 @@
 """``a2a-schema-suite list``: versions, schema files with their ``$id``, suites with test counts
-(:mod:`a2a_schema_suite.inventory`)."""
+(:mod:`a2a_schema_suite.lint.inventory`)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def command(paths: tuple[Path, ...], schemas: Path | None, cases: Path | None, f
       a2a-schema-suite list
       a2a-schema-suite list --schemas schemas cases --format json
     """
-    from a2a_schema_suite.inventory import take_inventory
+    from a2a_schema_suite.lint.inventory import take_inventory
 
     roots = choose_roots(schemas, cases, paths)
     sys.exit(emit(take_inventory(roots, case_inputs(roots, paths)), fmt))

@@ -137,7 +137,7 @@ def command(
     """
     from a2a_schema_suite.console import Progress
     from a2a_schema_suite.mutate import AuditOptions
-    from a2a_schema_suite.mutate_report import Listing
+    from a2a_schema_suite.mutate.report import Listing
     from a2a_schema_suite.suite import discover_roots
 
     roots = choose_roots(schemas, cases, paths)
@@ -174,7 +174,7 @@ def _set_worker_store(store: Any) -> None:
 def audit_in_worker(
     inputs: list[Path], options: Any, listing: Any, fail_under: float | None, emit_dir: Path | None
 ) -> Any:
-    from a2a_schema_suite.mutate_report import run_audit
+    from a2a_schema_suite.mutate.report import run_audit
 
     return run_audit(inputs, _worker_store, options, listing, fail_under=fail_under, emit_dir=emit_dir)
 

@@ -26,6 +26,8 @@ One job per module:
 - :mod:`.drift`: ``drift`` for each version whose descriptor names its proto (``proto-drift``);
 - :mod:`.layout`: the case layout those checks enforce (``case-layout``: version trees,
   cross-version suites, payloads written once);
+- :mod:`.inventory`: the report of ``list``, what a schema root and its suites hold (the same
+  files, listed rather than judged);
 - this module: :func:`check`, all of them in order, then the run.
 """
 

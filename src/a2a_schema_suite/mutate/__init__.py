@@ -20,10 +20,12 @@ The pieces, in data-flow order:
   definition whose pattern carries the rule), never by member name;
 - ``explain``: which schema location lets a survivor through, and the operator's judgement of it;
 - ``auditor``: :func:`audit` runs the operators over the suites' valid tests and validates each
-  distinct mutant once with the store's prebuilt validator; the result is a :class:`MutationReport`;
+  distinct mutant once with the store's prebuilt validator; the result is a :class:`Audit`;
 - ``emit``: :func:`emit_suites` writes survivors as ``valid: false`` tests that fail until the
   schema is fixed;
-- ``edits`` (structural edits, paths) and ``wording`` (phrases the judgements share) serve them.
+- ``edits`` (structural edits, paths) and ``wording`` (phrases the judgements share) serve them;
+- ``report``: :class:`~a2a_schema_suite.mutate.report.MutationReport`, the report of ``mutate``
+  (the audit, the survivors listed, ``--fail-under``, ``--emit``) and :func:`run_audit`.
 
 Only schema keywords decide: the policy rules (``https-interface``...) and the stream rules are
 not part of the audit. Free-form content (members inside a ``metadata`` Struct, inside
@@ -50,8 +52,8 @@ if TYPE_CHECKING:
         primary_entry,
     )
     from a2a_schema_suite.mutate.auditor import (
+        Audit,
         AuditOptions,
-        MutationReport,
         Survivor,
         Tally,
         audit,
@@ -82,7 +84,7 @@ _EXPORTS = {
         f"{__name__}.annotate",
     ),
     **dict.fromkeys(
-        ("AuditOptions", "MutationReport", "Survivor", "Tally", "audit", "sorted_survivors"),
+        ("AuditOptions", "Audit", "Survivor", "Tally", "audit", "sorted_survivors"),
         f"{__name__}.auditor",
     ),
     **dict.fromkeys(
@@ -109,6 +111,7 @@ __all__ = [
     "SPELLINGS_0_3_TO_1_0",
     "UNKNOWN_MEMBER",
     "Annotator",
+    "Audit",
     "AuditOptions",
     "Blame",
     "ChoiceSite",
@@ -116,7 +119,6 @@ __all__ = [
     "EmitError",
     "Judgement",
     "Mutation",
-    "MutationReport",
     "Operator",
     "Site",
     "Sites",

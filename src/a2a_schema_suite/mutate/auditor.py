@@ -1,5 +1,5 @@
 """The audit: run the operators over the suites' valid tests and validate each distinct mutant once
-with the store's prebuilt validator; the result is a :class:`MutationReport`."""
+with the store's prebuilt validator; the result is a :class:`Audit`."""
 
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ class Tally:
 
 
 @dataclass
-class MutationReport:
+class Audit:
     """Counts per version and operator, the survivors, and what could not be audited."""
 
     tallies: dict[tuple[str, str], Tally] = field(default_factory=dict)  #: (version, operator)
@@ -165,10 +165,10 @@ def _canonical(value: Any) -> str:
 
 def audit(
     items: Iterable[Suite | SuiteProblem], store: SchemaStore, options: AuditOptions = AuditOptions()
-) -> MutationReport:
+) -> Audit:
     """Mutate every selected ``valid: true`` test and validate each distinct mutant once."""
     started = time.perf_counter()
-    report = MutationReport(operators=options.operators)
+    report = Audit(operators=options.operators)
     annotators: dict[tuple[str, str], Annotator] = {}
     seen: set[tuple[str, str, str]] = set()
     interop_suites = 0

@@ -26,20 +26,20 @@ from __future__ import annotations
 
 from a2a_schema_suite.probe.level import Level, level_result
 from a2a_schema_suite.probe.redact import Redactor
-from a2a_schema_suite.probe.steps import ProbeOptions, Prober, ProbeReport
+from a2a_schema_suite.probe.steps import ProbeFindings, ProbeOptions, Prober
 from a2a_schema_suite.registry import SchemaStore
 from a2a_schema_suite.results import CaseResult
 from a2a_schema_suite.run_report import RunReport
 
-__all__ = ["Level", "ProbeOptions", "ProbeReport", "probe", "summary_of"]
+__all__ = ["Level", "ProbeFindings", "ProbeOptions", "probe", "summary_of"]
 
 
-def probe(options: ProbeOptions, store: SchemaStore | None = None) -> ProbeReport:
+def probe(options: ProbeOptions, store: SchemaStore | None = None) -> ProbeFindings:
     """Probe the agent at ``options.url``; never raises for anything the agent does."""
     return Prober(options, store or SchemaStore.load()).run()
 
 
-def summary_of(report: ProbeReport, redactor: Redactor) -> RunReport:
+def summary_of(report: ProbeFindings, redactor: Redactor) -> RunReport:
     """Every check and the conformance level as one run summary, credentials redacted."""
     results: list[CaseResult] = [check.result for check in report.checks]
     results.append(level_result(report.level, report.suite))

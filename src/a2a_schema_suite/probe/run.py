@@ -1,5 +1,5 @@
 """What ``probe`` does, as a library call: :func:`run_probe` probes the agent, writes ``--record``
-and returns a :class:`ProbeRun` (a :class:`~a2a_schema_suite.reporters.Report` of kind ``probe``).
+and returns a :class:`ProbeReport` (a :class:`~a2a_schema_suite.reporters.Report` of kind ``probe``).
 
 The report of a probe is the run report of its checks (the conformance level is the last
 result, so its JSON is a run report) plus what is said around it for the person probing: the
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class ProbeRun:
+class ProbeReport:
     """A probe as ``probe`` reports it."""
 
     kind: ClassVar[str] = "probe"
@@ -79,7 +79,7 @@ def run_probe(
     operations: bool = False,
     stream: bool = False,
     progress: contextlib.AbstractContextManager[Any] | None = None,
-) -> ProbeRun:
+) -> ProbeReport:
     """Probe the agent at ``options.url`` (inside ``progress``, a progress line) and, with
     ``record_path``, write what was captured there (``--operations``: every judged answer as
     suites; a stream: the JSONL and the card); nothing the user gave as a credential reaches the
@@ -91,7 +91,7 @@ def run_probe(
     summary = summary_of(report, redactor)
     summary.read = (store.root,)  # never onto a schema
     level = Level(report.level.name, redactor.text(report.level.why))
-    run = ProbeRun(summary, level, [redactor.text(n) for n in report.notes], record_path=record_path)
+    run = ProbeReport(summary, level, [redactor.text(n) for n in report.notes], record_path=record_path)
     agent = summary.results[0].suite.removeprefix("probe ")
     if record_path is not None and operations:
         folder = operations_dir_for(record_path)

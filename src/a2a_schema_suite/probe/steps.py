@@ -126,7 +126,7 @@ class Recording:
 
 
 @dataclass
-class ProbeReport:
+class ProbeFindings:
     suite: str
     checks: list[Check]
     level: Level
@@ -385,7 +385,7 @@ class Prober:
 
     # -- the run --------------------------------------------------------------------------------
 
-    def run(self) -> ProbeReport:
+    def run(self) -> ProbeFindings:
         try:
             binding = self._card_steps()
             sent_task: dict[str, Any] | None = None
@@ -421,7 +421,7 @@ class Prober:
         if self._card is not None and self._card_case is not None:
             schema, profile = self._card_case
             self.exchanges.insert(0, Exchange(schema, profile, "agent card", self._card))
-        return ProbeReport(self.suite, self.checks, level, self.recording, self.notes, self.exchanges)
+        return ProbeFindings(self.suite, self.checks, level, self.recording, self.notes, self.exchanges)
 
     # -- card -----------------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from a2a_schema_suite.coverage import CoverageReport, LocationCoverage
+from a2a_schema_suite.coverage.report import CoverageReport, LocationCoverage
 from a2a_schema_suite.reporters.htmlkit import (
     TOOL_NAME,
     Markup,

@@ -5,7 +5,7 @@ only; ``preface``: the roots, on stdout before either."""
 from __future__ import annotations
 
 from a2a_schema_suite import sanitize
-from a2a_schema_suite.coverage import CoverageReport, LocationCoverage, canonical
+from a2a_schema_suite.coverage.report import CoverageReport, LocationCoverage, canonical
 from a2a_schema_suite.results import Outcome
 
 #: suite names, descriptions, schema locations and enum values are untrusted text: each is made

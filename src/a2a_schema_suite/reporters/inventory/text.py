@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from a2a_schema_suite import sanitize
-from a2a_schema_suite.inventory import Inventory
+from a2a_schema_suite.lint.inventory import InventoryReport
 
 
-def render(report: Inventory) -> str:
+def render(report: InventoryReport) -> str:
     from a2a_schema_suite import console
 
     head = sanitize.visible(report.roots.describe()) + "\n" if report.roots is not None else ""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from a2a_schema_suite.mutate import LIKELY_FINE, LIKELY_GAP, OPERATORS, REVIEW
-from a2a_schema_suite.mutate_report import MutationAudit
+from a2a_schema_suite.mutate.report import MutationReport
 from a2a_schema_suite.reporters.htmlkit import Markup, badge, esc, highlight_json, join, page, section, table
 from a2a_schema_suite.reporters.mutation.text import closing_line, group_survivors, percent, score_rows
 
@@ -11,9 +11,9 @@ from a2a_schema_suite.reporters.mutation.text import closing_line, group_survivo
 HTML_EXAMPLES_PER_GROUP = 10
 
 
-def render(audit: MutationAudit) -> str:
+def render(audit: MutationReport) -> str:
     """The ``mutate --format html`` page: the score table and the listed survivors, mutants marked."""
-    report, listing = audit.report, audit.listing
+    report, listing = audit.audit, audit.listing
     total = report.tally()
     hint_kind = {LIKELY_GAP: "bad", REVIEW: "warning", LIKELY_FINE: "ok"}
     cards = "".join(

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from a2a_schema_suite import sanitize
-from a2a_schema_suite.mutate import MutationReport, Survivor, Tally
-from a2a_schema_suite.mutate_report import Listing, MutationAudit
+from a2a_schema_suite.mutate import Audit, Survivor, Tally
+from a2a_schema_suite.mutate.report import Listing, MutationReport
 
 #: every name, location, mutation and message is untrusted text: each is made visible on its own
 #: (one line each: a line break in a name cannot start a line of the report)
@@ -18,17 +18,17 @@ v = sanitize.visible
 EXAMPLES_PER_GROUP = 3
 
 
-def preface(audit: MutationAudit) -> str:
+def preface(audit: MutationReport) -> str:
     """Which schema root and cases were audited: stdout only."""
     return sanitize.visible(audit.roots.describe()) + "\n" if audit.roots is not None else ""
 
 
-def render(audit: MutationAudit) -> str:
-    return audit_text(audit.report, audit.listing)
+def render(audit: MutationReport) -> str:
+    return audit_text(audit.audit, audit.listing)
 
 
-def brief(audit: MutationAudit) -> str:
-    return audit_text(audit.report, audit.listing, details=False)
+def brief(audit: MutationReport) -> str:
+    return audit_text(audit.audit, audit.listing, details=False)
 
 
 def percent(score: float | None) -> str:
@@ -41,7 +41,7 @@ def _cell(tally: Tally) -> str:
     return f"{percent(tally.score)} {tally.rejected}/{tally.generated}"
 
 
-def closing_line(report: MutationReport) -> str:
+def closing_line(report: Audit) -> str:
     total = report.tally()
     return (
         f"score {percent(total.score)}: {total.rejected} of {total.generated} mutants rejected, "
@@ -59,7 +59,7 @@ def group_survivors(survivors: Sequence[Survivor]) -> list[tuple[str, list[list[
     return [(location, list(by_op.values())) for location, by_op in groups.items()]
 
 
-def score_rows(report: MutationReport) -> tuple[list[str], list[list[str]]]:
+def score_rows(report: Audit) -> tuple[list[str], list[list[str]]]:
     """The score table: one row per operator (then "all"), one column per version (then "all")."""
     versions = report.versions
     headers = ["operator", *(v(version) for version in versions), "all"]
@@ -70,7 +70,7 @@ def score_rows(report: MutationReport) -> tuple[list[str], list[list[str]]]:
     return headers, rows
 
 
-def audit_text(report: MutationReport, listing: Listing, *, details: bool | None = None) -> str:
+def audit_text(report: Audit, listing: Listing, *, details: bool | None = None) -> str:
     """The score table and the listed survivors; ``details=None``: as ``-q``/``-v`` say (``-q``: the
     scores only, ``-v``: every example of each survivor group)."""
     from a2a_schema_suite import console

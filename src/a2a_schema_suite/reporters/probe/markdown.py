@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from a2a_schema_suite.probe.run import ProbeRun
+from a2a_schema_suite.probe.run import ProbeReport
 from a2a_schema_suite.reporters.run import markdown
 
 
-def render(run: ProbeRun) -> str:
+def render(run: ProbeReport) -> str:
     return markdown.render(run.summary)

@@ -7,11 +7,11 @@ format: notes for people go where the report is not).
 from __future__ import annotations
 
 from a2a_schema_suite import sanitize
-from a2a_schema_suite.probe.run import ProbeRun
+from a2a_schema_suite.probe.run import ProbeReport
 from a2a_schema_suite.reporters.run import text
 
 
-def preface(run: ProbeRun) -> str:
+def preface(run: ProbeReport) -> str:
     """Which schema root, then each check's outcome (``-q``: none)."""
     from a2a_schema_suite import console
 
@@ -23,7 +23,7 @@ def preface(run: ProbeRun) -> str:
     return "".join(f"{line}\n" for line in lines)
 
 
-def tail(run: ProbeRun) -> str:
+def tail(run: ProbeReport) -> str:
     """The notes (``-q``: none), the conformance level, and how to add a recording as cases."""
     from a2a_schema_suite import console
 
@@ -49,5 +49,5 @@ def tail(run: ProbeRun) -> str:
     return out
 
 
-def render(run: ProbeRun) -> str:
+def render(run: ProbeReport) -> str:
     return text.render(run.summary)

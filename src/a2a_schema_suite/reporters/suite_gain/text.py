@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 from a2a_schema_suite import sanitize
-from a2a_schema_suite.coverage import SuiteGain
+from a2a_schema_suite.coverage.report import SuiteGainReport
 from a2a_schema_suite.reporters.coverage.text import row_text
 from a2a_schema_suite.results import Outcome
 
 v = sanitize.visible  #: suite names and versions are untrusted text: each made visible on its own
 
 
-def preface(gain: SuiteGain) -> str:
+def preface(gain: SuiteGainReport) -> str:
     """Which schema root and cases were measured: stdout only."""
     return sanitize.visible(gain.roots.describe()) + "\n" if gain.roots is not None else ""
 
 
-def render(gain: SuiteGain) -> str:
+def render(gain: SuiteGainReport) -> str:
     return gain_text(gain)
 
 
-def gain_text(gain: SuiteGain, *, details: bool | None = None) -> str:
+def gain_text(gain: SuiteGainReport, *, details: bool | None = None) -> str:
     from a2a_schema_suite import console
 
     details = console.verbosity() >= 0 if details is None else details

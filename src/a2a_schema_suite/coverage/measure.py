@@ -1,6 +1,6 @@
 """Coverage measurement: run the suites and count, per schema location, the passing tests that
 exercise it (valid) or fail because of it (invalid); the data model and its reports are in
-:mod:`a2a_schema_suite.coverage`.
+:mod:`a2a_schema_suite.coverage.report`.
 
 - the locations of a schema file come from the static walk of :mod:`a2a_schema_suite.schemawalk`
   (``properties`` members, ``$defs`` entries, ``anyOf``/``oneOf`` branches, ``enum`` keywords,
@@ -29,7 +29,13 @@ from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from a2a_schema_suite import engines, pointer, schemawalk
-from a2a_schema_suite.coverage import CoverageReport, Location, LocationCoverage, SuiteGain, value_key
+from a2a_schema_suite.coverage.report import (
+    CoverageReport,
+    Location,
+    LocationCoverage,
+    SuiteGainReport,
+    value_key,
+)
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
 from a2a_schema_suite.results import Outcome
 from a2a_schema_suite.run_report import RunReport
@@ -480,7 +486,7 @@ def measure_suites(
 
 def suite_gain(
     paths: Iterable[Path], suite_file: Path, store: SchemaStore, *, options: RunOptions | None = None
-) -> SuiteGain:
+) -> SuiteGainReport:
     """Coverage of ``suite_file`` against the suites under ``paths`` without it."""
     options = options or RunOptions()
     target = suite_file.resolve()
@@ -489,4 +495,4 @@ def suite_gain(
     own = measure_suites(mine, store, options=options)
     without = measure_suites(others, store, versions=own.versions, options=options)
     name = suite_file_name(mine[0].name) if mine else suite_file.as_posix()  # a cross-version file: the file
-    return SuiteGain(name, len({s.path for s in others}), without, own)
+    return SuiteGainReport(name, len({s.path for s in others}), without, own)

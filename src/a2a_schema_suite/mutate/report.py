@@ -1,4 +1,4 @@
-"""The report of ``mutate`` (:class:`MutationAudit`, a :class:`~a2a_schema_suite.reporters.Report` of
+"""The report of ``mutate`` (:class:`MutationReport`, a :class:`~a2a_schema_suite.reporters.Report` of
 kind ``mutation``) and :func:`run_audit`, what the command does: audit the suites, narrow the
 survivor listing, write ``--emit`` suites, judge ``--fail-under``.
 
@@ -18,9 +18,9 @@ from a2a_schema_suite.mutate import (
     LIKELY_FINE,
     LIKELY_GAP,
     REVIEW,
+    Audit,
     AuditOptions,
     EmitError,
-    MutationReport,
     Survivor,
     audit,
     emit_suites,
@@ -51,13 +51,13 @@ class Listing:
 
 
 @dataclass
-class MutationAudit:
+class MutationReport:
     """A mutation audit as ``mutate`` reports it: the audit, which survivors are listed, the
     ``--fail-under`` verdict and what ``--emit`` wrote."""
 
     kind: ClassVar[str] = "mutation"
 
-    report: MutationReport
+    audit: Audit
     listing: Listing = field(default_factory=Listing)
     options: AuditOptions = field(default_factory=AuditOptions)
     fail_under: float | None = None
@@ -72,9 +72,9 @@ class MutationAudit:
 
     def exit_code(self) -> int:
         """3 errored input or ``--emit``; 4 no mutant; 1 score below ``--fail-under``; else 0."""
-        if self.report.errored or self.emit_error is not None:
+        if self.audit.errored or self.emit_error is not None:
             return int(ExitCode.ERRORED)
-        if self.report.tally().generated == 0:
+        if self.audit.tally().generated == 0:
             return int(ExitCode.NO_TESTS)
         if self.below_threshold:
             return int(ExitCode.FAILED)
@@ -82,24 +82,24 @@ class MutationAudit:
 
     @property
     def below_threshold(self) -> bool:
-        return self.fail_under is not None and (self.report.score or 0) * 100 < self.fail_under
+        return self.fail_under is not None and (self.audit.score or 0) * 100 < self.fail_under
 
     def inputs(self) -> list[Path]:
         return list(self.read)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON report (``schemas/_meta/mutation_report.json``): the audit and the listed survivors."""
-        data = self.report.to_dict()
-        data["survivors"] = [s.to_dict() for s in self.listing.select(self.report.survivors)]
+        data = self.audit.to_dict()
+        data["survivors"] = [s.to_dict() for s in self.listing.select(self.audit.survivors)]
         return data
 
     def messages(self) -> list[str]:
         """What the person running the audit is told on stderr besides the report, in order."""
         out = []
-        if self.report.errored:
+        if self.audit.errored:
             pass  # the report lists the errored input
-        elif self.report.tally().generated == 0:
-            if self.options.select is not None and self.report.tests == 0:
+        elif self.audit.tally().generated == 0:
+            if self.options.select is not None and self.audit.tests == 0:
                 out.append(
                     f"error: no test matched -k {self.options.select} (case-insensitive; only valid: true "
                     "tests are mutated)"
@@ -108,13 +108,13 @@ class MutationAudit:
                 out.append("error: no mutant was generated (no valid: true test selected)")
         elif self.below_threshold:
             out.append(
-                f"error: score {(self.report.score or 0) * 100:.1f}% is below --fail-under "
+                f"error: score {(self.audit.score or 0) * 100:.1f}% is below --fail-under "
                 f"{self.fail_under:g}%"
             )
         if self.emit_error is not None:
             out.append(f"error: --emit: {self.emit_error}")
         elif self.emit_dir is not None:
-            survivors = len(self.listing.select(self.report.survivors))
+            survivors = len(self.listing.select(self.audit.survivors))
             out.append(
                 f"wrote {len(self.emitted)} suite file(s) with {survivors} mutant "
                 f"test(s) to {self.emit_dir} (each mutant test fails until the schema rejects it)"
@@ -131,19 +131,19 @@ def run_audit(
     fail_under: float | None = None,
     emit_dir: Path | None = None,
     track: Callable[[list[SuiteFile]], Iterable[SuiteFile]] = lambda files: files,
-) -> MutationAudit:
+) -> MutationReport:
     """``mutate``: audit the suites under ``inputs`` and, with ``emit_dir``, write the listed
     survivors there as ready-to-review invalid tests (an existing file is never overwritten).
     ``track`` wraps the suite files as they load (a progress line counting files: a
     cross-version file is several suites)."""
     files = discover_roots(inputs)
-    report = audit((item for file in track(files) for item in load_suite_file(*file)), store, options)
-    result = MutationAudit(
-        report, listing, options, fail_under, read=(*inputs, store.root), emit_dir=emit_dir
+    audited = audit((item for file in track(files) for item in load_suite_file(*file)), store, options)
+    result = MutationReport(
+        audited, listing, options, fail_under, read=(*inputs, store.root), emit_dir=emit_dir
     )
     if emit_dir is not None:
         try:
-            result.emitted = emit_suites(listing.select(report.survivors), emit_dir)
+            result.emitted = emit_suites(listing.select(audited.survivors), emit_dir)
         except EmitError as exc:
             result.emit_error = str(exc)
     return result

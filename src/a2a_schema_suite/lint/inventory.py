@@ -1,4 +1,4 @@
-"""The report of ``list`` (:class:`Inventory`, a :class:`~a2a_schema_suite.reporters.Report` of kind
+"""The report of ``list`` (:class:`InventoryReport`, a :class:`~a2a_schema_suite.reporters.Report` of kind
 ``inventory``): the versions of a schema root, its schema files with their ``$id``, the suites
 with their test counts, and every file that could not be loaded."""
 
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class Inventory:
+class InventoryReport:
     """What a schema root and suite paths hold (``data``: :func:`inventory`)."""
 
     kind: ClassVar[str] = "inventory"
@@ -34,9 +34,9 @@ class Inventory:
         return list(self.read)
 
 
-def take_inventory(roots: Roots, paths: list[Path]) -> Inventory:
+def take_inventory(roots: Roots, paths: list[Path]) -> InventoryReport:
     """``list``: what ``roots.schemas`` and the suites under ``paths`` hold."""
-    return Inventory(inventory(roots.schemas, paths), roots, (*paths, roots.schemas))
+    return InventoryReport(inventory(roots.schemas, paths), roots, (*paths, roots.schemas))
 
 
 def inventory(root: Path, paths: list[Path]) -> dict[str, Any]:
