@@ -123,13 +123,15 @@ def test_a_format_a_kind_does_not_have_is_refused(reports):
         render(reports["inventory"], "html")
 
 
-def _imports() -> dict[str, set[str]]:
-    """Each module of the package -> the modules of the package it imports when it runs: at the
-    top or inside a function (a lazy import is still a dependency); imports under
-    ``if TYPE_CHECKING:`` are for annotations only and never run."""
+def _imports(package: Path = SRC / "a2a_schema_suite") -> dict[str, set[str]]:
+    """Each module of ``package`` -> the modules of the package it imports: at the top, inside a
+    function (a lazy import is still a dependency), under ``if TYPE_CHECKING:`` (an annotation
+    names the module it needs: the layering counts it) and relative (``from . import x``). A
+    package is its ``__init__`` module: ``from package import name`` is an import of it, unless
+    ``name`` is one of its submodules."""
     files = {}
-    for path in (SRC / "a2a_schema_suite").rglob("*.py"):
-        parts = list(path.relative_to(SRC).with_suffix("").parts)
+    for path in package.rglob("*.py"):
+        parts = list(path.relative_to(package.parent).with_suffix("").parts)
         files[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
 
     def module_of(name: str) -> str | None:
@@ -140,22 +142,21 @@ def _imports() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for module, path in files.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        typing_only = {
-            id(node)
-            for block in ast.walk(tree)
-            if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
-            for node in ast.walk(block)
-        }
+        here = module if path.name == "__init__.py" else module.rpartition(".")[0]
         found: set[str | None] = set()
         for node in ast.walk(tree):
-            if id(node) in typing_only:
-                continue
             if isinstance(node, ast.Import):
                 found.update(module_of(alias.name) for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:  # relative: from the module's package, one level up per extra dot
+                    anchor = here
+                    for _ in range(node.level - 1):
+                        anchor = anchor.rpartition(".")[0]
+                    base = f"{anchor}.{base}" if base else anchor
                 for alias in node.names:
-                    full = f"{node.module}.{alias.name}"
-                    found.add(full if full in files else module_of(node.module))
+                    full = f"{base}.{alias.name}"
+                    found.add(full if full in files else module_of(base))
         graph[module] = {m for m in found if m is not None and m != module}
     return graph
 
@@ -184,10 +185,56 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 
 def test_the_package_has_no_import_cycle():
+    """Issue 26 item 3: type-only and relative imports included, not one import circle."""
     graph = _imports()
     assert "a2a_schema_suite.coverage.report" in graph["a2a_schema_suite.reporters.coverage.html"]  # it looks
     cycle = _cycle(graph)
     assert cycle is None, " -> ".join(cycle or ())
+
+
+def _reach(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every module ``start`` imports, directly or through others."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for other in graph.get(todo.pop(), ()):
+            if other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return seen
+
+
+def test_no_module_imports_one_that_imports_it_back():
+    """Layering points one way: a module never imports a module that (through any others, a
+    package ``__init__`` included) imports it back."""
+    graph = _imports()
+    climbing = sorted(
+        f"{module} -> {other}"
+        for module, imported in graph.items()
+        for other in imported
+        if module in _reach(graph, other)
+    )
+    assert climbing == []
+
+
+def test_the_import_graph_counts_type_only_relative_and_package_imports(tmp_path):
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("from pkg.sub import leaf\n")
+    (package / "sub" / "__init__.py").write_text("from . import leaf\nNAME = 1\n")
+    (package / "sub" / "leaf.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import top\n"
+    )
+    (package / "top.py").write_text("from .sub import NAME\nfrom ..outside import x\n")
+    graph = _imports(package)
+    assert graph == {
+        "pkg": {"pkg.sub.leaf"},
+        "pkg.sub": {"pkg.sub.leaf"},
+        "pkg.sub.leaf": {"pkg.top"},  # type-only
+        "pkg.top": {"pkg.sub"},  # relative, to a name of the package's __init__
+    }
+    assert _cycle(graph) == ["pkg.sub.leaf", "pkg.top", "pkg.sub", "pkg.sub.leaf"]
+    assert "pkg.sub" in _reach(graph, "pkg.top") and "pkg.top" in _reach(graph, "pkg.sub")
 
 
 def test_the_cycle_finder_finds_a_cycle():
