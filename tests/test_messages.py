@@ -141,9 +141,9 @@ def test_hints_come_from_the_one_migration_table():
         assert migration.spelling_hint(old, [new]) == f"{old!r} is the 0.3 spelling; 1.0 uses {new}"
         assert migration.spelling_hint(new, [old]) == f"{new!r} is the 1.0 spelling; 0.3 uses {old}"
     assert migration.spelling_hint("completed", ["something else"]) is None
-    from a2a_schema_suite import mutate
+    from a2a_schema_suite.mutate.operators import enum_spelling
 
-    assert mutate.SPELLINGS is migration.SPELLINGS  # the mutation audit reads the same table
+    assert enum_spelling.SPELLINGS is migration.SPELLINGS  # the mutation audit reads the same table
 
 
 def test_formats_and_patterns_say_what_is_expected_in_words(engine):

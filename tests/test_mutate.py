@@ -13,20 +13,13 @@ from click.testing import CliRunner
 
 from a2a_schema_suite.cli import main
 from a2a_schema_suite.commands.mutate import OPERATOR_NAMES
-from a2a_schema_suite.mutate import (
-    LIKELY_FINE,
-    LIKELY_GAP,
-    OPERATORS,
-    REVIEW,
-    SPELLINGS_0_3_TO_1_0,
-    UNKNOWN_MEMBER,
-    Annotator,
-    Context,
-    EmitError,
-    audit,
-    emit_suites,
-    mutations,
-)
+from a2a_schema_suite.migration import SPELLINGS_0_3_TO_1_0
+from a2a_schema_suite.mutate.annotate import Annotator, Context
+from a2a_schema_suite.mutate.auditor import audit
+from a2a_schema_suite.mutate.emit import EmitError, emit_suites
+from a2a_schema_suite.mutate.hints import LIKELY_FINE, LIKELY_GAP, REVIEW
+from a2a_schema_suite.mutate.operators.unknown import UNKNOWN_MEMBER
+from a2a_schema_suite.mutate.registry import OPERATORS, mutations
 from a2a_schema_suite.registry import SchemaStore
 from a2a_schema_suite.results import Outcome
 from a2a_schema_suite.runner import run_suites

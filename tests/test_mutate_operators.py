@@ -7,11 +7,12 @@ import types
 
 import pytest
 
-from a2a_schema_suite.mutate import NAMES, OPERATORS, Context, Mutation, expected_errors, judge, mutations
+from a2a_schema_suite.mutate.annotate import Context
+from a2a_schema_suite.mutate.explain import expected_errors, judge
 from a2a_schema_suite.mutate.hints import REVIEW
-from a2a_schema_suite.mutate.operator import Judgement, Operator
-from a2a_schema_suite.mutate.operators import module_name
-from a2a_schema_suite.mutate.registry import _load
+from a2a_schema_suite.mutate.operator import Judgement, Mutation, Operator
+from a2a_schema_suite.mutate.operators import NAMES, module_name
+from a2a_schema_suite.mutate.registry import OPERATORS, _load, mutations
 
 
 def test_every_named_operator_is_loaded_in_order_with_its_judge_and_expected_errors():

@@ -17,7 +17,7 @@ from referencing.jsonschema import DRAFT202012
 
 from a2a_schema_suite.coverage.measure import measure, suite_gain
 from a2a_schema_suite.lint.inventory import take_inventory
-from a2a_schema_suite.mutate import AuditOptions
+from a2a_schema_suite.mutate.auditor import AuditOptions
 from a2a_schema_suite.mutate.report import Listing, run_audit
 from a2a_schema_suite.probe.level import Level, level_result
 from a2a_schema_suite.probe.run import ProbeReport

@@ -13,7 +13,8 @@ from a2a_schema_suite.cli import main
 from a2a_schema_suite.policy import card_findings, is_loopback
 from a2a_schema_suite.roots import versions
 from a2a_schema_suite.rules import RULES
-from a2a_schema_suite.streams import check_stream, normalise_state, to_event
+from a2a_schema_suite.streamrules import normalise_state
+from a2a_schema_suite.streams import check_stream, to_event
 from conftest import SCHEMAS
 
 #: the page of the docs site with the rule table

@@ -265,12 +265,6 @@ def by_protocol_version(schema_root: Path | None, protocol_version: str) -> Vers
     return None
 
 
-def latest(schema_root: Path | None = None, *, stable: bool = True) -> VersionDescriptor | None:
-    """The newest version (the newest stable one unless ``stable=False``)."""
-    found = [d for d in descriptors(schema_root).values() if d.stable or not stable]
-    return found[-1] if found else None
-
-
 def dumps(descriptor: VersionDescriptor) -> str:
     """``version.json``'s text for a descriptor (two-space indent, a final newline)."""
     return json.dumps(descriptor.to_dict(), indent=2) + "\n"

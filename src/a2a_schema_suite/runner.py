@@ -94,9 +94,6 @@ def selects(select: str | None, test_id: str) -> bool:
     return select is None or select.casefold() in test_id.casefold()
 
 
-__all__ = ["load_error_detail"]  # re-exported: its home is a2a_schema_suite.guard
-
-
 def _errored(
     suite: str,
     schema: str,

@@ -127,9 +127,6 @@ class StreamRules:
     def ids(self) -> frozenset[str]:
         return frozenset(rule.id for rule in self.rules)
 
-    def of_kind(self, kind: str) -> tuple[StreamRule, ...]:
-        return tuple(rule for rule in self.rules if rule.kind == kind)
-
 
 def path_of(schema_root: Path, version: str) -> Path:
     return schema_root / version / FILE

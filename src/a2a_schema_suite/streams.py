@@ -24,15 +24,6 @@ from a2a_schema_suite.jsonio import LoadError
 from a2a_schema_suite.results import Entry, ErrorDetail
 from a2a_schema_suite.streamrules import Lifecycle, StreamRule, StreamRules, normalise_state
 
-__all__ = [
-    "Event",
-    "StreamChecker",
-    "check_stream",
-    "lifecycle",
-    "normalise_state",
-    "to_event",
-]
-
 _WRAPPERS_BY_SHAPE = ("task", "message", "statusUpdate", "artifactUpdate")
 
 
@@ -361,10 +352,6 @@ class StreamChecker:
         if self._terminal_state is None or self._after_terminal is None:
             return None
         return self._terminal_state, self._after_terminal
-
-    def identity(self, member: str) -> Any:
-        """The stream's value of an identity member (``taskId``), None before one was seen."""
-        return self._identity.get(member)
 
     @property
     def task_id(self) -> Any:

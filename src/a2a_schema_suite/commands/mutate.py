@@ -136,7 +136,7 @@ def command(
       a2a-schema-suite mutate cases/v1_0/task.json --emit review/   # then: run review/
     """
     from a2a_schema_suite.console import Progress
-    from a2a_schema_suite.mutate import AuditOptions
+    from a2a_schema_suite.mutate.auditor import AuditOptions
     from a2a_schema_suite.mutate.report import Listing
     from a2a_schema_suite.suite import discover_roots
 

@@ -13,10 +13,8 @@ from urllib.parse import urldefrag
 from referencing import Registry
 
 from a2a_schema_suite import engines, pointer, schemawalk
-from a2a_schema_suite.mutate.edits import Parts, json_type, nodes, pointer_of
-from a2a_schema_suite.schemawalk import ChoiceSite, Site, Sites
-
-__all__ = ["Annotator", "ChoiceSite", "Context", "Site", "Sites", "declared_types", "primary_entry"]
+from a2a_schema_suite.mutate.edits import Parts, nodes, pointer_of
+from a2a_schema_suite.schemawalk import Site, Sites, json_type
 
 #: how many ``$ref``/``allOf`` hops the derived facts follow
 _MAX_HOPS = 16

@@ -10,19 +10,6 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from a2a_schema_suite import pointer
-from a2a_schema_suite.schemawalk import json_type
-
-__all__ = [
-    "Parts",
-    "json_path_of",
-    "json_type",
-    "nodes",
-    "pointer_of",
-    "replaced",
-    "value_at",
-    "with_members",
-    "without",
-]
 
 Parts = tuple[Any, ...]
 

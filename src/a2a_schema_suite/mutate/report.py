@@ -14,18 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from a2a_schema_suite.mutate import (
-    LIKELY_FINE,
-    LIKELY_GAP,
-    REVIEW,
-    Audit,
-    AuditOptions,
-    EmitError,
-    Survivor,
-    audit,
-    emit_suites,
-    sorted_survivors,
-)
+from a2a_schema_suite.mutate.auditor import Audit, AuditOptions, Survivor, audit, sorted_survivors
+from a2a_schema_suite.mutate.emit import EmitError, emit_suites
+from a2a_schema_suite.mutate.hints import LIKELY_FINE, LIKELY_GAP, REVIEW
 from a2a_schema_suite.results import ExitCode
 from a2a_schema_suite.suite import discover_roots, load_suite_file
 

@@ -6,9 +6,8 @@ import re
 from typing import Any
 from urllib.parse import urldefrag
 
-from a2a_schema_suite.mutate.edits import json_type
 from a2a_schema_suite.registry import SchemaStore
-from a2a_schema_suite.schemawalk import Site
+from a2a_schema_suite.schemawalk import Site, json_type
 
 _NOT_REQUIRED = re.compile(r"\b[Nn]ot REQUIRED\b|\b[Oo]ptional\b")
 _REQUIRED_WORD = re.compile(r"\bREQUIRED\b")

@@ -40,7 +40,8 @@ from a2a_schema_suite.probe.level import CORE, OPTIONAL
 from a2a_schema_suite.probe.webhook import Delivery, WebhookReceiver
 from a2a_schema_suite.registry import SchemaError
 from a2a_schema_suite.results import ErrorDetail, Outcome
-from a2a_schema_suite.streams import StreamChecker, lifecycle, normalise_state, to_event
+from a2a_schema_suite.streamrules import normalise_state
+from a2a_schema_suite.streams import StreamChecker, lifecycle, to_event
 
 if TYPE_CHECKING:
     from a2a_schema_suite.probe.steps import Prober

@@ -63,7 +63,8 @@ from a2a_schema_suite.results import (
     policy_reason,
     split_policy,
 )
-from a2a_schema_suite.streams import StreamChecker, lifecycle, normalise_state
+from a2a_schema_suite.streamrules import normalise_state
+from a2a_schema_suite.streams import StreamChecker, lifecycle
 
 DEFAULT_TEXT = "Hello from the a2a-schema-suite probe."
 USER_AGENT = f"a2a-schema-suite/{__version__} (probe; +https://a2a-schema-suite.dev)"

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from a2a_schema_suite.mutate.annotate import Context
-from a2a_schema_suite.mutate.edits import json_type
 from a2a_schema_suite.mutate.operator import Mutation, Operator, at_keyword
 from a2a_schema_suite.mutate.operators.type import judge
+from a2a_schema_suite.schemawalk import json_type
 
 
 def generate(doc: Any, ctx: Context) -> Iterator[Mutation]:

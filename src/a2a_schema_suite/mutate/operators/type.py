@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from a2a_schema_suite.mutate.annotate import Context, declared_types
-from a2a_schema_suite.mutate.edits import json_type
 from a2a_schema_suite.mutate.hints import LIKELY_FINE, LIKELY_GAP, REVIEW
 from a2a_schema_suite.mutate.operator import Evidence, Judgement, Mutation, Operator, at_keyword
 from a2a_schema_suite.mutate.wording import a, admits
+from a2a_schema_suite.schemawalk import json_type
 
 
 def _as_number(text: str) -> int | float:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from a2a_schema_suite.mutate import LIKELY_FINE, LIKELY_GAP, OPERATORS, REVIEW
+from a2a_schema_suite.mutate.hints import LIKELY_FINE, LIKELY_GAP, REVIEW
+from a2a_schema_suite.mutate.registry import OPERATORS
 from a2a_schema_suite.mutate.report import MutationReport
 from a2a_schema_suite.reporters.htmlkit import Markup, badge, esc, highlight_json, join, page, section, table
 from a2a_schema_suite.reporters.mutation.text import closing_line, group_survivors, percent, score_rows

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from a2a_schema_suite import sanitize
-from a2a_schema_suite.mutate import Audit, Survivor, Tally
+from a2a_schema_suite.mutate.auditor import Audit, Survivor, Tally
 from a2a_schema_suite.mutate.report import Listing, MutationReport
 
 #: every name, location, mutation and message is untrusted text: each is made visible on its own
