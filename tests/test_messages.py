@@ -178,11 +178,10 @@ def test_no_bundled_pattern_or_format_error_shows_a_regex():
     checked = 0
     for relpath, pointer, node in _patterns(store):
         validator = store.validator(f"{relpath}#{pointer}")
-        explain.index_validator(validator)
         for error in validator.iter_errors("~ not this ~"):
             if error.validator not in ("pattern", "format"):
                 continue
-            detail = explain.detail(error)
+            detail = explain.detail(error, explain.glossary_of(validator))
             checked += 1
             if isinstance(node.get("pattern"), str):
                 assert node["pattern"] not in detail.message, (relpath, pointer, detail.message)

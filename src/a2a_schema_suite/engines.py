@@ -31,7 +31,7 @@ import functools
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import attrs
 import jsonschema
@@ -183,6 +183,42 @@ class UnionValidator:
 
     def __getattr__(self, name: str) -> Any:  # schema, evolve, descend...: the union's
         return getattr(self.union, name)
+
+
+class Glossed:
+    """A validator of a class that takes no attribute of ours (python-jsonschema's own, a
+    miniature) with the two the store gives every validator it builds (:func:`glossed`)."""
+
+    __slots__ = ("glossary", "strict_twin", "validator")
+
+    def __init__(
+        self, validator: Validator, glossary: Any, strict_twin: Callable[[], Validator] | None
+    ) -> None:
+        self.validator, self.glossary, self.strict_twin = validator, glossary, strict_twin
+
+    def is_valid(self, instance: Any) -> bool:
+        return self.validator.is_valid(instance)
+
+    def iter_errors(self, instance: Any) -> Iterator[ValidationError]:
+        return self.validator.iter_errors(instance)
+
+    def iter_raw(self, instance: Any) -> Iterator[RustError | ValidationError]:
+        return iter_raw(self.validator, instance)
+
+    def __getattr__(self, name: str) -> Any:  # schema, evolve, descend...: the validator's own
+        return getattr(self.validator, name)
+
+
+def glossed(validator: Validator, glossary: Any, strict_twin: Callable[[], Validator] | None) -> Validator:
+    """``validator`` carrying what :mod:`a2a_schema_suite.explain` needs to word its errors:
+    ``glossary`` (an :class:`~a2a_schema_suite.explain.Glossary`: where its schemas' definitions
+    are) and ``strict_twin`` (an interop validator's strict validator of the same schema, for
+    the 0.3 leftovers; None under strict). This module's validators carry them as attributes;
+    any other is wrapped (:class:`Glossed`)."""
+    if isinstance(validator, (AutoValidator, UnionValidator, RustValidator)):
+        validator.glossary, validator.strict_twin = glossary, strict_twin  # type: ignore[union-attr]
+        return cast(Validator, validator)
+    return cast(Validator, Glossed(validator, glossary, strict_twin))
 
 
 def check_engine(name: str) -> None:
@@ -586,7 +622,6 @@ class RustValidator:
     def __init__(self, uri: str, registry: Any, lookup: Callable[[str], Any]) -> None:
         rs = _rust()
         self.uri = uri
-        self.python_registry: Any = None  #: the referencing registry of the same schemas (store)
         # the same few keyword locations fail again and again: look each up once
         self._lookup = functools.lru_cache(maxsize=4096)(lookup)
         try:

@@ -16,20 +16,19 @@
 - ``reference``: the definition (``v1_0/common.json#/$defs/Timestamp``) and the A2A_REFERENCE
   sections its description cites.
 
-Definitions are found by identity: :func:`index` records where every subschema of a registry
-sits (the validators of both engines hand back those same objects), so the words follow the
-schemas, whatever their patterns say.
+Definitions are found by identity: the :class:`Glossary` the store hands each of its validators
+(``validator.glossary``) records where every subschema of its registry sits (the validators of
+both engines hand back those same objects), so the words follow the schemas, whatever their
+patterns say.
 """
 
 from __future__ import annotations
 
-import collections
 import dataclasses
 import itertools
 import re
-import weakref
-from collections.abc import Iterable, Iterator
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from jsonschema.exceptions import ValidationError, best_match, relevance
 from jsonschema.protocols import Validator
@@ -39,14 +38,6 @@ from a2a_schema_suite.engines import RustError, iter_raw
 from a2a_schema_suite.pointer import parse as parse_pointer
 from a2a_schema_suite.results import ErrorDetail, _pointer, shorten
 
-#: One index per registry, most recently used last, a bounded number (a process that builds many
-#: schema stores keeps the ones in use; an evicted one is indexed again when it reports an
-#: error): id(registry) -> (registry, id(subschema) -> (subschema, relpath, tokens), relpath ->
-#: the file's contents). The objects are kept so that an id is never mistaken for another's.
-_INDEXES: collections.OrderedDict[
-    int, tuple[Any, dict[int, tuple[Any, str, tuple[str, ...]]], dict[str, Any]]
-] = collections.OrderedDict()
-_MAX_INDEXES = 32
 _SECTIONS = re.compile(r"§\s?\d+(?:\.\d+)*(?: D\d+)?")
 _SHORT_REPR = 40
 
@@ -56,84 +47,85 @@ def _relpath(uri: str) -> str:
     return "/".join(uri.split("#", 1)[0].rstrip("/").split("/")[-2:])
 
 
-def index(registry: Any) -> None:
-    """Make sure the subschemas of ``registry`` (a :class:`referencing.Registry`) are indexed."""
-    key = id(registry)
-    entry = _INDEXES.get(key)
-    if entry is not None and entry[0] is registry:
-        _INDEXES.move_to_end(key)
-        return
-    nodes: dict[int, tuple[Any, str, tuple[str, ...]]] = {}
-    contents_by_file: dict[str, Any] = {}
-    for uri in registry:
-        relpath, contents = _relpath(uri), registry[uri].contents
-        contents_by_file[relpath] = contents
-        for sub in schemawalk.subschemas(contents, lenient=True):  # a property named "enum" too
-            if isinstance(sub.schema, dict):
-                nodes[id(sub.schema)] = (sub.schema, relpath, parse_pointer(sub.pointer))
-    _INDEXES[key] = (registry, nodes, contents_by_file)
-    while len(_INDEXES) > _MAX_INDEXES:
-        _INDEXES.popitem(last=False)
+class Glossary:
+    """What the words of one store's errors come from, for one version and profile: the store
+    makes one per registry (:meth:`SchemaStore.registry
+    <a2a_schema_suite.registry.SchemaStore.registry>`) and hands it to each validator it builds
+    (``validator.glossary``).
 
+    It knows where every subschema of ``registry`` sits (indexed on first use, by identity: the
+    registry keeps them alive), the contents of each file, and, given the store's ``root`` and
+    ``contents_of(relpath)`` (the files of every version of the store), the other versions of
+    the same wire that a hint can name."""
 
-#: id(registry) -> (registry, its store's schema root, relpath -> contents of any version of the
-#: store): what the hints between versions of one wire read (:func:`note_store`); bounded
-_STORES: collections.OrderedDict[int, tuple[Any, Any, Any]] = collections.OrderedDict()
+    def __init__(
+        self, registry: Any, root: Any = None, contents_of: Callable[[str], Any] | None = None
+    ) -> None:
+        self.registry, self.root, self.contents_of = registry, root, contents_of
+        self._nodes: dict[int, tuple[Any, str, tuple[str, ...]]] | None = None
+        self._files: dict[str, Any] = {}
+        #: id(located subschema) -> its reference: the same keyword fails in many documents
+        self._references: dict[int, str | None] = {}
 
+    def _index(self) -> dict[int, tuple[Any, str, tuple[str, ...]]]:
+        if self._nodes is None:
+            nodes: dict[int, tuple[Any, str, tuple[str, ...]]] = {}
+            for uri in self.registry:
+                relpath, contents = _relpath(uri), self.registry[uri].contents
+                self._files[relpath] = contents
+                for sub in schemawalk.subschemas(contents, lenient=True):  # a property named "enum" too
+                    if isinstance(sub.schema, dict):
+                        nodes[id(sub.schema)] = (sub.schema, relpath, parse_pointer(sub.pointer))
+            self._nodes = nodes
+        return self._nodes
 
-def note_store(registry: Any, root: Any, contents_of: Any) -> None:
-    """``registry`` is one version's of a store whose root is ``root`` and whose files (of every
-    version) ``contents_of(relpath)`` gives: the hints can then name the other versions."""
-    _STORES[id(registry)] = (registry, root, contents_of)
-    while len(_STORES) > _MAX_INDEXES:
-        _STORES.popitem(last=False)
-
-
-def _version_hint(error: ValidationError, name: str, required: bool = False) -> str | None:
-    """The hint between versions of one wire for ``name`` (unknown here, or required here)."""
-    schema = error.schema
-    for key, (registry, nodes, _files) in reversed(_INDEXES.items()):
-        found = nodes.get(id(schema))
+    def find(self, schema: Any) -> tuple[str, tuple[str, ...], dict[str, Any]] | None:
+        """``(relpath, pointer tokens, relpath -> contents)`` of a subschema of the registry."""
+        found = self._index().get(id(schema))
         if found is None or found[0] is not schema:
-            continue
-        store = _STORES.get(key)
-        if store is None or store[0] is not registry:
             return None
-        relpath, tokens = found[1], found[2]
-        version, _, file = relpath.partition("/")
-        definition = ""
-        for i, token in enumerate(tokens[1:], start=1):
-            if tokens[i - 1] == "$defs":
-                definition = token
-        hint = migration.version_required_hint if required else migration.version_member_hint
-        return hint(store[1], store[2], version, file, definition, name)
-    return None
+        return found[1], found[2], self._files
+
+    def reference(self, schema: Any) -> str | None:
+        """:func:`reference`, computed once per subschema."""
+        key = id(schema)
+        if key not in self._references:
+            found = _reference(schema, self)
+            if found is None:  # not one of the registry's subschemas: its id may be reused
+                return None
+            self._references[key] = found
+        return self._references[key]
 
 
-def index_validator(validator: Any) -> None:
-    """Index the registry a validator of either engine resolves its schemas in."""
-    registry = getattr(validator, "_registry", None) or getattr(validator, "python_registry", None)
-    if registry is not None:
-        index(registry)
+def glossary_of(validator: Any) -> Glossary | None:
+    """The glossary the store gave ``validator`` (None for one made elsewhere: plain words)."""
+    found = getattr(validator, "glossary", None)
+    return found if isinstance(found, Glossary) else None
 
 
-def _find(schema: Any) -> tuple[str, tuple[str, ...], dict[str, Any]] | None:
-    for _, nodes, files in reversed(_INDEXES.values()):
-        found = nodes.get(id(schema))
-        if found is not None and found[0] is schema:
-            return found[1], found[2], files
-    return None
+def _version_hint(
+    error: ValidationError, name: str, glossary: Glossary | None, required: bool = False
+) -> str | None:
+    """The hint between versions of one wire for ``name`` (unknown here, or required here)."""
+    if glossary is None or glossary.root is None or glossary.contents_of is None:
+        return None
+    found = glossary.find(error.schema)
+    if found is None:
+        return None
+    relpath, tokens = found[0], found[1]
+    version, _, file = relpath.partition("/")
+    definition = ""
+    for i, token in enumerate(tokens[1:], start=1):
+        if tokens[i - 1] == "$defs":
+            definition = token
+    hint = migration.version_required_hint if required else migration.version_member_hint
+    return hint(glossary.root, glossary.contents_of, version, file, definition, name)
 
 
-def locate(schema: Any) -> tuple[str, tuple[str, ...]] | None:
-    found = _find(schema)
-    return (found[0], found[1]) if found else None
-
-
-def _definition(schema: Any) -> tuple[str | None, str | None, Any]:
+def _definition(schema: Any, glossary: Glossary | None) -> tuple[str | None, str | None, Any]:
     """``(name, relpath, definition)`` of the innermost ``$defs`` entry (or file root) around
     ``schema``: the name is the ``$defs`` key, or the file's title for its root."""
-    where = _find(schema)
+    where = glossary.find(schema) if glossary is not None else None
     if where is None:
         return None, None, None
     relpath, tokens, files = where
@@ -149,29 +141,17 @@ def _definition(schema: Any) -> tuple[str | None, str | None, Any]:
     return name, relpath, definition
 
 
-#: id(subschema) -> (subschema, its reference): the same keyword fails in many documents
-_REFERENCES: dict[int, tuple[Any, str | None]] = {}
-
-
-def reference(schema: Any) -> str | None:
+def reference(schema: Any, glossary: Glossary | None) -> str | None:
     """``v1_0/common.json#/$defs/Timestamp (§1, §13 D27)``: where a schema error comes from."""
-    cached = _REFERENCES.get(id(schema))
-    if cached is not None and cached[0] is schema:
-        return cached[1]
-    found = _reference(schema)
-    if found is not None:  # only located subschemas are cached (kept alive by their index)
-        if len(_REFERENCES) > 100_000:
-            _REFERENCES.clear()
-        _REFERENCES[id(schema)] = (schema, found)
-    return found
+    return glossary.reference(schema) if glossary is not None else None
 
 
-def _reference(schema: Any) -> str | None:
-    _, relpath, definition = _definition(schema)
+def _reference(schema: Any, glossary: Glossary) -> str | None:
+    _, relpath, definition = _definition(schema, glossary)
     if relpath is None:
         return None
     where = relpath
-    tokens = locate(schema)[1]  # type: ignore[index]
+    tokens = glossary.find(schema)[1]  # type: ignore[index]
     if "$defs" in tokens:
         i = len(tokens) - 1 - tokens[::-1].index("$defs")
         where += "#" + _pointer(tokens[: i + 2])
@@ -180,10 +160,10 @@ def _reference(schema: Any) -> str | None:
     return where + (f" ({', '.join(sections)})" if sections else "")
 
 
-def words(schema: Any) -> tuple[str | None, str | None]:
+def words(schema: Any, glossary: Glossary | None) -> tuple[str | None, str | None]:
     """``(name, what is expected)`` for a format or pattern: the definition's ``title``, else the
     first sentence of its ``description`` (the keyword's own subschema first)."""
-    name, _, definition = _definition(schema)
+    name, _, definition = _definition(schema, glossary)
     for node in (schema, definition):
         if not isinstance(node, dict):
             continue
@@ -209,7 +189,7 @@ def _show(value: Any) -> str:
     return text if len(text) <= _SHORT_REPR else f"{text[: _SHORT_REPR - 3]}..."
 
 
-def _branch_label(error: ValidationError, index: int) -> str:
+def _branch_label(error: ValidationError, index: int, glossary: Glossary | None) -> str:
     branches = error.validator_value if isinstance(error.validator_value, list) else []
     branch = branches[index] if index < len(branches) else None
     if isinstance(branch, dict):
@@ -218,7 +198,7 @@ def _branch_label(error: ValidationError, index: int) -> str:
             base, _, fragment = ref.partition("#")
             if fragment:
                 return fragment.rpartition("/")[2]
-            where = _find(error.schema)
+            where = glossary.find(error.schema) if glossary is not None else None
             relpath, files = (where[0], where[2]) if where else ("", {})
             folder = relpath.rpartition("/")[0]
             target = files.get(f"{folder}/{base}" if folder else base)
@@ -270,14 +250,16 @@ def _top_branch(error: ValidationError, best: ValidationError) -> int | None:
     return first if isinstance(first, int) else None
 
 
-def _teach(error: ValidationError) -> tuple[str, str | None]:
+def _teach(error: ValidationError, glossary: Glossary | None) -> tuple[str, str | None]:
     """``(message, hint)`` for one error."""
     keyword, instance, message = error.validator, error.instance, error.message
     if keyword in ("oneOf", "anyOf"):
-        return _teach_union(error)
+        return _teach_union(error, glossary)
     if keyword in ("unevaluatedProperties", "additionalProperties") and isinstance(instance, dict):
         names = [name for name in instance if f"{name!r}" in message]
-        hints = [h for name in names if (h := migration.member_hint(name) or _version_hint(error, name))]
+        hints = [
+            h for name in names if (h := migration.member_hint(name) or _version_hint(error, name, glossary))
+        ]
         return message, "; ".join(hints) or None
     if keyword == "required" and isinstance(instance, dict):
         required = error.validator_value if isinstance(error.validator_value, list) else []
@@ -286,7 +268,8 @@ def _teach(error: ValidationError) -> tuple[str, str | None]:
             h
             for name in missing
             if (
-                h := migration.missing_hint(name, list(instance)) or _version_hint(error, name, required=True)
+                h := migration.missing_hint(name, list(instance))
+                or _version_hint(error, name, glossary, required=True)
             )
         ]
         return message, "; ".join(dict.fromkeys(hints)) or None
@@ -296,7 +279,7 @@ def _teach(error: ValidationError) -> tuple[str, str | None]:
     if keyword in ("enum", "const"):
         return message, migration.spelling_hint(instance, error.validator_value)
     if keyword in ("format", "pattern"):
-        name, expected = words(error.schema)
+        name, expected = words(error.schema, glossary)
         label = f" ({name})" if name else ""
         if keyword == "format":
             text = f"{_show(instance)} is not a {error.validator_value!r}"
@@ -331,9 +314,9 @@ def _closest(error: ValidationError) -> ValidationError | None:
     return best_match(errors, key=relevance)
 
 
-def _teach_union(error: ValidationError) -> tuple[str, str | None]:
+def _teach_union(error: ValidationError, glossary: Glossary | None) -> tuple[str, str | None]:
     instance = error.instance
-    name, _, _ = _definition(error.schema)
+    name, _, _ = _definition(error.schema, glossary)
     members = _exactly_one(error) if error.validator == "oneOf" else None
     if members is not None and isinstance(instance, dict):
         present = [m for m in members if m in instance]
@@ -362,34 +345,35 @@ def _teach_union(error: ValidationError) -> tuple[str, str | None]:
     if best is None:
         return error.message, None
     index = _top_branch(error, best)
-    label = _branch_label(error, index) if index is not None else "the closest alternative"
-    cause, hint = _teach(best)
+    label = _branch_label(error, index, glossary) if index is not None else "the closest alternative"
+    cause, hint = _teach(best, glossary)
     where = f" at {best.json_path}" if best.json_path != error.json_path else ""
     return (f"{subject} is not valid under any of the given schemas; closest: {label}: {cause}{where}"), hint
 
 
-def detail(error: ValidationError, *, branch: bool = False) -> ErrorDetail:
-    """The :class:`ErrorDetail` of ``error`` (branch errors too), with a message that teaches.
+def detail(error: ValidationError, glossary: Glossary | None = None, *, branch: bool = False) -> ErrorDetail:
+    """The :class:`ErrorDetail` of ``error`` (branch errors too), with a message that teaches
+    (names of definitions, references and hints between versions come from ``glossary``).
 
     The hint is also appended to the message of a top-level error (so every report format
     shows it), not to branch errors (whose parent already leads with the closest one's)."""
-    message, hint = _worded(error, branch)
+    message, hint = _worded(error, branch, glossary)
     return ErrorDetail(
         path=error.json_path,
         pointer=_pointer(error.absolute_path),
         schema_path=_pointer(error.absolute_schema_path),
         keyword=str(error.validator),
         message=message,
-        context=tuple(detail(e, branch=True) for e in sorted(error.context or (), key=relevance)),
+        context=tuple(detail(e, glossary, branch=True) for e in sorted(error.context or (), key=relevance)),
         severity="spec",
-        reference=reference(error.schema),
+        reference=reference(error.schema, glossary),
         hint=hint,
     )
 
 
-def _worded(error: ValidationError, branch: bool) -> tuple[str, str | None]:
+def _worded(error: ValidationError, branch: bool, glossary: Glossary | None) -> tuple[str, str | None]:
     """``(message, hint)`` of :func:`detail`."""
-    message, hint = _teach(error)
+    message, hint = _teach(error, glossary)
     if hint and not branch:
         message = f"{message}; hint: {hint}"
     return shorten(message), hint
@@ -417,7 +401,7 @@ class Pending:
     What judging reads is at hand without the words: the severity (``spec``), the keyword, and
     for ``expectedErrors`` a walk over it and its branch errors whose message is worded only
     when a pinned ``message`` is compared (path and keyword first). The validator is kept: its
-    schemas name the definitions in the words (:func:`index_validator` when they are built)."""
+    glossary names the definitions in the words when they are built."""
 
     __slots__ = ("_detail", "_messages", "error", "line", "validator")
     severity = "spec"
@@ -437,8 +421,7 @@ class Pending:
 
     def detail(self) -> ErrorDetail:
         if self._detail is None:
-            index_validator(self.validator)
-            built = detail(_converted(self.error))
+            built = detail(_converted(self.error), glossary_of(self.validator))
             self._detail = built if self.line is None else built.at_line(self.line)
         return self._detail
 
@@ -455,8 +438,7 @@ class Pending:
         key = error.key if isinstance(error, RustError) else id(error)
         found = self._messages.get(key)
         if found is None:
-            index_validator(self.validator)
-            found = self._messages[key] = _worded(_converted(error), not top)[0]
+            found = self._messages[key] = _worded(_converted(error), not top, glossary_of(self.validator))[0]
         return found
 
     def walk(self) -> Iterator[_Node]:
@@ -513,43 +495,25 @@ def _relevance(error: ValidationError | RustError) -> Any:
 
 
 def details(errors: Iterable[ValidationError], validator: Any = None) -> Iterator[ErrorDetail]:
-    """:func:`detail` of each error; ``validator`` (either engine) names the schemas' definitions."""
-    if validator is not None:
-        index_validator(validator)
+    """:func:`detail` of each error; ``validator``'s glossary (either engine) names the schemas'
+    definitions."""
+    glossary = glossary_of(validator)
     for error in errors:
-        yield detail(error)
+        yield detail(error, glossary)
 
 
 # -- 0.3 leftovers under interop: warnings, not silence ------------------------------------------
 
 
-class _HasTwins(Protocol):
-    def strict_twin(self, validator: Any) -> Any: ...
-
-
-#: the live stores that built interop validators (a store holds its validators' twins as long as it
-#: lives; before, a bounded table here dropped the oldest, and a cached store's validator lost its
-#: twin, and so its warnings, after 1,024 newer ones)
-_TWIN_STORES: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
-
-
-def register_twins(store: _HasTwins) -> None:
-    """``store`` has interop validators whose strict twins :func:`leftovers` asks it for."""
-    _TWIN_STORES[id(store)] = store
-
-
 def leftovers(validator: Any, instance: Any) -> tuple[ErrorDetail, ...]:
     """``v0_3-leftover`` warnings: the 0.3 members (:data:`migration.MEMBERS_0_3`) that
-    ``validator`` (an interop validator) ignores and its strict twin rejects. Empty for any
-    other validator."""
-    strict = None
-    for store in list(_TWIN_STORES.values()):
-        if (strict := store.strict_twin(validator)) is not None:
-            break
-    if strict is None:
+    ``validator`` (an interop validator) ignores and its strict twin (``validator.strict_twin()``,
+    which the store gives its interop validators) rejects. Empty for any other validator."""
+    twin = getattr(validator, "strict_twin", None)
+    if twin is None:
         return ()
     found: dict[tuple[str, str], ErrorDetail] = {}
-    for error in strict.iter_errors(instance):
+    for error in twin().iter_errors(instance):
         for closed in _closed_errors(error):
             if not isinstance(closed.instance, dict):
                 continue

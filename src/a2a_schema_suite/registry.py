@@ -26,7 +26,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -283,23 +283,14 @@ class SchemaStore:
     _registries: dict[tuple[str, str], Registry] = field(default_factory=dict)
     _validators: dict[tuple[str, str, str], Validator] = field(default_factory=dict)
     _rs_registries: dict[tuple[str, str], Any] = field(default_factory=dict)
-    #: id(interop validator) -> (that validator, a function giving its strict twin): as long as
-    #: the store lives, so a validator it cached keeps its twin (explain.leftovers)
-    _twins: dict[int, tuple[Validator, Callable[[], Validator]]] = field(default_factory=dict)
+    #: (version, profile) -> what explain words that registry's errors with (:meth:`glossary`)
+    _glossaries: dict[tuple[str, str], explain.Glossary] = field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        for cache in ("_registries", "_validators", "_rs_registries", "_twins"):
+        for cache in ("_registries", "_validators", "_rs_registries", "_glossaries"):
             state[cache] = {}
         return state
-
-    def strict_twin(self, validator: Validator) -> Validator | None:
-        """The strict validator of the schema an interop ``validator`` of this store checks, or
-        None when ``validator`` is not one of this store's interop validators."""
-        found = self._twins.get(id(validator))
-        if found is None or found[0] is not validator:
-            return None
-        return found[1]()
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
@@ -398,13 +389,21 @@ class SchemaStore:
                 for uri, contents in self.resources(version, profile)
             ]
             self._registries[key] = Registry().with_resources(resources)
+        return self._registries[key]
+
+    def glossary(self, version: str, profile: str = DEFAULT_PROFILE) -> explain.Glossary:
+        """What :mod:`a2a_schema_suite.explain` words the errors of this version's validators
+        with (built once): the registry's subschemas, and this store's files of every version
+        (the hints between versions of one wire)."""
+        key = (version, profile)
+        if key not in self._glossaries:
             files = self.files
-            explain.note_store(
-                self._registries[key],
+            self._glossaries[key] = explain.Glossary(
+                self.registry(version, profile),
                 self.root,
                 lambda relpath: schema_file.contents if (schema_file := files.get(relpath)) else None,
             )
-        return self._registries[key]
+        return self._glossaries[key]
 
     def _python_validator(self, uri: str, schema: Any, registry: Registry) -> Validator:
         """The Python engine's validator of ``uri``; a wrapper union (a 1.0 StreamResponse) checks
@@ -438,11 +437,9 @@ class SchemaStore:
         registry = self.registry(version, profile)
         resolver = registry.resolver()
         try:
-            validator = engines.RustValidator(
+            return engines.RustValidator(
                 uri, self._rs_registries[key], lambda location: resolver.lookup(location).contents
             )
-            validator.python_registry = registry  # the same subschema objects: explain.py names them
-            return validator
         except jsonschema.SchemaError as exc:
             raise SchemaError(f"schema {uri!r}: {exc.message}") from None
 
@@ -560,10 +557,12 @@ class SchemaStore:
                 self._validators[key] = engines.miniature(self.engine)(uri, schema)
             else:
                 self._validators[key] = self._python_validator(uri, schema, registry)
-            if profile != "strict":  # its 0.3 leftovers are reported as warnings (explain.py)
-                made = self._validators[key]
-                self._twins[id(made)] = (made, functools.partial(self.validator, ref, "strict"))
-                explain.register_twins(self)
+            # what explain words its errors with; an interop validator's 0.3 leftovers are
+            # reported as warnings, found by its strict twin (explain.leftovers)
+            strict = functools.partial(self.validator, ref, "strict") if profile != "strict" else None
+            self._validators[key] = engines.glossed(
+                self._validators[key], self.glossary(version, profile), strict
+            )
         return self._validators[key]
 
 
