@@ -14,7 +14,8 @@ import pytest
 import referencing
 
 from a2a_schema_suite.bundle import bundle, dumps
-from a2a_schema_suite.registry import BASE_URI, PROFILES, SchemaStore, without_also_accepts
+from a2a_schema_suite.choices import PROFILES
+from a2a_schema_suite.registry import BASE_URI, SchemaStore, without_also_accepts
 from conftest import SCHEMAS, schema_files, unused_version, version_names
 
 

@@ -19,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from a2a_schema_suite import engines
+from a2a_schema_suite.choices import ENGINE_CHOICES, ENGINES, PROFILES
 from a2a_schema_suite.cli import main
 from a2a_schema_suite.jsonio import iter_jsonl
 from a2a_schema_suite.registry import SchemaStore
@@ -26,8 +27,6 @@ from a2a_schema_suite.results import CaseResult, ErrorDetail
 from a2a_schema_suite.runner import RunOptions, run_suites
 from a2a_schema_suite.suite import Suite, load_suites, orphan_streams
 from conftest import CASES, SCHEMAS
-
-PROFILES = ("strict", "interop")
 
 #: test id ("suite > description", profile) -> why the engines give different verdicts.
 #: Empty: every bundled case gets the same verdict (and the same outcome) under both engines.
@@ -95,7 +94,7 @@ def _require_rust() -> None:
 @pytest.fixture(scope="module")
 def stores() -> dict[str, SchemaStore]:
     _require_rust()
-    return {name: SchemaStore.load(SCHEMAS, engine=name) for name in engines.ENGINES}
+    return {name: SchemaStore.load(SCHEMAS, engine=name) for name in ENGINES}
 
 
 @pytest.fixture(scope="module")
@@ -264,7 +263,7 @@ def keyword_stores(tmp_path_factory) -> dict[str, SchemaStore]:
     root = tmp_path_factory.mktemp("schemas")
     (root / "v9").mkdir()
     (root / "v9" / "kinds.json").write_text(json.dumps(KEYWORD_SCHEMA), encoding="utf-8")
-    return {name: SchemaStore.load(root, engine=name) for name in engines.ENGINES}
+    return {name: SchemaStore.load(root, engine=name) for name in ENGINES}
 
 
 @pytest.mark.parametrize("index", range(len(KEYWORD_DOCUMENTS)))
@@ -311,7 +310,7 @@ def test_a_false_subschema_is_located_differently(keyword_stores):
 )
 def test_the_cli_reports_alike_with_either_engine(command):
     outputs = {}
-    for engine in engines.CHOICES:
+    for engine in ENGINE_CHOICES:
         result = CliRunner().invoke(
             main, [*command, "--schemas", str(SCHEMAS), "--engine", engine], catch_exceptions=False
         )
@@ -380,7 +379,7 @@ def test_rust_engine_reports_a_bad_pattern_as_an_errored_schema(tmp_path):
     )
     doc = tmp_path / "doc.json"
     doc.write_text('"x"', encoding="utf-8")
-    for engine in engines.ENGINES:
+    for engine in ENGINES:
         result = CliRunner().invoke(
             main,
             ["validate", "--schema", "v9/bad.json", "--schemas", str(tmp_path), "--engine", engine, str(doc)],

@@ -20,13 +20,12 @@ from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from a2a_schema_suite import engines
+from a2a_schema_suite.choices import PROFILES
 from a2a_schema_suite.jsonio import iter_jsonl
 from a2a_schema_suite.registry import SchemaStore
 from a2a_schema_suite.results import ErrorDetail
 from a2a_schema_suite.suite import Suite, load_suites
 from conftest import CASES
-
-PROFILES = ("strict", "interop")
 
 
 def _documents() -> Iterator[tuple[str, str, Any]]:

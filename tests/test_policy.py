@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 
 from a2a_schema_suite import streamrules
+from a2a_schema_suite.choices import POLICIES
 from a2a_schema_suite.descriptor import descriptors
 from a2a_schema_suite.results import ErrorDetail, Outcome, split_policy
 from a2a_schema_suite.roots import versions
-from a2a_schema_suite.rules import POLICIES, RULES, Rule
+from a2a_schema_suite.rules import RULES, Rule
 from a2a_schema_suite.run_report import RunReport
 from a2a_schema_suite.streamrules import StreamRule
 from a2a_schema_suite.streams import check_stream

@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
+from a2a_schema_suite.choices import ExitCode
 from a2a_schema_suite.cli import main
 from a2a_schema_suite.commands import probe as probe_command
 from a2a_schema_suite.jsonio import load_path
@@ -37,7 +38,7 @@ from a2a_schema_suite.probe.level import (
 from a2a_schema_suite.probe.record import suite_stubs, write_recording
 from a2a_schema_suite.probe.redact import MARK, Redactor
 from a2a_schema_suite.reporters import formats, render
-from a2a_schema_suite.results import CaseResult, ErrorDetail, ExitCode, Outcome
+from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome
 from conftest import REPO, SCHEMAS
 
 sys.path.insert(0, str(REPO / "scripts"))

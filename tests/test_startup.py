@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from a2a_schema_suite.engines import ENGINES, EngineUnavailable, check_engine
+from a2a_schema_suite.choices import ENGINES
+from a2a_schema_suite.engines import EngineUnavailable, check_engine
 from a2a_schema_suite.registry import BASE_URI, SchemaStore
 
 

@@ -35,8 +35,9 @@ import referencing
 import docsnippets
 import nodejs
 from a2a_schema_suite.bundle import bundle
+from a2a_schema_suite.choices import PROFILES
 from a2a_schema_suite.jsonio import iter_jsonl
-from a2a_schema_suite.registry import PROFILES, SchemaStore
+from a2a_schema_suite.registry import SchemaStore
 from a2a_schema_suite.results import Outcome
 from a2a_schema_suite.runner import RunOptions, suite_results
 from a2a_schema_suite.suite import Suite, load_suites

@@ -390,8 +390,7 @@ def _api_store(
 
 
 def _check_choices(profile: str, policy: str) -> None:
-    from a2a_schema_suite.registry import PROFILES
-    from a2a_schema_suite.rules import POLICIES
+    from a2a_schema_suite.choices import POLICIES, PROFILES
 
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r} (expected one of {', '.join(PROFILES)})")

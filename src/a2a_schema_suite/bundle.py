@@ -26,6 +26,7 @@ from urllib.parse import urldefrag, urljoin
 from referencing.exceptions import Unresolvable
 
 from a2a_schema_suite import sanitize, schemawalk
+from a2a_schema_suite.choices import PROFILES
 from a2a_schema_suite.registry import (
     BASE_URI,
     DEFAULT_PROFILE,
@@ -88,7 +89,7 @@ def bundle(
 
     Raises :class:`SchemaError` for an unknown version, profile or reference.
     """
-    if profile not in ("strict", "interop"):
+    if profile not in PROFILES:
         raise SchemaError(f"unknown profile {profile!r} (expected strict or interop)")
     if ref is not None:
         ref_version, uri = store.resolve(ref)

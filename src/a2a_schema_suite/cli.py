@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from a2a_schema_suite import TOOL_NAME, __version__
+from a2a_schema_suite.choices import ExitCode
 from a2a_schema_suite.commands._options import console_options, interrupt_code, roots_option
 
 #: command name -> module defining ``command``; the order is the order in ``--help``.
@@ -49,8 +50,6 @@ SUMMARIES: dict[str, str] = {
     "new-version": "Scaffold a new protocol version from an existing one: schemas, cases, registration.",
     "sdk": "Run the cases through SDK adapters: where an SDK is too lenient, too strict, or round-trips.",
 }
-
-ERRORED = 3  # results.ExitCode.ERRORED, kept here so the group imports nothing heavy
 
 
 class Interrupted(KeyboardInterrupt):
@@ -150,7 +149,7 @@ class _Group(click.Group):
             from a2a_schema_suite.sanitize import visible  # the message may quote a hostile document
 
             click.echo(visible(f"a2a-schema-suite: internal error: {type(exc).__name__}: {exc}"), err=True)
-            ctx.exit(ERRORED)
+            ctx.exit(ExitCode.ERRORED)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

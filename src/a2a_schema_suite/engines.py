@@ -40,15 +40,10 @@ from jsonschema.protocols import Validator
 from referencing import Registry
 from referencing.exceptions import Unresolvable
 
+from a2a_schema_suite.choices import AUTO_ENGINE, ENGINES
 from a2a_schema_suite.regexlint.ecma import ecma_pattern
 
-ENGINES = ("jsonschema", "jsonschema-rs")
 DEFAULT_ENGINE = "jsonschema"
-#: ``--engine auto`` (the CLI's default): jsonschema-rs decides the verdicts where that is proven
-#: to change nothing, python-jsonschema words every error (see :class:`AutoValidator`).
-AUTO = "auto"
-#: What ``--engine`` accepts.
-CHOICES = (AUTO, *ENGINES)
 #: The store's engine when ``auto`` chose jsonschema-rs for the verdicts.
 AUTO_RS = "auto:jsonschema-rs"
 #: ``ValidationError.evaluation_path`` (0.39) and ``ValidationErrorKind.name`` (0.40.1) are needed.
@@ -226,7 +221,7 @@ def check_engine(name: str) -> None:
     if is_miniature(name):
         miniature(name)
         return
-    if name == AUTO:
+    if name == AUTO_ENGINE:
         return
     if name not in ENGINES:
         raise EngineUnavailable(f"unknown engine {name!r} (expected one of {', '.join(ENGINES)})")

@@ -28,7 +28,9 @@ from, so the sample and its verdict never come from two roots; any other documen
 the roots :func:`~a2a_schema_suite.api.find_roots` finds, as the CLI judges it.
 
 The plugin is loaded into every pytest run once installed, so it stays inert: importing it
-imports nothing but pytest, and nothing of the suite is read unless a test asks for a fixture.
+imports nothing heavy (pytest, and the roots' mode names from :mod:`a2a_schema_suite.roots`, a
+module of the standard library's imports only), and nothing of the suite is read unless a test
+asks for a fixture.
 Assertions are in :mod:`a2a_schema_suite.testing` (``assert_a2a_valid``, ``assert_a2a_invalid``).
 """
 
@@ -38,9 +40,10 @@ from typing import Any
 
 import pytest
 
+from a2a_schema_suite.roots import MODES
+
 _FIXTURES = {"a2a_case": "iter_cases", "a2a_stream": "iter_streams"}
 _MARKER = "a2a_cases"
-_ROOT_MODES = ("auto", "bundled", "checkout")  # roots.MODES, without importing it
 _USED = pytest.StashKey[set[str]]()  # the roots lines of the samples handed out
 
 
@@ -81,7 +84,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--a2a-roots",
-        choices=_ROOT_MODES,
+        choices=MODES,
         default=None,
         help="Where the cases come from without --a2a-cases: bundled (the default), auto (the "
         "suite project around the current directory, else bundled) or checkout, as the CLI's "
@@ -96,8 +99,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def _mode(config: pytest.Config) -> str:
     mode = config.getoption("a2a_roots") or str(config.getini("a2a_roots")).strip() or "bundled"
-    if mode not in _ROOT_MODES:
-        raise pytest.UsageError(f"a2a_roots = {mode!r}: expected one of {', '.join(_ROOT_MODES)}")
+    if mode not in MODES:
+        raise pytest.UsageError(f"a2a_roots = {mode!r}: expected one of {', '.join(MODES)}")
     return mode
 
 

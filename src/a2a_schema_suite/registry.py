@@ -39,6 +39,7 @@ from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from a2a_schema_suite import engines, explain, schemawalk, verdicts
+from a2a_schema_suite.choices import AUTO_ENGINE, PROFILES
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, load_path
 from a2a_schema_suite.loaderrors import excerpt, meta_message
 from a2a_schema_suite.pointer import append as pointer_append
@@ -50,7 +51,6 @@ from a2a_schema_suite.tool import (
 
 #: Base of every bundled schema's ``$id``; an identifier, never fetched.
 BASE_URI = "https://a2a-schema-suite.dev/schemas/"
-PROFILES = ("strict", "interop")
 DEFAULT_PROFILE = "strict"
 
 
@@ -302,7 +302,7 @@ class SchemaStore:
         Raises :class:`~a2a_schema_suite.engines.EngineUnavailable` if ``engine`` cannot be used.
         """
         engines.check_engine(engine)
-        auto = engine == engines.AUTO
+        auto = engine == AUTO_ENGINE
         # auto loads (and meta-checks) as the Python engine does, then chooses below
         store = cls(root=(root or bundled_schemas()), engine=engines.DEFAULT_ENGINE if auto else engine)
         if not store.root.is_dir():

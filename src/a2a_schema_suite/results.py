@@ -19,17 +19,6 @@ from jsonschema.exceptions import ValidationError, relevance
 from a2a_schema_suite import pointer, rules
 
 
-class ExitCode(enum.IntEnum):
-    """Process exit codes (documented in the README)."""
-
-    OK = 0  #: every test passed / every document is valid
-    FAILED = 1  #: at least one wrong verdict or wrong reason / an invalid document
-    USAGE = 2  #: bad command line (click's own code)
-    ERRORED = 3  #: at least one test errored: broken schema, unresolvable $ref, unloadable input
-    NO_TESTS = 4  #: nothing was collected: never report success when nothing ran
-    NOT_A2A = 5  #: ``validate``: a FILE is not an A2A document (``--non-a2a note``: a note, not 5)
-
-
 class Outcome(str, enum.Enum):
     """A closed set of outcomes: an errored test never counts as passed."""
 

@@ -22,7 +22,6 @@ from typing import Literal
 
 Severity = Literal["spec", "policy", "advice"]
 
-POLICIES = ("off", "warn", "error")
 DEFAULT_POLICY = "warn"
 
 

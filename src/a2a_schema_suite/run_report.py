@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from a2a_schema_suite import pointer, sanitize
-from a2a_schema_suite.results import CaseResult, ExitCode, Outcome
+from a2a_schema_suite.choices import ExitCode
+from a2a_schema_suite.results import CaseResult, Outcome
 from a2a_schema_suite.roots import Roots
 from a2a_schema_suite.shard import Shard, ShardError
 from a2a_schema_suite.tool import TOOL_NAME, __version__

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from a2a_schema_suite import TOOL_NAME
+from a2a_schema_suite.choices import ENGINE_CHOICES, POLICIES, PROFILES
 from a2a_schema_suite.reporters import formats
+from a2a_schema_suite.roots import MODES
 
 if TYPE_CHECKING:
     from a2a_schema_suite.registry import SchemaStore
@@ -20,12 +22,6 @@ if TYPE_CHECKING:
 
 _Command = TypeVar("_Command", bound=Callable[..., Any])
 
-PROFILES = ("strict", "interop")  # registry.PROFILES, without importing the registry for --help
-ENGINES = ("auto", "jsonschema", "jsonschema-rs")  # engines.CHOICES, likewise
-POLICIES = ("off", "warn", "error")  # rules.POLICIES, likewise
-
-
-ROOT_MODES = ("auto", "bundled", "checkout")  # roots.MODES, without importing it for --help
 _ROOTS_KEY = "a2a_schema_suite.roots"  # where --roots is kept (click's ctx.meta, shared by every context)
 
 
@@ -59,7 +55,7 @@ def _keep_roots(ctx: click.Context, param: click.Parameter, value: str | None) -
 
 roots_option = click.option(
     "--roots",
-    type=click.Choice(ROOT_MODES),
+    type=click.Choice(MODES),
     default=None,
     expose_value=False,
     callback=_keep_roots,
@@ -158,8 +154,9 @@ cases_option = click.option(
 
 
 class _EngineChoice(click.Choice):
-    """``--engine``: one of :data:`ENGINES`, or (unlisted: test doubles) ``miniature:NAME``, an
-    engine an installed distribution registers (:func:`a2a_schema_suite.engines.miniature`)."""
+    """``--engine``: one of :data:`~a2a_schema_suite.choices.ENGINE_CHOICES`, or (unlisted: test
+    doubles) ``miniature:NAME``, an engine an installed distribution registers
+    (:func:`a2a_schema_suite.engines.miniature`)."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and value.startswith("miniature:"):
@@ -169,7 +166,7 @@ class _EngineChoice(click.Choice):
 
 engine_option = click.option(
     "--engine",
-    type=_EngineChoice(ENGINES),
+    type=_EngineChoice(ENGINE_CHOICES),
     default="auto",
     show_default=True,
     help="Validator: auto (jsonschema-rs decides the verdicts where it is installed and proven to "

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
+from a2a_schema_suite.choices import PROFILES
 from a2a_schema_suite.commands._options import (
-    PROFILES,
     choose_roots,
     console_options,
     load_store,

@@ -132,7 +132,7 @@ def command(
         sys.exit(emit(gain, fmt, output))
     with Progress("coverage"):
         report = _measured((inputs, versions, options, fail_under), store, run_budget, memory_ceiling)
-    from a2a_schema_suite.results import ExitCode
+    from a2a_schema_suite.choices import ExitCode
 
     report.roots, report.read = roots, (*inputs, store.root)
     if only_new:

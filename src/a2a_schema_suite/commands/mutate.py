@@ -23,10 +23,10 @@ from a2a_schema_suite.commands._options import (
     run_budget_option,
     schemas_option,
 )
+from a2a_schema_suite.mutate.hints import HINTS
 from a2a_schema_suite.mutate.operators import NAMES
 from a2a_schema_suite.reporters import emit, formats
 
-HINTS = ("likely-gap", "review", "likely-fine")  # mutate_report.HINTS, without importing it
 #: operator names for --help and validation, read without importing the operators
 OPERATOR_NAMES = NAMES
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from a2a_schema_suite import sanitize
+from a2a_schema_suite.choices import FAIL_ON
 from a2a_schema_suite.commands._complete import versions as complete_versions
 from a2a_schema_suite.commands._options import (
     _finite_seconds,
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
     from a2a_schema_suite.sdk.report import SdkReport
 
 FORMATS = formats("sdk")
-FAIL_ON = ("lenient", "strict", "roundtrip")  # sdk.report.FAIL_ON_CHOICES, likewise
 
 
 def _fail_on(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:

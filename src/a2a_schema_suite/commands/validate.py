@@ -216,7 +216,7 @@ def _non_a2a_code(results: list[CaseResult], code: int, mode: str) -> int:
     """The exit code once the files that are not A2A documents are counted: 5 under ``error``
     (unless something failed or errored), nothing under ``note``."""
     from a2a_schema_suite.candidates import is_not_a2a
-    from a2a_schema_suite.results import ExitCode
+    from a2a_schema_suite.choices import ExitCode
 
     if not any(is_not_a2a(r) for r in results):
         return code

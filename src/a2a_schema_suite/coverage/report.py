@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from a2a_schema_suite.results import ExitCode, Outcome
+from a2a_schema_suite.choices import ExitCode
+from a2a_schema_suite.results import Outcome
 from a2a_schema_suite.run_report import RunReport
 from a2a_schema_suite.tool import TOOL_NAME, __version__
 

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from a2a_schema_suite import integers
+from a2a_schema_suite.choices import PROFILES
 from a2a_schema_suite.evolve.schemamap import Location, SchemaIndex, Shape
 
 if TYPE_CHECKING:
@@ -554,8 +555,7 @@ class _Compare:
         against the member's schema under ``strict`` and under ``interop``."""
         samples = integer_samples(_INTEGER_NAMES[f.type])
         judged = {
-            profile: [self._judge(member, profile, wrap(s.value)) for s in samples]
-            for profile in ("strict", "interop")
+            profile: [self._judge(member, profile, wrap(s.value)) for s in samples] for profile in PROFILES
         }
         wrong: dict[tuple[str, bool], list[str]] = {}
         for i, sample in enumerate(samples):

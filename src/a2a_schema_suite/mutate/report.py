@@ -14,17 +14,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from a2a_schema_suite.choices import ExitCode
 from a2a_schema_suite.mutate.auditor import Audit, AuditOptions, Survivor, audit, sorted_survivors
 from a2a_schema_suite.mutate.emit import EmitError, emit_suites
-from a2a_schema_suite.mutate.hints import LIKELY_FINE, LIKELY_GAP, REVIEW
-from a2a_schema_suite.results import ExitCode
+from a2a_schema_suite.mutate.hints import HINTS
 from a2a_schema_suite.suite import discover_roots, load_suite_file
 
 if TYPE_CHECKING:
     from a2a_schema_suite.registry import SchemaStore
     from a2a_schema_suite.roots import Roots
 
-HINTS = (LIKELY_GAP, REVIEW, LIKELY_FINE)
 #: a suite file as :func:`discover_roots` finds it: (path, display name, the tree its streams stay in)
 SuiteFile = tuple[Path, str, Path]
 

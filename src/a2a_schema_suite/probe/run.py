@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from a2a_schema_suite.choices import ExitCode
 from a2a_schema_suite.probe import ProbeOptions, probe, summary_of
 from a2a_schema_suite.probe.level import Level
 from a2a_schema_suite.probe.record import operations_dir_for, suite_stubs, write_operations, write_recording
 from a2a_schema_suite.probe.redact import Redactor
-from a2a_schema_suite.results import CaseResult, ErrorDetail, ExitCode, Outcome, redacting
+from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, redacting
 from a2a_schema_suite.run_report import RunReport
 from a2a_schema_suite.suite import Suite
 

@@ -181,7 +181,7 @@ def emit(report: Report, fmt: str, output: Path | None = None) -> int:
     """
     import click
 
-    from a2a_schema_suite.results import ExitCode
+    from a2a_schema_suite.choices import ExitCode
 
     code = int(report.exit_code())
     errored = int(ExitCode.ERRORED)

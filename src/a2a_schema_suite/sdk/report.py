@@ -19,17 +19,14 @@ from pathlib import Path
 from typing import ClassVar
 
 from a2a_schema_suite import __version__
+from a2a_schema_suite.choices import ExitCode
 from a2a_schema_suite.roots import Roots
 from a2a_schema_suite.sdk.harness import Probe, SdkResult, SdkRun, Verdict
 
-#: the verdicts ``--fail-on`` may name
-FAIL_ON_CHOICES = ("lenient", "strict", "roundtrip")
 #: the verdicts that are an SDK disagreeing with a case (or the adapter failing on it)
 DISAGREEMENTS = (Verdict.LENIENT, Verdict.STRICT, Verdict.ROUNDTRIP, Verdict.ERRORED)
 #: the counted verdicts of a type's row, in report order
 COUNTED = (Verdict.AGREES, Verdict.LENIENT, Verdict.STRICT, Verdict.ROUNDTRIP, Verdict.ERRORED)
-
-EXIT_OK, EXIT_FAIL_ON, EXIT_ERRORED, EXIT_NOTHING = 0, 1, 3, 4
 
 
 @dataclass(frozen=True)
@@ -78,13 +75,13 @@ class SdkReport:
         if any(c.run.problem for c in self.columns) or any(
             r.verdict is Verdict.ERRORED for c in self.columns for r in c.run.results
         ):
-            return EXIT_ERRORED
+            return ExitCode.ERRORED
         if not any(r.accepted is not None for c in self.columns for r in c.run.results):
-            return EXIT_NOTHING
+            return ExitCode.NO_TESTS
         failing = {Verdict(name) for name in self.fail_on}
         if any(r.verdict in failing for c in self.columns for r in c.run.results):
-            return EXIT_FAIL_ON
-        return EXIT_OK
+            return ExitCode.FAILED
+        return ExitCode.OK
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -138,7 +135,7 @@ class SdkReport:
     def closing(self) -> str:
         """One line saying what the exit code is and why."""
         code = self.exit_code()
-        if code == EXIT_ERRORED:
+        if code == ExitCode.ERRORED:
             problems = [c.label for c in self.columns if c.run.problem]
             errored = sum(r.verdict is Verdict.ERRORED for c in self.columns for r in c.run.results)
             why = []
@@ -147,9 +144,9 @@ class SdkReport:
             if errored:
                 why.append(f"{errored} errored case(s)")
             return f"exit 3: the matrix is incomplete ({'; '.join(why)})"
-        if code == EXIT_NOTHING:
+        if code == ExitCode.NO_TESTS:
             return "exit 4: no case was sent to any adapter (nothing selected, or no supported type)"
-        if code == EXIT_FAIL_ON:
+        if code == ExitCode.FAILED:
             found = collections.Counter(
                 r.verdict.value
                 for c in self.columns

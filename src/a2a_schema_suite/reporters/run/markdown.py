@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from a2a_schema_suite.choices import ExitCode
 from a2a_schema_suite.reporters import markdownkit as md
 from a2a_schema_suite.reporters.run.text import detail_lines, utf8_safe, verdict_phrase
-from a2a_schema_suite.results import CaseResult, ExitCode, Outcome
+from a2a_schema_suite.results import CaseResult, Outcome
 from a2a_schema_suite.run_report import RunReport
 from a2a_schema_suite.tool import TOOL_NAME
 

@@ -19,7 +19,8 @@ from contextvars import ContextVar
 from typing import TextIO
 
 from a2a_schema_suite import console, sanitize
-from a2a_schema_suite.results import CaseResult, ErrorDetail, ExitCode, Outcome
+from a2a_schema_suite.choices import ExitCode
+from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome
 from a2a_schema_suite.run_report import RunReport
 
 MAX_ERRORS = 25  #: top-level errors shown per result (the JSON report has them all)
