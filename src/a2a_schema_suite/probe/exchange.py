@@ -1,5 +1,6 @@
 """What the probe's step modules share: the marker of a missing answer, the exception of a step
-that cannot reach a verdict, and :class:`Exchange`, one judged answer kept for ``--record``."""
+that cannot reach a verdict, :class:`Exchange`, one judged answer kept for ``--record``, and
+:class:`Recording`, a captured stream and the card."""
 
 from __future__ import annotations
 
@@ -22,3 +23,22 @@ class Exchange:
     profile: str
     description: str
     document: Any
+
+
+@dataclass
+class Recording:
+    """A captured stream (one JSON text per event) and the card, for ``--record``."""
+
+    label: str  #: e.g. ``jsonrpc 1.0 SendStreamingMessage``
+    version_dir: str
+    line_schema: str
+    lines: list[str]
+    card: Any
+    card_schema: str  #: the schema the card is a case of ("" when it was not validated)
+    card_profile: str
+
+
+def quoted_names(message: str) -> list[str]:
+    """The quoted member names in a ``required`` or ``unevaluatedProperties`` message."""
+    parts = message.split("'")
+    return [parts[i] for i in range(1, len(parts), 2)]

@@ -20,9 +20,8 @@ from a2a_schema_suite import streamrules
 from a2a_schema_suite.explain import collect_errors
 from a2a_schema_suite.jsonio import iter_jsonl, load_path
 from a2a_schema_suite.policy import policy_findings
-from a2a_schema_suite.probe.exchange import Exchange
+from a2a_schema_suite.probe.exchange import Exchange, Recording, quoted_names
 from a2a_schema_suite.probe.redact import Redactor
-from a2a_schema_suite.probe.steps import Recording, quoted_names
 from a2a_schema_suite.registry import SchemaStore
 from a2a_schema_suite.results import ErrorDetail, split_policy
 from a2a_schema_suite.streams import check_stream

@@ -31,7 +31,7 @@ from a2a_schema_suite.probe.bindings import (
     binding_for,
     code_name,
 )
-from a2a_schema_suite.probe.exchange import MISSING, Errored, Exchange
+from a2a_schema_suite.probe.exchange import MISSING, Errored, Exchange, Recording, quoted_names
 from a2a_schema_suite.probe.fuzz import build_mutations
 from a2a_schema_suite.probe.grpc_transport import GrpcClient, grpc_available, parse_target
 from a2a_schema_suite.probe.hints import reason_for
@@ -111,19 +111,6 @@ class ProbeOptions:
             ("X-A2A-Notification-Token", self.push_token),
             ("Authorization", f"Bearer {self.push_credentials}"),
         )
-
-
-@dataclass
-class Recording:
-    """A captured stream (one JSON text per event) and the card, for ``--record``."""
-
-    label: str  #: e.g. ``jsonrpc 1.0 SendStreamingMessage``
-    version_dir: str
-    line_schema: str
-    lines: list[str]
-    card: Any
-    card_schema: str  #: the schema the card is a case of ("" when it was not validated)
-    card_profile: str
 
 
 @dataclass
@@ -1315,12 +1302,6 @@ class _Why:
 
     def __str__(self) -> str:
         return self.text
-
-
-def quoted_names(message: str) -> list[str]:
-    """The quoted member names in a ``required`` or ``unevaluatedProperties`` message."""
-    parts = message.split("'")
-    return [parts[i] for i in range(1, len(parts), 2)]
 
 
 def _try_json(reply: HttpReply | SseReply) -> Any:
