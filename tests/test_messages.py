@@ -269,15 +269,15 @@ def test_run_leaves_leftovers_out_of_interop_suites():
 
 def test_probe_reports_interop_leftovers_as_warnings(store):
     from a2a_schema_suite.probe import ProbeOptions
-    from a2a_schema_suite.probe.steps import Prober
+    from a2a_schema_suite.probe.session import ProbeSession
 
     hybrid = next(
         c
         for c in suite.iter_cases(schema="v1_0/agent_card.json")
         if c.profile == "interop" and c.valid and "url" in c.data
     )
-    prober = Prober(ProbeOptions(url="https://agent.example.com", profile="interop"), store)
-    errors = prober._validate("v1_0/agent_card.json", hybrid.data)
+    session = ProbeSession(ProbeOptions(url="https://agent.example.com", profile="interop"), store)
+    errors = session.validate("v1_0/agent_card.json", hybrid.data)
     assert errors and {e.rule for e in errors} == {"v0_3-leftover"}
-    result = prober._add("card", "card: v1_0 interop", "v1_0/agent_card.json", errors)
+    result = session.add("card", "card: v1_0 interop", "v1_0/agent_card.json", errors)
     assert result.outcome.value == "warning" and result.actual_valid is True

@@ -188,15 +188,15 @@ def test_bundled_suites_that_pin_policy_findings_say_error():
 )
 def test_probe_checks_follow_the_policy_dial(store, policy, outcome, kept):
     from a2a_schema_suite.probe import ProbeOptions
-    from a2a_schema_suite.probe.steps import Prober
+    from a2a_schema_suite.probe.session import ProbeSession
 
-    prober = Prober(ProbeOptions(url="https://agent.example.com", policy=policy), store)
+    session = ProbeSession(ProbeOptions(url="https://agent.example.com", policy=policy), store)
     finding = ErrorDetail.finding("https-interface", "policy: interface URL must use https")
-    result = prober._add("card", "card: v1_0 strict", "v1_0/agent_card.json", (finding,))
+    result = session.add("card", "card: v1_0 strict", "v1_0/agent_card.json", (finding,))
     assert (result.outcome, len(result.errors)) == (outcome, kept)
     assert result.actual_valid is (policy != "error")
     spec = ErrorDetail.finding("lifecycle-terminal", "x")
-    mixed = prober._add("stream", "stream", "v1_0/stream_response.json", (spec, finding))
+    mixed = session.add("stream", "stream", "v1_0/stream_response.json", (spec, finding))
     assert mixed.outcome is Outcome.FAILED and mixed.errors[0] is spec
 
 

@@ -762,14 +762,14 @@ def test_a_step_that_crashes_is_one_errored_result_and_the_probe_goes_on(sdk, st
     other steps still run and the report is whole."""
     from a2a_schema_suite.probe import steps
 
-    real = steps.Prober._answer
+    real = steps.check_answer
 
-    def crashing(self, call, description, *args, **kwargs):
+    def crashing(session, call, description, *args, **kwargs):
         if description.startswith("send: "):
             raise RuntimeError("boom in the send step")
-        return real(self, call, description, *args, **kwargs)
+        return real(session, call, description, *args, **kwargs)
 
-    monkeypatch.setattr(steps.Prober, "_answer", crashing)
+    monkeypatch.setattr(steps, "check_answer", crashing)
     report = probe(ProbeOptions(sdk.base_url, send="hello"), store)
     send = check(report, "send: jsonrpc SendMessage")
     assert send.outcome.value == "errored"

@@ -14,8 +14,7 @@ import pytest
 
 pytest.importorskip("grpc", reason="the [grpc] extra is part of [test]")
 
-from a2a_schema_suite.probe import ProbeOptions, probe
-from a2a_schema_suite.probe import steps as probe_steps
+from a2a_schema_suite.probe import ProbeOptions, card_steps, probe
 from a2a_schema_suite.probe.grpc_transport import parse_target
 from conftest import REPO
 
@@ -129,7 +128,7 @@ def test_a_grpc_target_on_another_host_needs_allow_cross_origin(broken, store):
 
 
 def test_without_the_grpc_extra_the_probe_says_what_to_install(broken, store, monkeypatch):
-    monkeypatch.setattr(probe_steps, "grpc_available", lambda: "the gRPC binding needs grpcio")
+    monkeypatch.setattr(card_steps, "grpc_available", lambda: "the gRPC binding needs grpcio")
     report = probe(ProbeOptions(url=broken.url("grpc"), send="hello", binding="grpc"), store)
     result = next(c.result for c in report.checks if c.result.description == "card: GRPC interface")
     assert result.outcome.value == "errored"

@@ -10,7 +10,11 @@ The modules, in the order data flows through them:
 - :mod:`~a2a_schema_suite.probe.grpc_transport`: gRPC calls (grpcio, messages from the committed
   descriptor set) answered in the shapes the HTTP client gives;
 - :mod:`~a2a_schema_suite.probe.fuzz`: schema-aware malformed requests;
-- :mod:`~a2a_schema_suite.probe.steps`: the steps, each turning exchanges into results;
+- :mod:`~a2a_schema_suite.probe.session`: one probe's session, what every step shares (the
+  client, the options, the card, the recorded results, validating an answer under the budget);
+  :mod:`~a2a_schema_suite.probe.answers`: judging one answer, stream or expected error on it;
+- :mod:`~a2a_schema_suite.probe.steps`: the steps, each turning exchanges into results, with
+  :mod:`~a2a_schema_suite.probe.card_steps` (the card and the interface to probe) and
   :mod:`~a2a_schema_suite.probe.operations`: the ``--operations`` steps (every other 1.0
   operation), with :mod:`~a2a_schema_suite.probe.webhook`, the push receiver, and
   :mod:`~a2a_schema_suite.probe.exchange`, what the step modules share;
@@ -26,7 +30,8 @@ from __future__ import annotations
 
 from a2a_schema_suite.probe.level import Level, level_result
 from a2a_schema_suite.probe.redact import Redactor
-from a2a_schema_suite.probe.steps import ProbeFindings, ProbeOptions, Prober
+from a2a_schema_suite.probe.session import ProbeFindings, ProbeOptions
+from a2a_schema_suite.probe.steps import Prober
 from a2a_schema_suite.registry import SchemaStore
 from a2a_schema_suite.results import CaseResult
 from a2a_schema_suite.run_report import RunReport

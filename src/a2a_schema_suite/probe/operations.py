@@ -28,23 +28,22 @@ import dataclasses
 import time
 import uuid
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urljoin
 
 from a2a_schema_suite.jsonio import LoadFailure, loads
 from a2a_schema_suite.probe import card as cards
+from a2a_schema_suite.probe.answers import check_answer, check_error, check_stream
 from a2a_schema_suite.probe.bindings import GRPC_ERRORS, REST_ERRORS, Binding, Call, JsonRpc03
-from a2a_schema_suite.probe.exchange import MISSING, Errored, Exchange
+from a2a_schema_suite.probe.exchange import MISSING, Errored
 from a2a_schema_suite.probe.http import ProbeHttpError, origin_of
 from a2a_schema_suite.probe.level import CORE, OPTIONAL
+from a2a_schema_suite.probe.session import ProbeSession
 from a2a_schema_suite.probe.webhook import Delivery, WebhookReceiver
 from a2a_schema_suite.registry import SchemaError
 from a2a_schema_suite.results import ErrorDetail, Outcome
 from a2a_schema_suite.streamrules import normalise_state
 from a2a_schema_suite.streams import StreamChecker, lifecycle, to_event
-
-if TYPE_CHECKING:
-    from a2a_schema_suite.probe.steps import Prober
 
 #: ListTasks pages read at most (pageSize 1: the tasks of one context the probe made)
 MAX_PAGES = 20
@@ -76,17 +75,17 @@ def _shown(state: str | None) -> str:
 class Operations:
     """The ``--operations`` steps of one probe, on the binding the card steps chose."""
 
-    def __init__(self, prober: Prober, binding: Binding, sent_task: dict[str, Any] | None) -> None:
-        self.p = prober
+    def __init__(self, session: ProbeSession, binding: Binding, sent_task: dict[str, Any] | None) -> None:
+        self.session = session
         self.binding = binding
         self.sent_task = sent_task
         #: the terminal and interrupted states, as the binding's version's stream rules declare them
-        machine = lifecycle(binding.version_dir, prober.store.root)
+        machine = lifecycle(binding.version_dir, session.store.root)
         self.terminal, self.interrupted = machine.terminal, machine.interrupted
-        self.card: Any = prober._card
+        self.card: Any = session.card
         capabilities = self.card.get("capabilities") if isinstance(self.card, dict) else None
         self.capabilities: dict[str, Any] = capabilities if isinstance(capabilities, dict) else {}
-        self.long_text = prober.options.long_text or prober.options.send or "probe"
+        self.long_text = session.options.long_text or session.options.send or "probe"
 
     # -- helpers ----------------------------------------------------------------------------------
 
@@ -94,7 +93,7 @@ class Operations:
         return self.capabilities.get(name) is True
 
     def _skip(self, area: str, description: str, reason: str) -> None:
-        self.p._skip(area, description, reason)
+        self.session.skip(area, description, reason)
 
     def _answer(
         self,
@@ -105,11 +104,11 @@ class Operations:
         hint: str | None = None,
     ) -> Any:
         """The payload of a successful answer (None when there was none); one check."""
-        result: Any = self.p._guarded(
+        result: Any = self.session.guarded(
             area,
             description,
             call.schema or "",
-            lambda: self.p._answer(call, description, area, extra=extra, hint=hint),
+            lambda: check_answer(self.session, call, description, area, extra=extra, hint=hint),
         )
         return None if result is MISSING else result
 
@@ -124,11 +123,11 @@ class Operations:
         else:
             statuses, reason = REST_ERRORS[code]
             description += f" -> HTTP {min(statuses)} {reason}"
-        self.p._guarded(
+        self.session.guarded(
             area,
             description,
             self.binding.error_schema or "",
-            lambda: self.p._expected_error(self.binding, description, call, code, hint, area),
+            lambda: check_error(self.session, self.binding, description, call, code, hint, area),
         )
 
     def _task_of(self, payload: Any) -> dict[str, Any] | None:
@@ -146,7 +145,7 @@ class Operations:
     def _get(self, task_id: str) -> dict[str, Any] | None:
         """GetTask without a check of its own (the steps judge what they read back)."""
         try:
-            reply = self.p._exchange(self.binding.get_task(task_id))
+            reply = self.session.exchange(self.binding.get_task(task_id))
         except ProbeHttpError:
             return None
         try:
@@ -225,9 +224,8 @@ class Operations:
             self._skip(CORE, "operations: ListTasks paging", "the sent task has no contextId to filter on")
             return
         # a second task in the same context, so that pageSize 1 needs two pages
-        second = self.binding.send_message(
-            {"message": {**self.binding.message(self.p.options.send or "probe"), "contextId": context_id}}
-        )
+        message = self.binding.message(self.session.options.send or "probe")
+        second = self.binding.send_message({"message": {**message, "contextId": context_id}})
         description = "operations: SendMessage of a second task in the sent task's context"
 
         def same_context(payload: Any) -> list[ErrorDetail]:
@@ -245,11 +243,11 @@ class Operations:
             ]
 
         payload = self._answer(second, description, extra=same_context)
-        last = self.p.checks[-1].result
+        last = self.session.checks[-1].result
         refused = {"jsonrpc-error", "http-status", "grpc-status"}
         if last.outcome is Outcome.FAILED and all(e.rule in refused for e in last.errors):
             # an agent may refuse a contextId it did not mint (A2A_REFERENCE §9.3): no failure
-            self.p.checks.pop()
+            self.session.checks.pop()
             self._skip(
                 CORE,
                 description,
@@ -369,7 +367,7 @@ class Operations:
             findings.append(
                 _finding("list-paging", f"totalSize {total}, but the pages held {len(seen)} task(s)")
             )
-        self.p._add(CORE, description, schema, tuple(findings), data=pages)
+        self.session.add(CORE, description, schema, tuple(findings), data=pages)
 
     # -- A2A-Version --------------------------------------------------------------------------------
 
@@ -393,15 +391,15 @@ class Operations:
             self._skip(CORE, description, "the card offers no 0.3 JSON-RPC interface")
             return
         try:  # the card's words: urljoin raises on an unclosed IPv6 host (http://[::1)
-            url = urljoin(cards.card_url(self.p.options.url), iface.url)
-            allowed = origin_of(url) in self.p.client.allowed_origins
+            url = urljoin(cards.card_url(self.session.options.url), iface.url)
+            allowed = origin_of(url) in self.session.client.allowed_origins
         except ValueError:
             url, allowed = iface.url, False
         if not allowed:
             self._skip(CORE, description, f"the 0.3 interface {url} is not on a probed origin")
             return
         legacy = JsonRpc03(url)
-        self._answer(legacy.send(self.p.options.send or "probe"), description)
+        self._answer(legacy.send(self.session.options.send or "probe"), description)
 
     # -- CancelTask -------------------------------------------------------------------------------
 
@@ -508,14 +506,16 @@ class Operations:
                     )
                 return found
 
-            self.p._guarded(
+            self.session.guarded(
                 OPTIONAL,
                 description,
                 self.binding.stream_line_schema,
-                lambda: self.p._read_stream(self.binding, call, description, OPTIONAL, extra=consistent),
+                lambda: check_stream(
+                    self.session, self.binding, call, description, OPTIONAL, extra=consistent
+                ),
             )
         # the task is terminal now (or soon): re-attaching must be refused
-        deadline = time.monotonic() + min(self.p.options.timeout, PUSH_WAIT)
+        deadline = time.monotonic() + min(self.session.options.timeout, PUSH_WAIT)
         while _state(self._get(task_id)) not in self.terminal and time.monotonic() < deadline:
             time.sleep(0.1)
         call = self.binding.subscribe(task_id)
@@ -541,7 +541,7 @@ class Operations:
                 "card does not claim pushNotifications (A2A_REFERENCE §9.9)",
             )
             return
-        options = self.p.options
+        options = self.session.options
         host, _, port = (options.webhook or "127.0.0.1:0").rpartition(":")
         try:
             receiver = WebhookReceiver(
@@ -551,7 +551,7 @@ class Operations:
                 max_bytes=options.max_bytes,
             )
         except (OSError, ValueError) as exc:
-            self.p._add(
+            self.session.add(
                 OPTIONAL,
                 "operations: push notifications",
                 "",
@@ -563,7 +563,7 @@ class Operations:
             self._push(receiver)
 
     def _push(self, receiver: WebhookReceiver) -> None:
-        token, credentials = self.p.options.push_token, self.p.options.push_credentials
+        token, credentials = self.session.options.push_token, self.session.options.push_credentials
         config = {
             "url": receiver.url,
             "token": token,
@@ -593,8 +593,8 @@ class Operations:
         def terminal(deliveries: list[Delivery]) -> bool:
             return any(_state_of_delivery(d) in self.terminal for d in deliveries)
 
-        deliveries = receiver.wait(terminal, min(self.p.options.timeout, PUSH_WAIT))
-        self.p._guarded(
+        deliveries = receiver.wait(terminal, min(self.session.options.timeout, PUSH_WAIT))
+        self.session.guarded(
             OPTIONAL,
             "operations: push deliveries",
             "v1_0/stream_response.json",
@@ -654,7 +654,7 @@ class Operations:
     ) -> None:
         description = "operations: push deliveries"
         try:
-            validator = self.p.store.validator("v1_0/stream_response.json", self.p.profile)
+            validator = self.session.store.validator("v1_0/stream_response.json", self.session.profile)
         except SchemaError as exc:  # a schema that does not load: no verdict
             raise Errored(str(exc)) from None
         from a2a_schema_suite.explain import collect_errors
@@ -686,9 +686,7 @@ class Operations:
                 )
                 continue
             shown.append(body)
-            self.p.exchanges.append(
-                Exchange("v1_0/stream_response.json", self.p.profile, f"push delivery {number}", body)
-            )
+            self.session.record_exchange("v1_0/stream_response.json", f"push delivery {number}", body)
             findings.extend(e.at_line(number) for e in collect_errors(validator, body))
             event = to_event(body, "v1_0")
             if event is None:
@@ -734,10 +732,10 @@ class Operations:
                     )
                 )
         if dropped:
-            self.p.notes.append(f"push: {dropped} delivery(ies) beyond --max-events were dropped")
-        self.p.notes.append(f"push: {len(deliveries)} delivery(ies) received")
+            self.session.notes.append(f"push: {dropped} delivery(ies) beyond --max-events were dropped")
+        self.session.notes.append(f"push: {len(deliveries)} delivery(ies) received")
         findings.sort(key=lambda e: e.line or 0)
-        self.p._add(OPTIONAL, description, "v1_0/stream_response.json", tuple(findings), data=shown)
+        self.session.add(OPTIONAL, description, "v1_0/stream_response.json", tuple(findings), data=shown)
 
     # -- GetExtendedAgentCard ---------------------------------------------------------------------
 
@@ -757,7 +755,7 @@ class Operations:
     # -- multi-turn -------------------------------------------------------------------------------
 
     def multi_turn_steps(self) -> None:
-        text = self.p.options.input_required_text
+        text = self.session.options.input_required_text
         description = "operations: multi-turn: INPUT_REQUIRED, then the same task continued"
         if text is None:
             self._skip(
@@ -783,7 +781,7 @@ class Operations:
             self._skip(CORE, description, "turn 1 did not stop at INPUT_REQUIRED")
             return
         task_id, context_id = task["id"], task.get("contextId")
-        message = {**self.binding.message(self.p.options.send or "probe"), "taskId": task_id}
+        message = {**self.binding.message(self.session.options.send or "probe"), "taskId": task_id}
         if isinstance(context_id, str):
             message["contextId"] = context_id
         second = self.binding.send_message({"message": message})
