@@ -446,3 +446,92 @@ def test_quiet_leaves_out_the_header_and_the_tables(tmp_path):
     assert "  type " in loud.stdout and "  type " not in quiet.stdout
     assert len(quiet.stdout.splitlines()) < len(loud.stdout.splitlines())
     assert quiet.stdout.splitlines()[-1] == loud.stdout.splitlines()[-1]  # the closing line stays
+
+
+def _drafts() -> dict[str, str]:
+    """``{version: "A2A 1.1 (draft)"}``: the schema root's draft versions, from their descriptors."""
+    from a2a_schema_suite.descriptor import descriptors
+    from a2a_schema_suite.migration import version_label
+
+    return {v: version_label(d) for v, d in descriptors(SCHEMAS).items() if not d.stable}
+
+
+#: answers only a parse request of the draft it names in hello, as this project's schemas do
+DRAFT_SPEAKER = """
+    from a2a_schema_suite import api
+    def answer(request):
+        if request["version"] != DRAFT:
+            return {"id": request["id"], "accepted": False, "error": "sent as " + request["version"]}
+        validator = api.validator_for(request["schema"], request["profile"], schemas_dir=SCHEMAS)
+        errors = [e.message for e in validator.iter_errors(request["document"])]
+        if errors:
+            return {"id": request["id"], "accepted": False, "error": errors[0]}
+        return {"id": request["id"], "accepted": True, "canonical": request["document"]}
+"""
+
+
+def test_a_draft_no_adapter_speaks_is_not_sent_and_says_so(tmp_path):
+    """issue 24 item 5: the 1.1 (draft) cases were sent to 1.0 SDKs as 1.0 documents, and an SDK
+    was blamed for not knowing the draft's members (STRICT "has no field named generation"). A
+    draft is sent only to an adapter that names it in hello; otherwise the run says so plainly,
+    --version counts its cases unsupported (exit 4: nothing sent), the default leaves them out."""
+    drafts = _drafts()
+    if not drafts:
+        pytest.skip("the schema root has no draft version")
+    draft, title = next(iter(drafts.items()))
+    lenient = adapter(tmp_path, "lenient", LENIENT)  # speaks the stable wire generations only
+    out = tmp_path / "draft.json"
+    named = cli("sdk", lenient, "--version", draft, "--format", "json", "--output", str(out))
+    assert named.returncode == 4, named.stdout + named.stderr
+    note = f"no adapter speaks {title} yet: its cases were not sent"
+    assert f"{note} (counted unsupported)" in named.stdout
+    assert f"exit 4: no case was sent to any adapter (no adapter speaks {title} yet)" in named.stdout
+    data = report_of(named, out)
+    assert data["selection"]["draftsNotSent"] == [{"version": draft, "title": title, "counted": True}]
+    results = column(data, "lenient.py")["results"]
+    assert results and all(r["version"] == draft for r in results)
+    verdicts = {r["verdict"] for r in results}
+    assert verdicts <= {"unsupported", "not-applicable"} and "unsupported" in verdicts, verdicts
+    assert all("accepted" not in r for r in results)  # not one was sent
+    assert any(r["reason"] == f"the adapter does not speak {title}: its cases were not sent" for r in results)
+    # the default selection: the draft's cases are left out, the stable ones are sent
+    default = cli("sdk", lenient, "-k", SUBSET, "--format", "json", "--output", str(out))
+    assert default.returncode == 0, default.stdout + default.stderr
+    assert f"{note} (left out of the matrix; --version {draft} lists them as unsupported)" in default.stdout
+    data = report_of(default, out)
+    assert data["selection"]["draftsNotSent"] == [{"version": draft, "title": title, "counted": False}]
+    results = column(data, "lenient.py")["results"]
+    assert results and draft not in {r["version"] for r in results}
+    quiet = cli("sdk", lenient, "-k", SUBSET, "-q")
+    assert note in quiet.stdout  # even -q says why a version is missing
+    page = cli("sdk", lenient, "-k", SUBSET, "--format", "markdown")
+    assert note[0].upper() + note[1:] in page.stdout and "both protocol versions" not in page.stdout
+
+
+def test_a_draft_is_sent_as_itself_to_an_adapter_that_names_it(tmp_path):
+    """An adapter that names the draft in hello (with its wire generation's type names) gets its
+    cases, by default too, with the draft's own version in each parse request; an adapter that
+    does not name it, in the same run, counts them unsupported."""
+    from a2a_schema_suite.sdk.types import table_version
+
+    drafts = _drafts()
+    if not drafts:
+        pytest.skip("the schema root has no draft version")
+    draft, title = next(iter(drafts.items()))
+    table = table_version(draft, SCHEMAS)
+    assert table in TYPES, f"{draft}'s wire has no type table"
+    hello = {"types": {draft: list(TYPES[table])}}
+    speaker = adapter(tmp_path, "speaker", f"DRAFT = {draft!r}\n" + textwrap.dedent(DRAFT_SPEAKER), hello)
+    lenient = adapter(tmp_path, "lenient", LENIENT)
+    out = tmp_path / "draft.json"
+    done = cli("sdk", speaker, lenient, "-k", SUBSET, "--format", "json", "--output", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no adapter speaks" not in done.stdout
+    data = report_of(done, out)
+    assert data["selection"]["draftsNotSent"] == []
+    spoken = [r for r in column(data, "speaker.py")["results"] if r["version"] == draft]
+    assert spoken and {r["verdict"] for r in spoken if "type" in r} == {"agrees"}
+    assert any(r["accepted"] is True for r in spoken)  # a valid one accepted: sent as the draft
+    others = [r for r in column(data, "lenient.py")["results"] if r["version"] == draft]
+    assert others and {r["verdict"] for r in others} <= {"unsupported", "not-applicable"}
+    assert f"the adapter does not speak {title}: its cases were not sent" in {r.get("reason") for r in others}

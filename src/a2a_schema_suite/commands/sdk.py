@@ -25,6 +25,7 @@ from a2a_schema_suite.roots import versions as versions_of
 if TYPE_CHECKING:
     from a2a_schema_suite.roots import Roots
     from a2a_schema_suite.sdk.adapters import Adapter
+    from a2a_schema_suite.sdk.harness import Probe
     from a2a_schema_suite.sdk.report import SdkReport
 
 FORMATS = formats("sdk")
@@ -63,7 +64,7 @@ def _fail_on(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
     metavar="VERSION",
     shell_complete=complete_versions,
     help="Only cases of this protocol version directory, e.g. v1_0 (repeatable). Default: every "
-    "version of the schema root.",
+    "version of the schema root (a draft only when some adapter names it in hello).",
 )
 @click.option(
     "--timeout",
@@ -126,14 +127,17 @@ def command(
     JSON-lines protocol of docs/SDK_ADAPTERS.md.
 
     Every test and stream line of the cases (every version; -k, --version to select) of a type
-    the adapter parses is sent to it, and the SDK agrees, is too lenient (accepts an invalid
+    the adapter parses is sent to it (a draft version's only to an adapter that names the draft
+    in hello; no adapter does: its cases are not sent, left out by default, counted unsupported
+    with --version), and the SDK agrees, is too lenient (accepts an invalid
     document), too strict (rejects a valid one), or its round trip differs (its re-serialization
     is another document under ProtoJSON canonical rules). A crashing or hanging adapter is
     restarted and that case is errored; the run always completes.
 
     \b
     Exit codes: 0 ok; 1 a verdict named by --fail-on; 2 usage error; 3 an adapter did not
-    start or a case is errored (or the report could not be written); 4 no case was sent.
+    start or a case is errored (or the report could not be written); 4 no case was sent (e.g.
+    --version naming only a draft no adapter speaks).
 
     \b
     Examples:
@@ -201,31 +205,60 @@ def _run(
 ) -> SdkReport:
     from a2a_schema_suite import console
     from a2a_schema_suite.console import Progress
-    from a2a_schema_suite.sdk.harness import SdkRun, collect_probes, run_adapter
-    from a2a_schema_suite.sdk.report import SdkColumn, SdkReport
+    from a2a_schema_suite.sdk.harness import (
+        SdkRun,
+        StartedAdapter,
+        collect_probes,
+        draft_title,
+        start_adapter,
+    )
+    from a2a_schema_suite.sdk.report import SdkColumn, SdkReport, UnspokenDraft
 
-    with Progress("sdk: reading the cases"):
-        try:
-            chosen = collect_probes(roots.cases, roots.schemas, select=select, versions=versions)
-        except ValueError as exc:
-            click.echo(f"error: {sanitize.visible(str(exc))}", err=True)  # names from the cases
-            sys.exit(3)
-    if not chosen:
+    started: list[StartedAdapter | None] = []
+    try:
+        # every adapter says hello first: what they speak decides which drafts are sent at all
+        for adapter in resolved:
+            if adapter.problem:
+                started.append(None)
+                continue
+            with Progress(f"sdk: starting {adapter.label}"):
+                started.append(start_adapter(adapter.command, cwd=adapter.cwd, schemas_dir=roots.schemas))
+        selected = list(versions) or versions_of(roots.schemas)
+        unspoken = []
+        for version in selected:
+            title = draft_title(version, roots.schemas)
+            if title is not None and not any(s.info.speaks(version) for s in started if s and s.info):
+                # named by --version: its cases are counted unsupported; by default, left out
+                unspoken.append(UnspokenDraft(version, title, counted=bool(versions)))
+        left_out = {d.version for d in unspoken if not d.counted}
+        covered = tuple(v for v in selected if v not in left_out)
+        chosen: tuple[Probe, ...] = ()
+        with Progress("sdk: reading the cases"):
+            try:
+                if covered:  # () selects every version of the cases: only when none is left out
+                    wanted = versions or (covered if left_out else ())
+                    chosen = collect_probes(roots.cases, roots.schemas, select=select, versions=wanted)
+            except ValueError as exc:
+                click.echo(f"error: {sanitize.visible(str(exc))}", err=True)  # names from the cases
+                sys.exit(3)
+        columns = []
+        for adapter, begun in zip(resolved, started, strict=True):
+            if begun is None:
+                run = SdkRun(adapter.command, None, problem=adapter.problem)
+            else:
+                with Progress(f"sdk: {adapter.label}"):
+                    run = begun.run(chosen, case_timeout=timeout)
+            columns.append(SdkColumn(adapter.label, run))
+    finally:
+        for begun in started:
+            if begun is not None:
+                begun.close()
+    if not chosen and covered:  # (a draft left out is said by the report)
         click.echo(
             "error: no case matched the selection (-k is a case-insensitive substring of "
             "'suite > description')",
             err=True,
         )
-    columns = []
-    for adapter in resolved:
-        if adapter.problem:
-            run = SdkRun(adapter.command, None, problem=adapter.problem)
-        else:
-            with Progress(f"sdk: {adapter.label}"):
-                run = run_adapter(
-                    adapter.command, chosen, case_timeout=timeout, cwd=adapter.cwd, schemas_dir=roots.schemas
-                )
-        columns.append(SdkColumn(adapter.label, run))
     return SdkReport(
         tuple(columns),
         len(chosen),
@@ -234,6 +267,8 @@ def _run(
         case_timeout=timeout,
         select=select,
         versions=versions,
+        unspoken=tuple(unspoken),
+        covered=covered,
         notes=notes_text,
         notes_path=notes,
         verbose=console.verbosity() > 0,

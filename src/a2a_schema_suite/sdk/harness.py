@@ -143,6 +143,10 @@ class AdapterInfo:
     def supports(self, version: str, name: str) -> bool:
         return name in self.types.get(version, ())
 
+    def speaks(self, version: str) -> bool:
+        """Does the adapter name ``version`` itself in ``hello`` (a draft is sent only then)?"""
+        return version in self.types
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "command": list(self.command),
@@ -706,7 +710,7 @@ class AdapterProcess:
             self.process.wait(timeout=5)
 
 
-def _hello(process: AdapterProcess, timeout: float) -> AdapterInfo:
+def _hello(process: AdapterProcess, timeout: float, schemas_dir: Path | None = None) -> AdapterInfo:
     answer = process.request({"op": "hello"}, timeout)
     problems = []
     sdk: Any = answer.get("sdk")  # checked below: any JSON value until then
@@ -727,13 +731,18 @@ def _hello(process: AdapterProcess, timeout: float) -> AdapterInfo:
         problems.append("types must map a version to a list of type names")
     unknown = answer.get("unknownMembers", "reject")
     if isinstance(unknown, str):
-        unknown = dict.fromkeys(TYPES, unknown)
+        unknown = dict.fromkeys([*TYPES, *(types if isinstance(types, dict) else ())], unknown)
     if not (isinstance(unknown, dict) and all(m in ("reject", "ignore") for m in unknown.values())):
         problems.append('unknownMembers must be "reject" or "ignore" (or one of them per version)')
     if problems:
         raise process._failure("hello answer is not valid: " + "; ".join(problems))
+    # a version the tables do not key (a draft, v1_1, with the 1.0 wire) lists its wire
+    # generation's type names
     unknown_types = sorted(
-        f"{v}/{n}" for v, names in types.items() for n in names if n not in TYPES.get(v, {})
+        f"{v}/{n}"
+        for v, names in types.items()
+        for n in names
+        if n not in TYPES.get(table_version(v, schemas_dir), {})
     )
     if unknown_types:
         raise process._failure("hello names types the protocol does not define: " + ", ".join(unknown_types))
@@ -744,7 +753,7 @@ def _hello(process: AdapterProcess, timeout: float) -> AdapterInfo:
         sdk["language"],
         answer["protocol"],
         {v: tuple(n) for v, n in types.items()},
-        {v: unknown.get(v, "reject") for v in TYPES},
+        {v: unknown.get(v, "reject") for v in dict.fromkeys([*TYPES, *types])},
     )
 
 
@@ -777,7 +786,7 @@ def _classify(
         return SdkResult(probe, Verdict.AGREES, **common)
     if (
         probe.unknown_members_only
-        and info.unknown_members.get(table_version(probe.version, schemas_dir)) == "ignore"
+        and info.unknown_members.get(_sent_as(info, probe, schemas_dir)) == "ignore"
     ):
         return SdkResult(
             probe,
@@ -812,6 +821,7 @@ class _Session:
     command: tuple[str, ...]
     cwd: str | Path | None
     start_timeout: float
+    schemas_dir: Path | None = None
     process: AdapterProcess | None = None
     restarts: int = 0
     failures_in_a_row: int = 0
@@ -821,7 +831,7 @@ class _Session:
     def start(self) -> AdapterInfo:
         self.process = AdapterProcess(self.command, self.cwd)
         try:
-            return _hello(self.process, self.start_timeout)
+            return _hello(self.process, self.start_timeout, self.schemas_dir)
         except AdapterFailure:
             self.process.kill()
             raise
@@ -848,27 +858,96 @@ def run_adapter(
 
     ``schemas_dir``: the schemas the probes were computed with (to check an SDK's canonical).
     """
-    started = time.monotonic()
-    command = tuple(command)
     schemas = Path(schemas_dir) if schemas_dir else None
+    started = start_adapter(command, cwd=cwd, start_timeout=start_timeout, schemas_dir=schemas)
     probes = collect_probes(schemas_dir=schemas) if probes is None else tuple(probes)
-    session = _Session(command, cwd, start_timeout)
+    return started.run(probes, case_timeout=case_timeout, max_consecutive_failures=max_consecutive_failures)
+
+
+@dataclass
+class StartedAdapter:
+    """An adapter started and greeted (or why not): what it speaks is known before any probe
+    is computed (``sdk`` leaves out the cases of a draft no adapter speaks). :meth:`run` sends
+    the probes and closes it; :meth:`close` closes it unused."""
+
+    command: tuple[str, ...]
+    session: _Session
+    info: AdapterInfo | None
+    problem: str | None
+    began: float
+
+    def run(
+        self,
+        probes: Iterable[Probe],
+        *,
+        case_timeout: float = CASE_TIMEOUT,
+        max_consecutive_failures: int = MAX_CONSECUTIVE_FAILURES,
+    ) -> SdkRun:
+        if self.info is None:
+            return SdkRun(self.command, None, problem=self.problem, seconds=time.monotonic() - self.began)
+        results: list[SdkResult] = []
+        session = self.session
+        try:
+            for probe in probes:
+                results.append(
+                    _run_probe(
+                        session, self.info, probe, case_timeout, max_consecutive_failures, session.schemas_dir
+                    )
+                )
+        finally:
+            self.close()
+        return SdkRun(
+            self.command,
+            self.info,
+            tuple(results),
+            restarts=session.restarts,
+            seconds=time.monotonic() - self.began,
+        )
+
+    def close(self) -> None:
+        if self.session.process is not None:
+            self.session.process.close()
+
+
+def start_adapter(
+    command: Sequence[str],
+    *,
+    cwd: str | Path | None = None,
+    start_timeout: float = START_TIMEOUT,
+    schemas_dir: str | Path | None = None,
+) -> StartedAdapter:
+    """Start the adapter ``command`` and say ``hello`` (a failure is the result's ``problem``)."""
+    began = time.monotonic()
+    command = tuple(command)
+    session = _Session(command, cwd, start_timeout, Path(schemas_dir) if schemas_dir else None)
     try:
         info = session.start()
     except AdapterFailure as exc:
-        return SdkRun(
-            command, None, problem=f"the adapter did not start: {exc}", seconds=time.monotonic() - started
-        )
-    results: list[SdkResult] = []
+        return StartedAdapter(command, session, None, f"the adapter did not start: {exc}", began)
+    return StartedAdapter(command, session, info, None, began)
+
+
+def draft_title(version: str, schemas_dir: Path | None = None) -> str | None:
+    """``A2A 1.1 (draft)`` when ``version`` is a draft (its descriptor's status), else None."""
+    from a2a_schema_suite.descriptor import DescriptorError, descriptors
+    from a2a_schema_suite.migration import version_label
+
     try:
-        for probe in probes:
-            results.append(_run_probe(session, info, probe, case_timeout, max_consecutive_failures, schemas))
-    finally:
-        if session.process is not None:
-            session.process.close()
-    return SdkRun(
-        command, info, tuple(results), restarts=session.restarts, seconds=time.monotonic() - started
-    )
+        described = descriptors(schemas_dir).get(version)
+    except DescriptorError:  # check and the loaders report it
+        return None
+    return None if described is None or described.stable else version_label(described)
+
+
+def _sent_as(info: AdapterInfo, probe: Probe, schemas_dir: Path | None) -> str:
+    """The ``version`` of a parse request: the probe's own when the adapter names it in
+    ``hello``, else its wire generation's (a stable version with a known wire is sent as it)."""
+    return probe.version if info.speaks(probe.version) else table_version(probe.version, schemas_dir)
+
+
+def not_spoken(title: str) -> str:
+    """Why a draft's case is unsupported for an adapter that does not name it."""
+    return f"the adapter does not speak {title}: its cases were not sent"
 
 
 def _run_probe(
@@ -883,9 +962,15 @@ def _run_probe(
         # nothing to send (not strict JSON, an error envelope), or no wire type for the schema
         verdict = Verdict.NOT_APPLICABLE if not probe.sendable else Verdict.UNSUPPORTED
         return SdkResult(probe, verdict, probe.reason)
-    # an adapter speaks wire generations (v1_0, v0_3): a version with one of their wires (a
-    # v1_1 scaffolded from 1.0) is sent as that generation's documents
-    table = table_version(probe.version, schemas_dir)
+    # a draft is sent only to an adapter that names it in hello: judging an SDK of its wire
+    # generation by members it cannot know yet (generation, in a 1.0 parser) says nothing about it
+    if not info.speaks(probe.version):
+        title = draft_title(probe.version, schemas_dir)
+        if title is not None:
+            return SdkResult(probe, Verdict.UNSUPPORTED, not_spoken(title))
+    # an adapter speaks wire generations (v1_0, v0_3): a stable version with one of their wires
+    # is sent as that generation's documents
+    table = _sent_as(info, probe, schemas_dir)
     if not info.supports(table, probe.wire.name):
         return SdkResult(
             probe, Verdict.UNSUPPORTED, f"the adapter does not support {table}/{probe.wire.name}"

@@ -5,7 +5,8 @@
 
 - ``3`` an adapter could not be started, or some case is *errored* (the adapter crashed, hung
   past ``--timeout`` or answered garbage): the matrix is incomplete;
-- ``4`` nothing was sent: no case matched the selection, or no adapter supports any selected case;
+- ``4`` nothing was sent: no case matched the selection, or no adapter supports any selected case
+  (``--version`` naming only a draft no adapter speaks);
 - ``1`` a case has a verdict named by ``--fail-on`` (``lenient``, ``strict``, ``roundtrip``);
 - ``0`` otherwise (without ``--fail-on`` the matrix is informative).
 """
@@ -27,6 +28,28 @@ from a2a_schema_suite.sdk.harness import Probe, SdkResult, SdkRun, Verdict
 DISAGREEMENTS = (Verdict.LENIENT, Verdict.STRICT, Verdict.ROUNDTRIP, Verdict.ERRORED)
 #: the counted verdicts of a type's row, in report order
 COUNTED = (Verdict.AGREES, Verdict.LENIENT, Verdict.STRICT, Verdict.ROUNDTRIP, Verdict.ERRORED)
+
+
+@dataclass(frozen=True)
+class UnspokenDraft:
+    """A selected draft version that no adapter names in ``hello``: its cases are not sent."""
+
+    version: str  #: ``v1_1``
+    title: str  #: ``A2A 1.1 (draft)``
+    #: True: named by ``--version``, its cases are in the matrix as unsupported; False: the
+    #: default selection left them out
+    counted: bool
+
+    def note(self) -> str:
+        where = (
+            "counted unsupported"
+            if self.counted
+            else f"left out of the matrix; --version {self.version} lists them as unsupported"
+        )
+        return f"no adapter speaks {self.title} yet: its cases were not sent ({where})"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"version": self.version, "title": self.title, "counted": self.counted}
 
 
 @dataclass(frozen=True)
@@ -64,6 +87,10 @@ class SdkReport:
     case_timeout: float = 5.0
     select: str | None = None
     versions: tuple[str, ...] = ()
+    #: the selected drafts no adapter speaks (their cases were not sent)
+    unspoken: tuple[UnspokenDraft, ...] = ()
+    #: the versions whose cases were collected (the matrix page names them)
+    covered: tuple[str, ...] = ()
     notes: str | None = None  #: ``--notes``: hand-written markdown the matrix pages include
     notes_path: Path | None = None
     verbose: bool = False  #: the text report lists every disagreement, not only the rare kinds
@@ -92,6 +119,7 @@ class SdkReport:
                 "cases": self.cases,
                 "select": self.select,
                 "versions": list(self.versions),
+                "draftsNotSent": [d.to_dict() for d in self.unspoken],
             },
             "failOn": list(self.fail_on),
             "caseTimeout": self.case_timeout,
@@ -145,6 +173,9 @@ class SdkReport:
                 why.append(f"{errored} errored case(s)")
             return f"exit 3: the matrix is incomplete ({'; '.join(why)})"
         if code == ExitCode.NO_TESTS:
+            if self.unspoken:
+                drafts = " or ".join(d.title for d in self.unspoken)
+                return f"exit 4: no case was sent to any adapter (no adapter speaks {drafts} yet)"
             return "exit 4: no case was sent to any adapter (nothing selected, or no supported type)"
         if code == ExitCode.FAILED:
             found = collections.Counter(

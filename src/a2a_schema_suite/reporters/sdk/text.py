@@ -56,6 +56,7 @@ def render(report: SdkReport) -> str:
             f"{report.cases} case(s) (tests and stream lines{selection}); "
             f"per-case timeout {report.case_timeout:g} s"
         )
+    lines.extend(draft.note() for draft in report.unspoken)  # even with -q: why a version is missing
     for column in report.columns:
         if not quiet:
             lines.append("")
