@@ -8,8 +8,10 @@ probe's steps do the talking (A2A_REFERENCE §5, §6, §8, §11).
 
 from __future__ import annotations
 
+import functools
 import uuid
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import quote, urlencode
 
@@ -19,6 +21,8 @@ from a2a_schema_suite.descriptor import wire_version
 #: those two generations; which directory holds each is data: schemas/<version>/version.json)
 _V1, _V03 = wire_version("1.0"), wire_version("0.3")
 
+#: every JSON-RPC error code the probe can name, of any version; which codes a version has is its
+#: schemas' (:func:`errors_of`): -32010 is A2A 1.1 (draft)'s alone, never expected of a 1.0 agent
 JSONRPC_ERROR_NAMES = {
     -32700: "JSONParseError",
     -32600: "InvalidRequestError",
@@ -34,14 +38,105 @@ JSONRPC_ERROR_NAMES = {
     -32007: "ExtendedAgentCardNotConfiguredError",
     -32008: "ExtensionSupportRequiredError",
     -32009: "VersionNotSupportedError",
+    -32010: "TaskGenerationMismatchError",  # 1.1 (draft): ifGenerationMatch refused (A2A_REFERENCE §15)
 }
 
 #: what answers a malformed request: a parse error, an invalid request or invalid params
 MALFORMED_FAMILY = frozenset({-32700, -32600, -32602})
 
 
-def code_name(code: Any) -> str:
-    name = JSONRPC_ERROR_NAMES.get(code) if isinstance(code, int) else None
+class ErrorNotInVersion(ValueError):
+    """An error code that the version being probed does not define (a 1.1 error asked of 1.0)."""
+
+
+@functools.lru_cache(maxsize=32)
+def _errors_of(root: Path, version: str) -> dict[int, str]:
+    from a2a_schema_suite.jsonio import LoadFailure, load_path
+
+    try:
+        schema = load_path(root / version / "jsonrpc_response.json")
+    except (LoadFailure, OSError):
+        return {}
+    found: dict[int, str] = {}
+    definitions = schema.get("$defs") if isinstance(schema, dict) else None
+    for name, definition in (definitions or {}).items():
+        code = definition.get("properties", {}).get("code", {}) if isinstance(definition, dict) else {}
+        value = code.get("const") if isinstance(code, dict) else None
+        if type(value) is int:
+            found[value] = name
+    return found
+
+
+def errors_of(version: str, schema_root: Path | None = None) -> dict[int, str]:
+    """``{code: name}`` of every error a version defines: the ``$defs`` of its
+    ``jsonrpc_response.json`` whose ``code`` is a constant (``-32010``: only a version whose
+    schemas have ``TaskGenerationMismatchError``). The error tables below are keyed by these:
+    a probe of a version never expects, nor names as that version's, an error it lacks."""
+    from a2a_schema_suite.tool import bundled_schemas
+
+    return dict(_errors_of((schema_root or bundled_schemas()).resolve(), version))
+
+
+def _first_with(code: int, schema_root: Path | None) -> str | None:
+    """``A2A 1.1 (draft)``: the first version whose schemas define ``code``."""
+    from a2a_schema_suite.descriptor import DescriptorError, descriptors
+    from a2a_schema_suite.migration import version_label
+
+    try:
+        described = descriptors(schema_root)
+    except DescriptorError:
+        return None
+    for version, descriptor in described.items():
+        if code in errors_of(version, schema_root):
+            return version_label(descriptor)
+    return None
+
+
+def _in_version(code: int, version: str, schema_root: Path | None) -> None:
+    if code not in errors_of(version, schema_root):
+        from a2a_schema_suite.descriptor import DescriptorError, descriptors, protocol_version_of
+
+        try:
+            here = descriptors(schema_root).get(version)
+        except DescriptorError:
+            here = None
+        named = here.protocol_version if here is not None else protocol_version_of(version)
+        since = _first_with(code, schema_root)
+        raise ErrorNotInVersion(
+            f"{code} ({JSONRPC_ERROR_NAMES.get(code, 'no A2A error')}) is not an error of A2A {named}"
+            + (f": it is {since}'s" if since else "")
+        )
+
+
+def rest_error(code: int, version: str, schema_root: Path | None = None) -> tuple[frozenset[int], str]:
+    """(HTTP statuses, ErrorInfo reason) of ``code`` over HTTP+JSON, for an agent of ``version``
+    (:class:`ErrorNotInVersion` when the version does not define the error)."""
+    _in_version(code, version, schema_root)
+    return REST_ERRORS[code]
+
+
+def grpc_error(code: int, version: str, schema_root: Path | None = None) -> tuple[frozenset[str], str | None]:
+    """(gRPC status names, ErrorInfo reason) of ``code``, for an agent of ``version``
+    (:class:`ErrorNotInVersion` when the version does not define the error)."""
+    _in_version(code, version, schema_root)
+    return GRPC_ERRORS[code]
+
+
+def code_name(code: Any, version: str | None = None, schema_root: Path | None = None) -> str:
+    """``-32001 (TaskNotFoundError)``; with ``version``, the name that version gives the code,
+    and a code it does not define said so: ``-32010 (TaskGenerationMismatchError: A2A 1.1
+    (draft)'s, not an error of this version)``."""
+    if not isinstance(code, int) or isinstance(code, bool):
+        return repr(code)
+    if version is not None:
+        own = errors_of(version, schema_root)
+        if code in own:
+            return f"{code} ({own[code]})"
+        if code in JSONRPC_ERROR_NAMES:
+            since = _first_with(code, schema_root)
+            whose = f"{since}'s, " if since else ""
+            return f"{code} ({JSONRPC_ERROR_NAMES[code]}: {whose}not an error of this version)"
+    name = JSONRPC_ERROR_NAMES.get(code)
     return f"{code} ({name})" if name else repr(code)
 
 
@@ -163,7 +258,8 @@ def _query_value(value: Any) -> str:
 
 
 #: how each error travels over HTTP+JSON: (HTTP statuses, ErrorInfo reason) (A2A_REFERENCE §5.1;
-#: the statuses v1.0.0 named are accepted too)
+#: the statuses v1.0.0 named are accepted too). Every version's errors: look one up for an agent
+#: with :func:`rest_error`, which refuses an error the agent's version does not define
 REST_ERRORS: dict[int, tuple[frozenset[int], str]] = {
     -32001: (frozenset({404}), "TASK_NOT_FOUND"),
     -32002: (frozenset({400, 409}), "TASK_NOT_CANCELABLE"),
@@ -171,6 +267,7 @@ REST_ERRORS: dict[int, tuple[frozenset[int], str]] = {
     -32004: (frozenset({400}), "UNSUPPORTED_OPERATION"),
     -32007: (frozenset({400}), "EXTENDED_AGENT_CARD_NOT_CONFIGURED"),
     -32009: (frozenset({400}), "VERSION_NOT_SUPPORTED"),
+    -32010: (frozenset({409}), "TASK_GENERATION_MISMATCH"),  # 1.1 (draft) only: rest_error()
     -32602: (frozenset({400}), "INVALID_PARAMS"),
 }
 
@@ -511,7 +608,8 @@ class JsonRpc03(_JsonRpcEnvelope):
 
 
 #: how each error travels over gRPC: (status names, ErrorInfo reason or None) (A2A_REFERENCE §5.1;
-#: UNIMPLEMENTED, what v1.0.0 named for three of them, is accepted too)
+#: UNIMPLEMENTED, what v1.0.0 named for three of them, is accepted too). Every version's errors:
+#: look one up for an agent with :func:`grpc_error`
 GRPC_ERRORS: dict[int, tuple[frozenset[str], str | None]] = {
     -32601: (frozenset({"UNIMPLEMENTED", "NOT_FOUND"}), None),
     -32001: (frozenset({"NOT_FOUND"}), "TASK_NOT_FOUND"),
@@ -520,6 +618,7 @@ GRPC_ERRORS: dict[int, tuple[frozenset[str], str | None]] = {
     -32004: (frozenset({"FAILED_PRECONDITION", "UNIMPLEMENTED"}), "UNSUPPORTED_OPERATION"),
     -32007: (frozenset({"FAILED_PRECONDITION"}), "EXTENDED_AGENT_CARD_NOT_CONFIGURED"),
     -32009: (frozenset({"FAILED_PRECONDITION", "UNIMPLEMENTED"}), "VERSION_NOT_SUPPORTED"),
+    -32010: (frozenset({"ABORTED"}), "TASK_GENERATION_MISMATCH"),  # 1.1 (draft) only: grpc_error()
     -32602: (frozenset({"INVALID_ARGUMENT"}), "INVALID_PARAMS"),
 }
 
