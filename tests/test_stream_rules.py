@@ -345,3 +345,56 @@ def test_transitions_are_data(scratch) -> None:
     assert [(e["line"], e["rule"], e["message"]) for e in case["errors"]] == [
         (3, "lifecycle-transition", f"{working} (line 2) cannot become {submitted}")
     ]
+
+
+# -- the bundled counter samples: each bare one has its JSON-RPC twin, pinned alike -------------------
+
+
+def _counter_suites() -> list[tuple[str, Path]]:
+    """(counter member, stream suite) for every bundled stream suite whose samples are named after
+    a counter that its version's stream rules declare (v1_1: generation_*.jsonl)."""
+    from conftest import CASES
+
+    found = []
+    for version in versions(SCHEMAS):
+        path = SCHEMAS / version / "stream_rules.json"
+        rules = json.loads(path.read_text(encoding="utf-8"))["rules"] if path.is_file() else []
+        for member in sorted({r["member"] for r in rules if r["kind"] == "counter"}):
+            for suite in sorted((CASES / version / "streams").glob("*.json")):
+                streams = json.loads(suite.read_text(encoding="utf-8")).get("streams", [])
+                if any(s.get("file", "").startswith(f"{member}_") for s in streams):
+                    found.append((member, suite))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("member", "suite"), _counter_suites(), ids=lambda v: v.name if isinstance(v, Path) else v
+)
+def test_every_counter_sample_has_its_jsonrpc_twin_pinned_alike(member: str, suite: Path) -> None:
+    """issue 24 item 3 wants each stream sample bare and JSON-RPC wrapped: the samples that are
+    not judged (generation 0, generation on some events only) had no wrapped twin. Each bare
+    sample's twin (<name>_jsonrpc.jsonl) holds the same events, each the result of a response,
+    and is pinned in the same suite with the same verdict and the same findings' lines and
+    rules; the suite passes through the CLI."""
+    streams = {s["file"]: s for s in json.loads(suite.read_text(encoding="utf-8"))["streams"]}
+    bare = [f for f in streams if f.startswith(f"{member}_") and not f.endswith("_jsonrpc.jsonl")]
+    assert bare
+    for name in bare:
+        twin = name.removesuffix(".jsonl") + "_jsonrpc.jsonl"
+        assert twin in streams, f"{suite.name}: {name} has no JSON-RPC twin {twin} pinned"
+        lines = (suite.parent / name).read_text(encoding="utf-8").splitlines()
+        wrapped = [json.loads(x) for x in (suite.parent / twin).read_text(encoding="utf-8").splitlines()]
+        assert len(wrapped) == len(lines), twin
+        for line, envelope in zip(lines, wrapped, strict=True):
+            assert envelope["jsonrpc"] == "2.0" and set(envelope) == {"jsonrpc", "id", "result"}, twin
+            assert envelope["result"] == json.loads(line), twin
+        assert streams[twin]["valid"] == streams[name]["valid"], twin
+
+        def pins(entry: dict[str, object]) -> list[tuple[object, object]]:
+            return [(e.get("line"), e.get("rule")) for e in entry.get("expectedErrors", [])]  # type: ignore[attr-defined]
+
+        assert pins(streams[twin]) == pins(streams[name]), twin
+    ran = cli("run", str(suite), "--format", "json", cwd=REPO)
+    assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr
+    summary = json.loads(ran.stdout)["summary"]
+    assert summary["passed"] == summary["total"] == len(streams), summary
