@@ -187,6 +187,48 @@ def test_guide_examples_run_in_order(workspace):
     }
 
 
+def _section(title_start: str) -> list[Block]:
+    """The blocks of the guide's section whose ``## `` heading starts with ``title_start``."""
+    lines = GUIDE.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"## {title_start}"))
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return [b for b in BLOCKS if start < b.line <= end]
+
+
+def test_draft_walkthrough_console_blocks_are_real_output():
+    """Section 10's coverage and mutation-audit steps on the real v1_1 are real output: each
+    console block, run in this checkout, prints exactly the lines shown, but for the checkout's
+    path (the guide says /home/me/a2a-schema-suite) and the seconds; its diff v1_0 v1_1 table is
+    one of the diff blocks test_guide_examples_run_in_order compares (issue 24 item 4)."""
+    blocks = [b for b in _section("10.") if b.lang == "console"]
+    commands = [b.body.partition("\n")[0] for b in blocks]
+    for program in ("coverage", "mutate"):
+        assert any(c.startswith(f"$ a2a-schema-suite {program} ") for c in commands), program
+    assert "$ a2a-schema-suite diff v1_0 v1_1 --format markdown" in commands
+
+    def stable(text: str) -> str:
+        text = text.replace(str(REPO), "/home/me/a2a-schema-suite")
+        return re.sub(r"\b\d+\.\d+ s\b", "N s", text)
+
+    checked = 0
+    for block in blocks:
+        command, _, output = block.body.partition("\n")
+        if not command.startswith(("$ a2a-schema-suite coverage ", "$ a2a-schema-suite mutate ")):
+            continue
+        done = subprocess.run(
+            ["bash", "-o", "pipefail", "-c", command.removeprefix("$ ")],
+            cwd=REPO,
+            env={**_env(), "NO_COLOR": "1"},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, f"docs/AUTHORING.md:{block.line}: {done.stderr[-2000:]}"
+        assert stable(done.stdout) == stable(output), f"docs/AUTHORING.md:{block.line}: not the real output"
+        checked += 1
+    assert checked >= 2
+
+
 def test_policy_rules_apply_to_a_new_1_x_version():
     """A copied v1_1 agent card keeps the 1.0 card policy (found while writing the walk-through)."""
     card = {"supportedInterfaces": [{"url": "http://agent.example.com/a2a", "protocolBinding": "JSONRPC"}]}
