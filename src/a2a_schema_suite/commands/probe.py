@@ -97,15 +97,32 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
 
 
 def _protocol_version(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """One of the wire generations the probe's bindings speak (``1.0``, ``0.3``)."""
+    """One of the wire generations the probe's bindings speak (``1.0``, ``0.3``), or a version of
+    the schema root they do not speak yet (a draft: the command says so, exit 4)."""
     if value is None:
         return None
     from a2a_schema_suite.probe.bindings import protocol_versions
 
     known = protocol_versions()
-    if value not in known:
+    if value not in known and _unspoken(value, None) is None:
         raise click.BadParameter(f"{value!r} is not one of {', '.join(map(repr, known))}")
     return value
+
+
+def _unspoken(value: str, schemas: Path | None) -> str | None:
+    """``A2A 1.1 (draft)`` when ``value`` is the protocol version of a version of the schema
+    root (default: the bundled one) that no binding of the probe speaks; else None."""
+    from a2a_schema_suite.descriptor import DescriptorError, by_protocol_version
+    from a2a_schema_suite.migration import version_label
+    from a2a_schema_suite.probe.bindings import protocol_versions
+
+    if value in protocol_versions():
+        return None
+    try:
+        described = by_protocol_version(schemas, value)
+    except (DescriptorError, ValueError):
+        return None
+    return version_label(described) if described is not None and described.protocol_version == value else None
 
 
 def _check_url(url: str) -> str:
@@ -160,8 +177,9 @@ def _check_url(url: str) -> str:
     "--protocol-version",
     metavar="VERSION",
     callback=_protocol_version,
-    help="Protocol version to probe; a card without it is reported (default: 1.0 when "
-    "the card offers it, else 0.3).",
+    help="Protocol version to probe; a card without it is reported (default: the newest version "
+    "the probe speaks, 1.0 or 0.3, that the card offers). A draft it does not speak yet (1.1) "
+    "is said so, exit 4.",
 )
 @click.option(
     "--header",
@@ -290,7 +308,9 @@ def command(
     Fetches URL/.well-known/agent-card.json (or URL itself when it ends in .json), validates the
     card, then with --send, --stream and --fuzz exchanges messages with the agent and checks every
     answer. Ends with a conformance level: full, partial, minimal or non-conformant. Exit codes
-    as for run.
+    as for run; 4 also when nothing was probed because the probe speaks none of the versions
+    asked for (--protocol-version) or offered by the card: a draft such as A2A 1.1 (the
+    message names it).
 
     \b
     Examples:
@@ -341,6 +361,24 @@ def command(
         ):
             raise click.BadParameter("--output and --record name the same file", param_hint="--output")
     roots = choose_roots(schemas, uses_cases=False)
+    if protocol_version is not None:
+        from a2a_schema_suite.choices import ExitCode
+        from a2a_schema_suite.probe.bindings import protocol_versions
+
+        spoken = ", ".join(protocol_versions())
+        unspoken = _unspoken(protocol_version, roots.schemas)
+        if unspoken is not None:  # a version of the schema root, not one the bindings speak
+            click.echo(
+                f"probe: the probe speaks no {unspoken} yet: no binding sends or judges its "
+                f"requests, so nothing was probed (it speaks {spoken}: --protocol-version one of them)",
+                err=True,
+            )
+            sys.exit(int(ExitCode.NO_TESTS))
+        if protocol_version not in protocol_versions():
+            raise click.BadParameter(
+                f"{protocol_version!r} is not one of {', '.join(map(repr, protocol_versions()))}",
+                param_hint="--protocol-version",
+            )
     store = load_store(roots.schemas)
     options = ProbeOptions(
         url=url,

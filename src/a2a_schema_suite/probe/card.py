@@ -142,15 +142,39 @@ def version_problems(shape: CardShape, wanted: str | None) -> list[tuple[str, st
 
 
 def choose_version(shape: CardShape, binding: str, wanted: str | None) -> str | None:
-    """The protocol version to probe: ``wanted``, else 1.0 when the card offers it for the binding,
-    else 0.3."""
+    """The protocol version to probe: ``wanted``, else the newest version the probe's bindings
+    speak (:func:`~a2a_schema_suite.probe.bindings.protocol_versions`) that the card offers for
+    the binding, else the newest it offers at all; None when it offers none the probe speaks."""
+    from a2a_schema_suite.probe.bindings import protocol_versions
+
     if wanted is not None:
         return wanted
+    spoken = protocol_versions()
     offered = {i.version for i in shape.interfaces if i.binding == BINDINGS[binding]}
-    for version in (V1, V03):
+    for version in spoken:
         if version in offered:
             return version
-    return V1 if V1 in shape.versions else (V03 if V03 in shape.versions else None)
+    return next((version for version in spoken if version in shape.versions), None)
+
+
+def unspoken(shape: CardShape, schema_root: Any = None) -> list[str]:
+    """``["A2A 1.1 (draft)"]``: the versions the card offers that the probe's bindings do not
+    speak but the schema root has (from their descriptors), newest first."""
+    from a2a_schema_suite.descriptor import DescriptorError, by_protocol_version
+    from a2a_schema_suite.migration import version_label
+    from a2a_schema_suite.probe.bindings import protocol_versions
+
+    found = []
+    for version in shape.versions:
+        if version in protocol_versions():
+            continue
+        try:
+            described = by_protocol_version(schema_root, version)
+        except DescriptorError:
+            described = None
+        if described is not None:
+            found.append(version_label(described))
+    return found
 
 
 def pick_interface(shape: CardShape, binding: str, version: str) -> Interface | None:
