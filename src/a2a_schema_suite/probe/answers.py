@@ -14,7 +14,15 @@ from typing import Any
 
 from a2a_schema_suite import streamrules
 from a2a_schema_suite.jsonio import LoadError, LoadFailure, loads
-from a2a_schema_suite.probe.bindings import GRPC_ERRORS, REST_ERRORS, Binding, Call, code_name
+from a2a_schema_suite.probe.bindings import (
+    GRPC_ERRORS,
+    Binding,
+    Call,
+    code_name,
+    errors_of,
+    grpc_error,
+    rest_error,
+)
 from a2a_schema_suite.probe.exchange import MISSING, Errored
 from a2a_schema_suite.probe.http import HttpReply, ProbeHttpError, SseReply, encode_json
 from a2a_schema_suite.probe.level import CORE
@@ -232,14 +240,20 @@ def check_error(
     area: str = CORE,
 ) -> None:
     """``call`` must be refused with ``code``: the JSON-RPC code, or over HTTP+JSON the HTTP
-    status and the ErrorInfo reason of that code (A2A_REFERENCE §5.1)."""
+    status and the ErrorInfo reason of that code (A2A_REFERENCE §5.1). Only an error of the
+    binding's version is ever expected (a 1.0 agent is never judged by a 1.1 error: the lookups
+    raise :class:`~a2a_schema_suite.probe.bindings.ErrorNotInVersion`, an errored check)."""
+    root = session.store.root
     if binding.jsonrpc:
+        if code not in errors_of(binding.version_dir, root):
+            rest_error(code, binding.version_dir, root)  # raises, naming the version that has it
         check_rpc_error(session, description, call, code, hint, binding.error_schema or "", area)
         return
     if binding.name == "grpc":
+        grpc_error(code, binding.version_dir, root)
         check_grpc_error(session, description, call, code, hint, area)
         return
-    statuses, reason = REST_ERRORS[code]
+    statuses, reason = rest_error(code, binding.version_dir, root)
     check_rest_error(session, description, call, set(statuses), reason, hint, area)
 
 
@@ -293,12 +307,15 @@ def check_rpc_error(
         return
     session.check_auth(reply)
     document, errors = session.read_document(reply, call.label)
+    # the codes as the version of the error schema names them (one it lacks said so)
+    version = schema.partition("/")[0] or None
     if document is not MISSING:
         if not (isinstance(document, dict) and "error" in document):
             errors.append(
                 ErrorDetail.finding(
                     "error-code",
-                    f"{call.label} was answered with a result, not the error {code_name(code)}",
+                    f"{call.label} was answered with a result, not the error "
+                    f"{code_name(code, version, session.store.root)}",
                 )
             )
         else:
@@ -308,7 +325,8 @@ def check_rpc_error(
                 errors.append(
                     ErrorDetail.finding(
                         "error-code",
-                        f"answered {code_name(got)}, expected {code_name(code)}",
+                        f"answered {code_name(got, version, session.store.root)}, "
+                        f"expected {code_name(code, version, session.store.root)}",
                         path=("error", "code"),
                     )
                 )

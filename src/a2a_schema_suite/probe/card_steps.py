@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
+from a2a_schema_suite.descriptor import by_protocol_version, wire_version
 from a2a_schema_suite.probe import card as cards
-from a2a_schema_suite.probe.bindings import Binding, binding_for
+from a2a_schema_suite.probe.bindings import Binding, binding_for, protocol_versions
 from a2a_schema_suite.probe.exchange import MISSING, Errored, quoted_names
 from a2a_schema_suite.probe.grpc_transport import grpc_available, parse_target
 from a2a_schema_suite.probe.http import ProbeHttpError, display_origin, origin_of
@@ -25,6 +26,9 @@ class CardSteps:
 
     def __init__(self, session: ProbeSession) -> None:
         self.session = session
+        root = session.store.root
+        # the version directories that judge a card of each shape, from the version descriptors
+        self.v1_dir, self.v03_dir = wire_version(cards.V1, root), wire_version(cards.V03, root)
 
     def run(self) -> Binding | None:
         url = cards.card_url(self.session.options.url)
@@ -71,9 +75,26 @@ class CardSteps:
         shape = cards.card_shape(card)
         wanted = self.session.options.protocol_version
         problems = cards.version_problems(shape, wanted)
+        # versions the card offers that the probe does not speak yet (a draft: A2A 1.1)
+        unspoken = cards.unspoken(shape, self.session.store.root)
+        only_unspoken = bool(unspoken) and not any(v in protocol_versions() for v in shape.versions)
+        if only_unspoken:
+            self.session.unspoken = tuple(unspoken)
+            newest = by_protocol_version(self.session.store.root, shape.versions[0])
+            if (
+                newest is not None
+                and (self.session.store.root / newest.version / "agent_card.json").is_file()
+            ):
+                self.v1_dir = newest.version  # its card is judged by its own schema, not 1.0's
+        elif unspoken:
+            self.session.notes.append(
+                f"the card also offers {', '.join(unspoken)}: the probe speaks no "
+                f"{', '.join(unspoken)} yet, so those interfaces are not probed"
+            )
+        label = ", ".join(unspoken) if only_unspoken else shape.kind
         self.session.add(
             CARD,
-            f"card: version ({shape.kind})",
+            f"card: version ({label})",
             "",
             tuple(ErrorDetail.finding("card-version", message) for message, _ in problems),
             hint=problems[0][1] if problems else None,
@@ -91,24 +112,30 @@ class CardSteps:
             check_v1 = True
         if check_v1:
             self.session.guarded(
-                CARD, "card: v1_0 schema", "v1_0/agent_card.json", lambda: self._card_v1(card, shape)
+                CARD,
+                f"card: {self.v1_dir} schema",
+                f"{self.v1_dir}/agent_card.json",
+                lambda: self._card_v1(card, shape),
             )
         if check_v03:
             self.session.guarded(
-                CARD, "card: v0_3 schema", "v0_3/agent_card.json", lambda: self._card_v03(card)
+                CARD,
+                f"card: {self.v03_dir} schema",
+                f"{self.v03_dir}/agent_card.json",
+                lambda: self._card_v03(card),
             )
         return self.interface_step(shape)
 
     def _card_v1(self, card: Any, shape: cards.CardShape) -> None:
-        ref = "v1_0/agent_card.json"
+        ref, v1 = f"{self.v1_dir}/agent_card.json", self.v1_dir
         errors = self.session.validate(ref, card)
         self.session.card_case = (ref, self.session.profile)
         if self.session.profile == "interop":
-            self.session.add(CARD, "card: v1_0 interop", ref, errors, data=card)
+            self.session.add(CARD, f"card: {v1} interop", ref, errors, data=card)
             return
         spec_errors = [e for e in errors if not e.is_policy]
         if not spec_errors:  # policy findings alone: the --policy dial decides
-            self.session.add(CARD, "card: v1_0 strict", ref, errors, data=card)
+            self.session.add(CARD, f"card: {v1} strict", ref, errors, data=card)
             return
         # the schema's own errors only (no rule findings: policy, 0.3 leftovers)
         interop_errors = [e for e in self.session.validate(ref, card, "interop") if e.rule is None]
@@ -117,7 +144,7 @@ class CardSteps:
             extra = sorted({m for e in spec_errors for m in quoted_names(e.message)})
             self.session.add(
                 CARD,
-                "card: v1_0 strict",
+                f"card: {v1} strict",
                 ref,
                 errors,
                 outcome=Outcome.WARNING,
@@ -136,29 +163,39 @@ class CardSteps:
                 if closed_only and not interop_errors
                 else None
             )
-            self.session.add(CARD, "card: v1_0 strict", ref, errors, hint=hint, data=card)
+            self.session.add(CARD, f"card: {v1} strict", ref, errors, hint=hint, data=card)
         if not interop_errors:
             # The verdicts differ: say what a receiver that ignores unknown members would say.
-            self.session.add(CARD, "card: v1_0 interop", ref, data=card)
+            self.session.add(CARD, f"card: {v1} interop", ref, data=card)
 
     def _card_v03(self, card: Any) -> None:
-        ref = "v0_3/agent_card.json"
+        ref = f"{self.v03_dir}/agent_card.json"
         errors = self.session.validate(ref, card)
         shape = cards.card_shape(card)
         if self.session.card_case is None or (
             shape.kind == cards.SHAPE_V03 and cards.major_minor(shape.claimed_version) in (None, cards.V03)
         ):
             self.session.card_case = (ref, self.session.profile)
-        self.session.add(CARD, "card: v0_3 schema", ref, errors, data=card)
+        self.session.add(CARD, f"card: {self.v03_dir} schema", ref, errors, data=card)
 
     def interface_step(self, shape: cards.CardShape) -> Binding | None:
         option = self.session.options.binding
         version = cards.choose_version(shape, option, self.session.options.protocol_version)
         description = f"card: {cards.BINDINGS[option]} interface"
         if version is None:
+            if self.session.unspoken:  # said plainly, not an error of the agent's: nothing probed
+                offered = ", ".join(self.session.unspoken)
+                reason = (
+                    f"the probe speaks no {offered} yet: the card offers only "
+                    f"{', '.join(shape.versions)} interfaces, so none was probed"
+                )
+                self.session.skip(CARD, description, reason)
+                self.session.notes.append(reason)
+                return None
             self._refuse(
                 description,
-                "the card declares no interface with a protocol version this probe speaks (1.0 or 0.3)",
+                "the card declares no interface with a protocol version this probe speaks "
+                f"({' or '.join(protocol_versions())})",
             )
             return None
         iface = cards.pick_interface(shape, option, version)

@@ -34,7 +34,7 @@ from urllib.parse import urljoin
 from a2a_schema_suite.jsonio import LoadFailure, loads
 from a2a_schema_suite.probe import card as cards
 from a2a_schema_suite.probe.answers import check_answer, check_error, check_stream
-from a2a_schema_suite.probe.bindings import GRPC_ERRORS, REST_ERRORS, Binding, Call, JsonRpc03
+from a2a_schema_suite.probe.bindings import Binding, Call, JsonRpc03, grpc_error, rest_error
 from a2a_schema_suite.probe.exchange import MISSING, Errored
 from a2a_schema_suite.probe.http import ProbeHttpError, origin_of
 from a2a_schema_suite.probe.level import CORE, OPTIONAL
@@ -117,11 +117,11 @@ class Operations:
         if self.binding.jsonrpc:
             description += f" -> {code}"
         elif self.binding.name == "grpc":
-            names, grpc_reason = GRPC_ERRORS[code]
+            names, grpc_reason = grpc_error(code, self.binding.version_dir, self.session.store.root)
             shown = "FAILED_PRECONDITION" if "FAILED_PRECONDITION" in names else min(names)
             description += f" -> {shown}{' ' + grpc_reason if grpc_reason else ''}"
         else:
-            statuses, reason = REST_ERRORS[code]
+            statuses, reason = rest_error(code, self.binding.version_dir, self.session.store.root)
             description += f" -> HTTP {min(statuses)} {reason}"
         self.session.guarded(
             area,
@@ -591,13 +591,13 @@ class Operations:
             self._push_configs(task_id, receiver.url)
 
         def terminal(deliveries: list[Delivery]) -> bool:
-            return any(_state_of_delivery(d) in self.terminal for d in deliveries)
+            return any(_state_of_delivery(d, self.binding.version_dir) in self.terminal for d in deliveries)
 
         deliveries = receiver.wait(terminal, min(self.session.options.timeout, PUSH_WAIT))
         self.session.guarded(
             OPTIONAL,
             "operations: push deliveries",
-            "v1_0/stream_response.json",
+            f"{self.binding.version_dir}/stream_response.json",
             lambda: self._judge_deliveries(deliveries, receiver.dropped, task_id, token, credentials),
         )
 
@@ -654,7 +654,9 @@ class Operations:
     ) -> None:
         description = "operations: push deliveries"
         try:
-            validator = self.session.store.validator("v1_0/stream_response.json", self.session.profile)
+            validator = self.session.store.validator(
+                f"{self.binding.version_dir}/stream_response.json", self.session.profile
+            )
         except SchemaError as exc:  # a schema that does not load: no verdict
             raise Errored(str(exc)) from None
         from a2a_schema_suite.explain import collect_errors
@@ -686,9 +688,11 @@ class Operations:
                 )
                 continue
             shown.append(body)
-            self.session.record_exchange("v1_0/stream_response.json", f"push delivery {number}", body)
+            self.session.record_exchange(
+                f"{self.binding.version_dir}/stream_response.json", f"push delivery {number}", body
+            )
             findings.extend(e.at_line(number) for e in collect_errors(validator, body))
-            event = to_event(body, "v1_0")
+            event = to_event(body, self.binding.version_dir)
             if event is None:
                 continue
             if event.task_id is not None and event.task_id != task_id:
@@ -735,7 +739,13 @@ class Operations:
             self.session.notes.append(f"push: {dropped} delivery(ies) beyond --max-events were dropped")
         self.session.notes.append(f"push: {len(deliveries)} delivery(ies) received")
         findings.sort(key=lambda e: e.line or 0)
-        self.session.add(OPTIONAL, description, "v1_0/stream_response.json", tuple(findings), data=shown)
+        self.session.add(
+            OPTIONAL,
+            description,
+            f"{self.binding.version_dir}/stream_response.json",
+            tuple(findings),
+            data=shown,
+        )
 
     # -- GetExtendedAgentCard ---------------------------------------------------------------------
 
@@ -832,10 +842,10 @@ class Operations:
         self._answer(second, description, extra=continued)
 
 
-def _state_of_delivery(delivery: Delivery) -> str | None:
+def _state_of_delivery(delivery: Delivery, version_dir: str) -> str | None:
     try:
         body = loads(delivery.body, "delivery")
     except LoadFailure:
         return None
-    event = to_event(body, "v1_0")
+    event = to_event(body, version_dir)
     return event.state if event is not None else None

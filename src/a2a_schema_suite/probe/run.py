@@ -42,11 +42,15 @@ class ProbeReport:
     #: the cases/streams/ directory a recorded stream belongs in (``v1_0``), if one was recorded
     version_dir: str | None = None
     roots: Roots | None = None
+    #: the card offers only versions the probe does not speak yet (``A2A 1.1 (draft)``)
+    unspoken: tuple[str, ...] = ()
 
     def exit_code(self) -> int:
         code = int(self.summary.exit_code())
         if code == int(ExitCode.OK) and any(r.outcome is Outcome.ERRORED for r in self.summary.results):
             return int(ExitCode.ERRORED)
+        if code == int(ExitCode.OK) and self.unspoken:  # a card checked, nothing else probed
+            return int(ExitCode.NO_TESTS)
         return code
 
     def to_dict(self) -> dict[str, Any]:
@@ -92,7 +96,13 @@ def run_probe(
     summary = summary_of(report, redactor)
     summary.read = (store.root,)  # never onto a schema
     level = Level(report.level.name, redactor.text(report.level.why))
-    run = ProbeReport(summary, level, [redactor.text(n) for n in report.notes], record_path=record_path)
+    run = ProbeReport(
+        summary,
+        level,
+        [redactor.text(n) for n in report.notes],
+        record_path=record_path,
+        unspoken=report.unspoken,
+    )
     agent = summary.results[0].suite.removeprefix("probe ")
     if record_path is not None and operations:
         folder = operations_dir_for(record_path)

@@ -91,6 +91,8 @@ class ProbeFindings:
     recording: Recording | None = None
     notes: list[str] = field(default_factory=list)
     exchanges: list[Exchange] = field(default_factory=list)
+    #: the versions the card offers, none of which the probe speaks yet (``A2A 1.1 (draft)``)
+    unspoken: tuple[str, ...] = ()
 
 
 def _is_json_type(content_type: str) -> bool:
@@ -151,6 +153,9 @@ class ProbeSession:
         #: how a recorded card becomes a case: (schema, profile)
         self.card_case: tuple[str, str] | None = None
         self.exchanges: list[Exchange] = []
+        #: the versions the card offers that the probe does not speak yet (``A2A 1.1 (draft)``),
+        #: when it offers no other: nothing past the card was probed (exit 4)
+        self.unspoken: tuple[str, ...] = ()
         self._grpc: GrpcClient | None = None  #: the channel of --binding grpc
 
     # -- results ------------------------------------------------------------------------------------
@@ -264,7 +269,9 @@ class ProbeSession:
         if self.card is not None and self.card_case is not None:
             schema, profile = self.card_case
             self.exchanges.insert(0, Exchange(schema, profile, "agent card", self.card))
-        return ProbeFindings(self.suite, self.checks, level, self.recording, self.notes, self.exchanges)
+        return ProbeFindings(
+            self.suite, self.checks, level, self.recording, self.notes, self.exchanges, self.unspoken
+        )
 
     # -- validation -------------------------------------------------------------------------------
 

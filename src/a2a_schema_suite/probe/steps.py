@@ -34,7 +34,15 @@ from a2a_schema_suite.probe.card_steps import CardSteps
 from a2a_schema_suite.probe.exchange import MISSING, Recording
 from a2a_schema_suite.probe.fuzz import build_mutations
 from a2a_schema_suite.probe.http import ProbeClient, ProbeHttpError
-from a2a_schema_suite.probe.level import CORE, OPTIONAL, ROBUSTNESS, SEND, conformance_level
+from a2a_schema_suite.probe.level import (
+    CORE,
+    OPTIONAL,
+    ROBUSTNESS,
+    SEND,
+    UNDETERMINED,
+    Level,
+    conformance_level,
+)
 from a2a_schema_suite.probe.operations import Operations
 from a2a_schema_suite.probe.session import ProbeFindings, ProbeOptions, ProbeSession
 from a2a_schema_suite.registry import SchemaError, SchemaStore
@@ -84,6 +92,11 @@ class Prober:
         if session.card is not None and shape.streaming(session.card) and not session.options.stream:
             unprobed = ("streaming (add --stream)",)
         level = conformance_level(session.checks, sent=sent, unprobed=unprobed)
+        if session.unspoken and level.name == UNDETERMINED:
+            offered = ", ".join(session.unspoken)
+            level = Level(
+                UNDETERMINED, f"the probe speaks no {offered} yet: the card's interfaces were not probed"
+            )
         return session.report(level)
 
     # -- send and lifecycle -----------------------------------------------------------------------
