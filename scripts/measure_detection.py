@@ -206,9 +206,9 @@ def main(argv: list[str] | None = None) -> int:
     from a2a_schema_suite.candidates import is_not_a2a
     from a2a_schema_suite.detection import KINDS
     from a2a_schema_suite.detection.family import kind_of
+    from a2a_schema_suite.judging import document_result
     from a2a_schema_suite.registry import SchemaStore
     from a2a_schema_suite.results import Outcome
-    from a2a_schema_suite.runner import document_result
 
     store = SchemaStore.load(None, "auto")
     seen: dict[str, Source] = {}

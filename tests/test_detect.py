@@ -325,9 +325,9 @@ def test_detection_never_rejects_a_valid_bundled_case_nor_accepts_an_invalid_one
     has, a lone list of extensions) is 'not an A2A document'; a TASK_STATE_* filter or GetTask
     params are not."""
     from a2a_schema_suite.candidates import auto, is_not_a2a
+    from a2a_schema_suite.judging import document_result
     from a2a_schema_suite.registry import SchemaStore
     from a2a_schema_suite.results import Outcome
-    from a2a_schema_suite.runner import document_result
 
     store = SchemaStore.load()
     policies = _suite_policies()
@@ -583,10 +583,9 @@ def test_a_1_0_task_with_a_leftover_kind_is_validated_as_1_0_and_told_why(tmp_pa
 def test_a_document_valid_as_one_type_of_its_candidates_is_valid():
     """Candidates of several types: valid as one is valid (passed, not a warning: no version is
     in doubt), and the note says which; a type's versions keep the warning and --version."""
-    from a2a_schema_suite.candidates import judge
+    from a2a_schema_suite.judging import document_errors, judge_candidates
     from a2a_schema_suite.registry import SchemaStore
     from a2a_schema_suite.results import Outcome
-    from a2a_schema_suite.runner import document_errors
 
     store = SchemaStore.load()
     get = "v1_0/push_notification_config.json#/$defs/GetTaskPushNotificationConfigRequest"
@@ -597,6 +596,6 @@ def test_a_document_valid_as_one_type_of_its_candidates_is_valid():
         return document_errors(store.validator(ref, "strict"), ref, document, "warn", profile="strict")
 
     found = Detection(None, "A2A 1.0 push config request", ("taskId",), (get, listing))
-    result = judge("doc.json", found, (get, listing), errors_of, "warn", store, data=document)
+    result = judge_candidates("doc.json", found, (get, listing), errors_of, "warn", store, data=document)
     assert result.outcome is Outcome.PASSED and result.schema == get, (result.reason, result.note)
     assert f"valid as {get} only" in (result.note or "")

@@ -20,9 +20,9 @@ import pytest
 from click.testing import CliRunner
 
 from a2a_schema_suite.cli import main
+from a2a_schema_suite.judging import MAX_STREAM_FINDINGS
 from a2a_schema_suite.registry import SchemaStore
 from a2a_schema_suite.runner import (
-    MAX_STREAM_FINDINGS,
     _documents_lost,
     _in_workers,
     _validate_chunk,

@@ -91,7 +91,7 @@ def test_keep_passed_false_drops_only_what_no_report_but_json_shows(engine_store
 
 
 def test_a_stream_counts_the_findings_past_its_limit_without_wording_them(monkeypatch, engine_store):
-    from a2a_schema_suite.runner import stream_line_errors, stream_line_schema
+    from a2a_schema_suite.judging import stream_line_errors, stream_line_schema
 
     validator = engine_store.validator(stream_line_schema(engine_store, "v1_0/stream_response.json"))
     lines = [(n, {"statusUpdate": {"taskId": 1}}, None) for n in range(1, 40)]

@@ -424,8 +424,8 @@ def validate_document(
     schema (with suggestions), profile, policy or engine.
     """
     from a2a_schema_suite.candidates import auto, parse_auto
+    from a2a_schema_suite.judging import document_result
     from a2a_schema_suite.registry import SchemaError
-    from a2a_schema_suite.runner import document_result
 
     _check_choices(profile, policy)
     store, found = _api_store(schemas_dir, engine, roots, data)
@@ -469,8 +469,13 @@ def validate_stream(
     from a2a_schema_suite import candidates
     from a2a_schema_suite.detection import detect_stream
     from a2a_schema_suite.jsonio import LoadFailure, iter_jsonl, loads
+    from a2a_schema_suite.judging import (
+        judge_candidates,
+        stream_line_errors,
+        stream_line_schema,
+        stream_result,
+    )
     from a2a_schema_suite.registry import SchemaError
-    from a2a_schema_suite.runner import AUTO, stream_line_errors, stream_line_schema, stream_result
 
     _check_choices(profile, policy)
     store, found = _api_store(schemas_dir, engine, roots, events_or_path)
@@ -493,7 +498,7 @@ def validate_stream(
                     lines.append((number, None, exc.error))
             else:
                 lines.append((number, event, None))
-    if schema in ("", AUTO):
+    if schema in ("", candidates.AUTO):
         detection = detect_stream(value for _, value, error in lines if error is None)
         if not detection.is_a2a:
             return dataclasses.replace(candidates.not_a2a(label, detection), roots=found)
@@ -504,7 +509,7 @@ def validate_stream(
             return stream_line_errors(lines, store.resolve(ref)[0], validator, policy)
 
         try:
-            judged = candidates.judge(label, detection, schemas, errors_of, policy, store)
+            judged = judge_candidates(label, detection, schemas, errors_of, policy, store)
         except SchemaError as exc:
             raise ValueError(str(exc)) from None
         return dataclasses.replace(judged, roots=found)

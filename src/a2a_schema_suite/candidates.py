@@ -1,7 +1,9 @@
-"""The verdict of a detected document: against its schema, or against each candidate.
+"""What a detected document is validated against: its schema, or each candidate.
 
 ``validate`` without ``--schema`` asks :mod:`a2a_schema_suite.detection` what a document is.
-This module turns the answer into a verdict:
+This module turns the answer into the schemas to validate it against (:func:`targets`) and the
+results that need no validation; :func:`a2a_schema_suite.judging.judge_candidates` gives the
+verdict:
 
 - one schema: the document's verdict under it;
 - several candidates (a document that looks the same in two versions, or could be two types):
@@ -23,69 +25,34 @@ same file under that version's directory).
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from a2a_schema_suite import explain
 from a2a_schema_suite.detection import KINDS, Detection
 from a2a_schema_suite.detection.family import kind_of
-from a2a_schema_suite.results import (
-    CaseResult,
-    ErrorDetail,
-    Outcome,
-    deferred,
-    entries_of,
-    policy_reason,
-    split_policy,
-)
+from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome
 
 if TYPE_CHECKING:
     from a2a_schema_suite.registry import SchemaStore
 
-__all__ = ["AUTO", "auto", "judge", "method_hint", "not_a2a", "parse_auto", "targets"]
+__all__ = [
+    "AUTO",
+    "auto",
+    "exists",
+    "method_hint",
+    "not_a2a",
+    "parse_auto",
+    "targets",
+    "version_of",
+    "with_method_hint",
+]
 
 #: ``--schema auto`` (or no ``--schema``): detect each document's version and type
 AUTO = "auto"
 #: the outcome reason of a document with no A2A evidence starts with this
 NOT_A2A_REASON = "not an A2A document"
-
-#: a stream's findings kept, then one 'truncated' entry (the runner stops reading there)
-MAX_STREAM_FINDINGS = 1000
-
-
-def verdict_result(
-    name: str,
-    schema: str,
-    errors: Sequence[ErrorDetail],
-    policy: str,
-    *,
-    data: Any = None,
-    note: str | None = None,
-) -> CaseResult:
-    """The result of one of the user's documents: spec errors fail it, policy findings under
-    ``warn`` make it a warning (exit 0), under ``off`` they are dropped."""
-    entries = entries_of(errors)
-    decisive, warnings = split_policy(entries, policy)
-    kept = {id(e) for e in (*decisive, *warnings)}
-    errors = deferred(e for e in entries if id(e) in kept)
-    if decisive:
-        outcome, reason = Outcome.FAILED, f"{len(decisive)} validation error(s)"
-        if decisive[-1].keyword == "truncated":
-            reason = f"more than {MAX_STREAM_FINDINGS} validation errors (the first are shown)"
-        elif any(e.keyword == "truncated" for e in decisive):
-            reason = f"more than {explain.MAX_DOCUMENT_ERRORS} validation errors (the first are shown)"
-        if warnings:
-            reason += f" and {len(warnings)} warning(s)"
-    elif warnings:
-        outcome, reason = Outcome.WARNING, policy_reason(warnings)
-    else:
-        outcome, reason = Outcome.PASSED, None
-    return CaseResult(
-        name, schema, name, True, not decisive, outcome, errors, reason, source=name, data=data, note=note
-    )
 
 
 def auto(version: str | None = None) -> str:
@@ -112,7 +79,7 @@ def version_name(version: str) -> str:
     return version[1:].replace("_", ".") if version.startswith("v") else version
 
 
-def _version(ref: str) -> str:
+def version_of(ref: str) -> str:
     return ref.split("/", 1)[0]
 
 
@@ -123,7 +90,7 @@ def targets(detection: Detection, store: SchemaStore, version: str | None = None
     refs = detection.schemas
     if version is not None:
         known = {v for schemas in KINDS.values() for v in schemas}
-        same = [r for r in refs if _version(r) == version]
+        same = [r for r in refs if version_of(r) == version]
         if not same:
             for ref in refs:
                 kind = kind_of(ref)
@@ -132,10 +99,10 @@ def targets(detection: Detection, store: SchemaStore, version: str | None = None
                 elif version not in known:  # a version the table does not know (a new one)
                     same.append(f"{version}/{ref.split('/', 1)[1]}")  # the same file under it
         refs = tuple(dict.fromkeys(same))
-    return tuple(r for r in refs if _exists(store, r))
+    return tuple(r for r in refs if exists(store, r))
 
 
-def _exists(store: SchemaStore, ref: str) -> bool:
+def exists(store: SchemaStore, ref: str) -> bool:
     """Does the store hold ``ref`` (its file, and the ``$defs`` entry a fragment names)?"""
     base, _, fragment = ref.partition("#")
     schema_file = store.files.get(base)
@@ -184,138 +151,6 @@ def no_such_type(
         data=data,
         note=detection.explain(),
     )
-
-
-def _label(store: SchemaStore, version: str) -> str:
-    """``1.1 (draft)``, ``1.0``: a version of the store's root as a note names it."""
-    from a2a_schema_suite.descriptor import DescriptorError, descriptors
-
-    try:
-        described = descriptors(store.root).get(version)
-    except DescriptorError:
-        described = None
-    if described is None or described.stable:
-        return version_name(version)
-    return f"{described.protocol_version} ({described.status})"
-
-
-def _also(
-    schema: str,
-    errors: Sequence[ErrorDetail],
-    also: tuple[str, ...],
-    errors_of: Callable[[str], Sequence[ErrorDetail]],
-    policy: str,
-    store: SchemaStore,
-) -> str:
-    """The note's end for a document judged by ``schema`` that another version of its wire has
-    the same schema for (:attr:`Detection.also`): ``; valid in 1.0 and in 1.1 (draft)``, or which
-    one it fails. The verdict stays ``schema``'s: the wire's stable version decides."""
-    from a2a_schema_suite.registry import SchemaError
-
-    def valid(found: Sequence[ErrorDetail]) -> bool:
-        return not split_policy(found, policy)[0]
-
-    here = _label(store, _version(schema))
-    same: list[str] = []
-    differ: list[str] = []
-    for ref in also:
-        if not _exists(store, ref):
-            continue
-        try:
-            (same if valid(errors_of(ref)) == valid(errors) else differ).append(ref)
-        except SchemaError:  # the other version's schema cannot be used: its own report says so
-            continue
-    if not same and not differ:
-        return ""
-    word = "valid" if valid(errors) else "invalid"
-    other = "invalid" if valid(errors) else "valid"
-    said = f"; {word} in {here}" + "".join(f" and in {_label(store, _version(r))}" for r in same)
-    if differ:
-        said += ", " + " and ".join(
-            f"{other} in {_label(store, _version(r))} (--version {_version(r)})" for r in differ
-        )
-    return said
-
-
-def _as(schema: str, error: ErrorDetail, severity: str | None = None) -> ErrorDetail:
-    """The error of one candidate, saying which (``as v0_3/task.json: ...``)."""
-    return dataclasses.replace(
-        error,
-        message=f"as {schema}: {error.message}",
-        severity=severity or error.severity,
-        context=tuple(_as(schema, c, severity) for c in error.context) if severity else error.context,
-    )
-
-
-def judge(
-    name: str,
-    detection: Detection,
-    schemas: tuple[str, ...],
-    errors_of: Callable[[str], Sequence[ErrorDetail]],
-    policy: str,
-    store: SchemaStore,
-    *,
-    data: Any = None,
-    pinned: str | None = None,
-) -> CaseResult:
-    """The verdict of a detected document against ``schemas`` (see the module's doc);
-    ``errors_of(schema)`` gives its errors under one; ``pinned``: the ``--version`` given."""
-    note = detection.explain() + (f"; as {version_name(pinned)} (--version {pinned})" if pinned else "")
-    if len(schemas) == 1:
-        errors = errors_of(schemas[0])
-        if pinned is None and detection.also:
-            note += _also(schemas[0], errors, detection.also, errors_of, policy, store)
-        return verdict_result(
-            name, schemas[0], _with_method_hint(errors, data, store), policy, data=data, note=note
-        )
-    found = {schema: tuple(errors_of(schema)) for schema in schemas}  # worded: each is prefixed
-    valid = [s for s, errors in found.items() if not split_policy(errors, policy)[0]]
-    invalid = [s for s in schemas if s not in valid]
-    joined = ", ".join(schemas)
-    if not invalid:
-        versions = list(dict.fromkeys(version_name(_version(s)) for s in schemas))
-        same = f" (the same in {' and '.join(versions)})" if len(versions) > 1 else ""
-        result = verdict_result(
-            name, joined, found[schemas[0]], policy, data=data, note=f"{note}; valid under each{same}"
-        )
-        return result
-    if valid:
-        kept = found[valid[0]]
-        types = {kind_of(s) or s for s in valid}
-        if not any((kind_of(s) or s) in types for s in invalid):
-            # every candidate it fails is another type (a Get request is no List request): it is
-            # the type it is valid as, so it is valid; no version is in doubt
-            others = ", ".join(invalid)
-            return verdict_result(
-                name,
-                ", ".join(valid),
-                kept,
-                policy,
-                data=data,
-                note=f"{note}; valid as {', '.join(valid)} only (not a type of {others})",
-            )
-        advice = tuple(_as(s, e, "advice") for s in invalid for e in split_policy(found[s], policy)[0])
-        result = verdict_result(
-            name,
-            ", ".join(valid),
-            kept + advice,
-            policy,
-            data=data,
-            note=f"{note}; valid as {', '.join(valid)} only",
-        )
-        failing = ", ".join(f"{s} ({len(split_policy(found[s], policy)[0])} error(s))" for s in invalid)
-        reason = f"valid as {', '.join(valid)}; invalid as {failing}; --version pins the version"
-        return dataclasses.replace(result, outcome=Outcome.WARNING, reason=reason)
-    errors = tuple(_as(s, e) for s in schemas for e in found[s])
-    result = verdict_result(
-        name,
-        joined,
-        _with_method_hint(errors, data, store),
-        policy,
-        data=data,
-        note=f"{note}; invalid under each",
-    )
-    return result
 
 
 # -- JSON-RPC methods ------------------------------------------------------------------------------
@@ -409,7 +244,7 @@ def methods_of(store: SchemaStore) -> dict[str, list[str]]:
     return _methods[key]
 
 
-def _with_method_hint(errors: Sequence[ErrorDetail], data: Any, store: SchemaStore) -> Sequence[ErrorDetail]:
+def with_method_hint(errors: Sequence[ErrorDetail], data: Any, store: SchemaStore) -> Sequence[ErrorDetail]:
     """A request whose method no version has: an error at ``$.method`` with the did-you-mean
     first (the schema's own errors follow)."""
     if not (isinstance(data, dict) and "jsonrpc" in data and isinstance(data.get("method"), str)):

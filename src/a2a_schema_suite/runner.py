@@ -1,8 +1,11 @@
-"""Pure functions from suites (or documents) and a schema store to results. No printing, no click.
+"""Running suites, and the user's documents, to results: what ``run`` and ``validate`` do. No
+printing, no click; the verdicts themselves are :mod:`a2a_schema_suite.judging`'s.
 
-``run_paths`` and ``validate_documents`` take ``jobs``: with more than one, suite files (or
-chunks of documents) are spread over a process pool whose workers each receive the loaded schema
-store once, and the results come back in exactly the order one process would produce them.
+Every entry point (:func:`run_paths`, :func:`run_suites`, :func:`validate_documents`) takes
+``budget``: None runs here, in this process; a :class:`~a2a_schema_suite.sandbox.Budget` runs
+every case in one of ``jobs`` sandbox lanes (worker processes, :mod:`a2a_schema_suite.sandbox`)
+under its time budget and memory ceiling, each receiving the loaded schema store once. Either
+way the results come in exactly the order one process would produce them.
 """
 
 from __future__ import annotations
@@ -20,47 +23,26 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
-from urllib.parse import urldefrag
 
 from jsonschema.protocols import Validator
 
-from a2a_schema_suite import explain, sandbox, streamrules
-from a2a_schema_suite.advice import timestamp_warnings, version_patch_warnings
-from a2a_schema_suite.candidates import (
-    AUTO,  # re-exported: detect each document's schema
-    MAX_STREAM_FINDINGS,
-    verdict_result,
-)
+from a2a_schema_suite import sandbox, streamrules
+from a2a_schema_suite.candidates import AUTO  # re-exported: detect each document's schema
 from a2a_schema_suite.guard import Crash, contain, load_error_detail
-from a2a_schema_suite.jsonio import (
-    LoadError,
-    LoadFailure,
-    decode_utf8,
-    iter_jsonl,
-    line_of_pointer,
-    load_path,
-    read_bytes,
+from a2a_schema_suite.judging import (
+    document_errors,
+    errored,
+    judge_case,
+    stream_errors,
+    stream_line_schema,
+    validate_file,
 )
-from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
-from a2a_schema_suite.results import (
-    CaseResult,
-    DeferredErrors,
-    Entry,
-    ErrorDetail,
-    Outcome,
-    deferred,
-    entries_of,
-    policy_reason,
-    split_policy,
-)
+from a2a_schema_suite.results import CaseResult, Outcome
 from a2a_schema_suite.rules import DEFAULT_POLICY
-from a2a_schema_suite.streamrules import StreamRules
-from a2a_schema_suite.streams import stream_entries
 from a2a_schema_suite.suite import (
     Case,
     CaseTest,
-    Matcher,
     StreamCase,
     Suite,
     SuiteProblem,
@@ -72,9 +54,6 @@ from a2a_schema_suite.suite import (
 
 if TYPE_CHECKING:
     from a2a_schema_suite.shard import Shard
-
-#: Findings kept per JSONL stream; the rest are counted in one closing ``truncated`` entry, so a
-#: huge recording full of errors is reported in bounded memory (the verdict is unaffected).
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,119 +73,6 @@ def selects(select: str | None, test_id: str) -> bool:
     return select is None or select.casefold() in test_id.casefold()
 
 
-def _errored(
-    suite: str,
-    schema: str,
-    description: str,
-    expected: bool | None,
-    reason: str,
-    errors: tuple[ErrorDetail, ...] = (),
-    *,
-    line: int | None = None,
-    source: str | None = None,
-    data: Any = None,
-    note: str | None = None,
-) -> CaseResult:
-    return CaseResult(
-        suite,
-        schema,
-        description,
-        expected,
-        None,
-        Outcome.ERRORED,
-        errors,
-        reason,
-        source=source,
-        line=line,
-        data=data,
-        note=note,
-    )
-
-
-def judge(
-    suite: Suite,
-    description: str,
-    expected_valid: bool,
-    expected_errors: tuple[Matcher, ...],
-    errors: Iterable[Entry],
-    policy: str = DEFAULT_POLICY,
-    *,
-    line: int | None = None,
-    data: Any = None,
-) -> CaseResult:
-    """Compare the verdict with the expectation and, for invalid data, the pinned reasons.
-
-    The verdict is spec conformance; policy findings decide it only under ``policy="error"``
-    (under ``warn`` a valid document with policy findings is a *warning*, under ``off`` they are
-    dropped).
-    """
-    entries = entries_of(errors)
-    decisive, warnings = split_policy(entries, policy)
-    # a suite pins what a profile accepts: the 0.3 leftovers interop tolerates are its subject
-    warnings = tuple(w for w in warnings if w.severity != "advice")
-    kept = {id(e) for e in (*decisive, *warnings)}
-    found = tuple(e for e in entries if id(e) in kept)  # in the order they were found
-    actual_valid = not decisive
-    outcome, reason = Outcome.PASSED, None
-    if actual_valid != expected_valid:
-        outcome = Outcome.FAILED
-        reason = (
-            "expected valid, but it was rejected"
-            if expected_valid
-            else "expected invalid, but it was accepted"
-        )
-    elif not expected_valid:
-        # path and keyword first: a message is worded only for a matcher that pins one
-        missing = [m for m in expected_errors if not any(m.matches(e) for top in found for e in top.walk())]
-        if missing:
-            outcome = Outcome.FAILED
-            reason = "invalid, but not for the expected reason: no error matches " + "; ".join(
-                f"{{{m}}}" for m in missing
-            )
-    if outcome is Outcome.PASSED and actual_valid and warnings:
-        outcome, reason = Outcome.WARNING, policy_reason(warnings)
-    return CaseResult(
-        suite.name,
-        suite.schema,
-        description,
-        expected_valid,
-        actual_valid,
-        outcome,
-        deferred(found),
-        reason,
-        line=line,
-        data=data,
-    )
-
-
-def document_errors(
-    validator: Validator,
-    schema: str,
-    data: Any,
-    policy: str = DEFAULT_POLICY,
-    *,
-    advice: bool = True,
-    profile: str = DEFAULT_PROFILE,
-) -> DeferredErrors:
-    """Schema errors of one document; unless ``advice`` is False its advice (0.3 leftovers
-    under interop, a 0.3 timestamp without offset in strict); then the policy findings (unless
-    ``policy`` is ``off``). The schema errors are worded when read (:class:`DeferredErrors`)."""
-    errors: tuple[Entry, ...] = tuple(explain.pending_errors(validator, data))
-    if advice:
-        errors += explain.leftovers(validator, data)
-        if profile == "strict":
-            errors += timestamp_warnings(schema, data, _paths(errors))
-        errors += version_patch_warnings(schema, data, _paths(errors))
-    if policy != "off":
-        errors += tuple(policy_findings(schema, data))
-    return DeferredErrors(errors)
-
-
-def _paths(errors: Iterable[Entry]) -> set[str]:
-    """The JSON paths of ``errors`` (a pending error's without its words)."""
-    return {e.path if isinstance(e, ErrorDetail) else next(e.walk()).path for e in errors}
-
-
 def run_test(
     suite: Suite,
     test: CaseTest,
@@ -217,10 +83,11 @@ def run_test(
     """Validate one test's data and judge the verdict and, for invalid data, the reasons."""
 
     def judged() -> CaseResult:
-        # a suite's verdict leaves advice out (judge): not computed
+        # a suite's verdict leaves advice out (judge_case): not computed
         errors = document_errors(validator, suite.schema, test.data, policy, advice=False)
-        return judge(
-            suite,
+        return judge_case(
+            suite.name,
+            suite.schema,
             test.description,
             test.valid,
             test.expected_errors,
@@ -238,65 +105,7 @@ def run_test(
 
 def _case_crashed(suite: Suite, case: Case, crash: Crash) -> CaseResult:
     """A suite's case without a verdict (see :mod:`a2a_schema_suite.guard`)."""
-    return _errored(suite.name, suite.schema, case.description, case.valid, crash.reason, crash.errors)
-
-
-def stream_errors(
-    path: Path,
-    name: str,
-    version: str,
-    validator: Validator,
-    policy: str = DEFAULT_POLICY,
-    limit: int | None = MAX_STREAM_FINDINGS,
-    *,
-    advice: bool = True,
-    events: bool = True,
-    rules: StreamRules | None = None,
-) -> DeferredErrors:
-    """The line and cross-line findings of one JSONL file (raises LoadFailure if unreadable, or
-    if ``rules``, the version's stream rules, were not given and the bundled ones are unusable).
-
-    At most ``limit`` findings are kept; if there are more, a last ``truncated`` entry says how
-    many were dropped.
-    """
-    return stream_line_errors(
-        iter_jsonl(path, name), version, validator, policy, limit, advice=advice, events=events, rules=rules
-    )
-
-
-def stream_line_errors(
-    lines: Iterable[tuple[int, Any, LoadError | None]],
-    version: str,
-    validator: Validator,
-    policy: str = DEFAULT_POLICY,
-    limit: int | None = MAX_STREAM_FINDINGS,
-    *,
-    advice: bool = True,
-    events: bool = True,
-    rules: StreamRules | None = None,
-) -> DeferredErrors:
-    """:func:`stream_errors` for ``(line number, value, load error)`` triples. The findings
-    past ``limit`` are counted, never worded; the kept ones are worded when read."""
-    findings = stream_entries(
-        lines, version, validator, policy=policy != "off", advice=advice, events=events, rules=rules
-    )
-    kept = tuple(itertools.islice(findings, limit))
-    dropped = sum(1 for _ in findings)
-    if not dropped:
-        return DeferredErrors(kept)
-    return DeferredErrors(
-        (
-            *kept,
-            ErrorDetail(
-                path="$",
-                pointer="",
-                schema_path="",
-                keyword="truncated",
-                message=f"{dropped} more finding(s) not shown: only the first {limit} findings of a "
-                "stream are kept",
-            ),
-        )
-    )
+    return errored(suite.name, suite.schema, case.description, case.valid, crash.reason, crash.errors)
 
 
 def run_stream(
@@ -310,7 +119,9 @@ def run_stream(
         errors = stream_errors(
             case.file, case.file.name, version, validator, policy, advice=False, rules=rules
         )
-        return judge(suite, case.description, case.valid, case.expected_errors, errors, policy)
+        return judge_case(
+            suite.name, suite.schema, case.description, case.valid, case.expected_errors, errors, policy
+        )
 
     result = contain(
         judged,
@@ -359,12 +170,12 @@ class CaseJudge:
 
 def _suite_problem_result(problem: SuiteProblem) -> CaseResult:
     errors = tuple(load_error_detail(e) for e in problem.errors)
-    return _errored(problem.name, "", "<suite file>", None, "suite file cannot be loaded", errors)
+    return errored(problem.name, "", "<suite file>", None, "suite file cannot be loaded", errors)
 
 
 def _orphan_result(path: Path) -> CaseResult:
     name = path.as_posix()
-    return _errored(name, "", "<stream file>", None, "JSONL file is not referenced by any suite's streams")
+    return errored(name, "", "<stream file>", None, "JSONL file is not referenced by any suite's streams")
 
 
 def _until_first_failure(results: Iterable[CaseResult], fail_fast: bool) -> Iterator[CaseResult]:
@@ -402,7 +213,7 @@ def suite_results(
         started = time.perf_counter()
         sandbox.announce(case(test))
         if judged is None:
-            result = _errored(
+            result = errored(
                 item.name,
                 item.schema,
                 test.description,
@@ -452,233 +263,6 @@ def run_paths(
     orphan_results = (_orphan_result(o) for o in (orphans if options.select is None else ()))
     results = (r for _, unit in outcomes for r in unit)
     yield from _until_first_failure(itertools.chain(orphan_results, results), options.fail_fast)
-
-
-#: the schema files whose documents are stream events (or envelopes of them): a ``.jsonl`` checked
-#: against one of them is a stream, with the rules across lines; against any other schema (agent
-#: cards, requests, parts) it is JSON Lines of documents, each checked on its own
-EVENT_SCHEMA_FILES = frozenset(
-    {
-        "stream_response.json",
-        "task.json",
-        "message.json",
-        "task_status_update_event.json",
-        "task_artifact_update_event.json",
-        "jsonrpc_response.json",
-    }
-)
-
-
-def carries_events(schema: str) -> bool:
-    """Is a ``.jsonl`` checked against ``schema`` a stream of events (see
-    :data:`EVENT_SCHEMA_FILES`)? A ``$defs`` pointer counts by its file."""
-    return urldefrag(schema)[0].rsplit("/", 1)[-1] in EVENT_SCHEMA_FILES
-
-
-def stream_line_schema(store: SchemaStore, schema: str) -> str:
-    """The schema each line of a stream is checked against: a JSON-RPC envelope schema that
-    names its bare event (``v0_3/stream_response.json`` -> ``...#/$defs/StreamEvent``) checks
-    the event; the envelope itself is checked by the stream rules (``jsonrpc-envelope``), so a
-    stream of bare events and one of envelopes both validate line by line."""
-    base, fragment = urldefrag(schema)
-    if fragment:
-        return schema
-    try:
-        schema_file = store.by_uri.get(store.resolve(schema)[1])
-    except SchemaError:
-        return schema
-    if schema_file is not None and "StreamEvent" in schema_file.contents.get("$defs", {}):
-        return f"{base}#/$defs/StreamEvent"
-    return schema
-
-
-def document_result(
-    data: Any,
-    schema: str | None,
-    store: SchemaStore,
-    profile: str = DEFAULT_PROFILE,
-    policy: str = DEFAULT_POLICY,
-    name: str = "<document>",
-) -> CaseResult:
-    """One document given as a value (what the Python API's ``validate_document`` returns);
-    raises :class:`SchemaError` for a schema that cannot be used."""
-    from a2a_schema_suite import candidates
-    from a2a_schema_suite.detection import detect
-
-    detecting, version = candidates.parse_auto(schema)
-    if detecting:
-        detection = detect(data)
-        if not detection.is_a2a:
-            return candidates.not_a2a(name, detection, data=data)
-        schemas = candidates.targets(detection, store, version)
-        if not schemas and version is not None:
-            return candidates.no_such_type(name, detection, version, data=data)
-        for ref in schemas:
-            store.validator(ref, profile)  # a schema that cannot be used raises, as with --schema
-
-        def errors_of(ref: str) -> Sequence[ErrorDetail]:
-            return document_errors(store.validator(ref, profile), ref, data, policy, profile=profile)
-
-        return contain(
-            lambda: candidates.judge(
-                name, detection, schemas, errors_of, policy, store, data=data, pinned=version
-            ),
-            lambda crash: _document_crashed(
-                name, ", ".join(schemas), crash, data=data, note=detection.explain()
-            ),
-            subject=name,
-        )
-    assert schema is not None
-    validator = store.validator(schema, profile)
-    return contain(
-        lambda: verdict_result(
-            name,
-            schema,
-            document_errors(validator, schema, data, policy, profile=profile),
-            policy,
-            data=data,
-        ),
-        lambda crash: _document_crashed(name, schema, crash, data=data),
-        subject=name,
-    )
-
-
-def _document_crashed(
-    name: str, schema: str | None, crash: Crash, *, data: Any = None, note: str | None = None
-) -> CaseResult:
-    """One of the user's documents or streams without a verdict (see :mod:`a2a_schema_suite.guard`)."""
-    return _errored(name, schema or AUTO, name, True, crash.reason, crash.errors, data=data, note=note)
-
-
-def stream_result(
-    lines: Iterable[tuple[int, Any, LoadError | None]],
-    schema: str,
-    store: SchemaStore,
-    profile: str = DEFAULT_PROFILE,
-    policy: str = DEFAULT_POLICY,
-    name: str = "<stream>",
-    note: str | None = None,
-) -> CaseResult:
-    """A stream given as ``(line, value, load error)`` triples (what ``validate_stream``
-    returns); raises :class:`SchemaError` for a schema that cannot be used."""
-    validator = store.validator(stream_line_schema(store, schema), profile)
-    version = store.resolve(schema)[0]
-    return contain(
-        lambda: verdict_result(
-            name,
-            schema,
-            stream_line_errors(
-                lines, version, validator, policy, rules=streamrules.load(store.root, version)
-            ),
-            policy,
-            note=note,
-        ),
-        lambda crash: _document_crashed(name, schema, crash, note=note),
-        subject=name,
-    )
-
-
-def _rereadable(path: Path) -> bool:
-    try:
-        return path.is_file()
-    except OSError:
-        return False
-
-
-def validate_file(
-    path: Path,
-    schema: str | None,
-    store: SchemaStore,
-    profile: str = DEFAULT_PROFILE,
-    policy: str = DEFAULT_POLICY,
-    refused: str | None = None,
-) -> CaseResult:
-    """Validate one of the user's files (``.jsonl``: a stream) against ``schema``, or against
-    the schema :mod:`a2a_schema_suite.detection` finds when ``schema`` is None or ``"auto"``.
-
-    ``refused``: why the confined walker would not let the file be opened (a link out of the
-    directory it was found in); it is errored with that reason, unread. A path inside the working
-    tree that leads out of it through a link is refused the same way (:func:`files.argument_problem`).
-    """
-    from a2a_schema_suite import candidates
-    from a2a_schema_suite.detection import Detection, detect, detect_path, detect_stream
-    from a2a_schema_suite.files import argument_problem
-
-    name = path.as_posix()
-    refused = refused or argument_problem(path)
-    if refused is not None:
-        return _errored(name, schema or AUTO, name, True, refused)
-    note = None
-    data = None  # the loaded document, for reporters that show it (a stream is not kept)
-    lines: list[tuple[int, Any, LoadError | None]] | None = None  # a pipe's stream, read once
-    stream = path.suffix == ".jsonl"
-    detecting, version = candidates.parse_auto(schema)
-
-    def errors_of(ref: str) -> Sequence[ErrorDetail]:
-        nonlocal data
-        validator = store.validator(stream_line_schema(store, ref) if stream else ref, profile)
-        if stream:
-            line_version = store.resolve(ref)[0]
-            events = carries_events(ref)
-            rules = streamrules.load(store.root, line_version) if events else None
-            if lines is None:
-                return stream_errors(path, name, line_version, validator, policy, events=events, rules=rules)
-            return stream_line_errors(lines, line_version, validator, policy, events=events, rules=rules)
-        if data is None:
-            data = load_path(path, name)
-        return document_errors(validator, ref, data, policy, profile=profile)
-
-    def judged() -> CaseResult:
-        nonlocal schema, note, data, lines
-        if not detecting:
-            assert schema is not None
-            try:
-                store.validator(stream_line_schema(store, schema) if stream else schema, profile)
-            except SchemaError as exc:  # the document is not shown: the schema is the problem
-                return _errored(name, schema, name, True, str(exc))
-            return verdict_result(name, schema, errors_of(schema), policy, data=data)
-        detection: Detection
-        if not stream:
-            data = load_path(path, name)
-            detection = detect(data)
-        elif _rereadable(path):  # read again to be checked: memory stays flat
-            detection = detect_path(path, name)
-        else:  # a pipe or /dev/stdin can be read once: its lines are kept
-            lines = list(iter_jsonl(path, name))
-            detection = detect_stream(value for _, value, error in lines if error is None)
-        if not detection.is_a2a:
-            return candidates.not_a2a(name, detection, data=data, source=name)
-        note = detection.explain()
-        schemas = candidates.targets(detection, store, version)
-        if not schemas and version is not None:
-            return candidates.no_such_type(name, detection, version, data=data, source=name)
-        schema = ", ".join(schemas)
-        try:
-            for ref in schemas:
-                store.validator(stream_line_schema(store, ref) if stream else ref, profile)
-        except SchemaError as exc:
-            return _errored(name, schema, name, True, str(exc), note=note)
-        return candidates.judge(name, detection, schemas, errors_of, policy, store, data=data, pinned=version)
-
-    result = contain(
-        judged, lambda crash: _document_crashed(name, schema, crash, data=data, note=note), subject=name
-    )
-    return result if stream else _located(result, path, name)
-
-
-def _located(result: CaseResult, path: Path, name: str) -> CaseResult:
-    """A document's result with ``line``: where its first finding is in the file, so that an
-    annotation (``--format github``), JUnit and Markdown point at it (a stream's findings carry
-    their own lines)."""
-    pointers = [e.pointer for e in result.errors if e.keyword != "load"]
-    if not pointers or result.line is not None or result.actual_valid is None:
-        return result
-    try:
-        text = decode_utf8(read_bytes(path, name), name)
-    except LoadFailure:  # gone or changed since it was judged: no line, the verdict stands
-        return result
-    line = line_of_pointer(text, pointers[0])
-    return result if line is None else dataclasses.replace(result, line=line)
 
 
 def validate_documents(
@@ -788,12 +372,12 @@ def _suite_file_lost(
 ) -> tuple[tuple[SuiteProblem], list[CaseResult]]:
     path, name, _, _ = unit
     problem = SuiteProblem(name, path, ())
-    return (problem,), [_errored(name, "", "<suite file>", None, _lost_reason(why))]
+    return (problem,), [errored(name, "", "<suite file>", None, _lost_reason(why))]
 
 
 def _documents_lost(unit: tuple[list[Path], str | None, str, str], why: str) -> list[CaseResult]:
     files, schema = unit[0], unit[1] or AUTO
-    return [_errored(p.as_posix(), schema, p.as_posix(), True, _lost_reason(why)) for p in files]
+    return [errored(p.as_posix(), schema, p.as_posix(), True, _lost_reason(why)) for p in files]
 
 
 def _pool_context() -> Any:
@@ -862,7 +446,7 @@ def _init_lane(store: SchemaStore) -> None:
 
 def _case_errored(case: sandbox.CaseInfo, reason: str) -> CaseResult:
     suite, schema, description, expected, line, source = case
-    return _errored(suite, schema, description, expected, reason, line=line, source=source)
+    return errored(suite, schema, description, expected, reason, line=line, source=source)
 
 
 def _suite_file_task(
@@ -903,7 +487,7 @@ def _documents_task(
 
 def _suite_lost(unit: tuple[Any, ...], why: str) -> tuple[list[CaseResult], Any]:
     item = unit[0]
-    return [_errored(item.name, getattr(item, "schema", ""), "<suite file>", None, _lost_reason(why))], None
+    return [errored(item.name, getattr(item, "schema", ""), "<suite file>", None, _lost_reason(why))], None
 
 
 def _suite_file_lost_results(unit: tuple[Any, ...], why: str) -> tuple[list[CaseResult], Any]:

@@ -48,8 +48,9 @@ def verdict(
     :class:`ValueError` for a schema that does not exist or does not load.
     """
     from a2a_schema_suite.api import _api_store
+    from a2a_schema_suite.judging import document_result
     from a2a_schema_suite.registry import SchemaError
-    from a2a_schema_suite.runner import document_result, validate_documents
+    from a2a_schema_suite.runner import validate_documents
 
     store, found = _api_store(schemas_dir, engine, roots, doc)
     try:

@@ -36,10 +36,11 @@ from a2a_schema_suite.coverage.report import (
     SuiteGainReport,
     value_key,
 )
+from a2a_schema_suite.judging import stream_errors
 from a2a_schema_suite.registry import DEFAULT_PROFILE, SchemaError, SchemaStore
 from a2a_schema_suite.results import Outcome
 from a2a_schema_suite.run_report import RunReport
-from a2a_schema_suite.runner import RunOptions, run_suites, stream_errors
+from a2a_schema_suite.runner import RunOptions, run_suites
 from a2a_schema_suite.schemawalk import Annotator
 from a2a_schema_suite.suite import (
     CaseTest,

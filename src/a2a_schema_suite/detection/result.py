@@ -28,7 +28,7 @@ class Detection:
     stream: bool = False
     #: the same schema in the other versions of its wire that the document fits as well (a 1.0
     #: document with no 1.1 member: ``v1_1/task.json``); the verdict is ``schema``'s, the note
-    #: says whether it is valid under these too (:func:`a2a_schema_suite.candidates.judge`)
+    #: says whether it is valid under these too (:func:`a2a_schema_suite.judging.judge_candidates`)
     also: tuple[str, ...] = ()
 
     @property
