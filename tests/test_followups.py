@@ -189,6 +189,7 @@ def test_errored_results_are_annotated_at_their_entry(errored_project):
 def test_validate_results_carry_the_document_and_html_marks_the_bad_value(tmp_path, monkeypatch):
     from a2a_schema_suite.registry import SchemaStore
     from a2a_schema_suite.runner import validate_documents
+    from a2a_schema_suite.sandbox import Budget
 
     write(
         tmp_path,
@@ -207,7 +208,7 @@ def test_validate_results_carry_the_document_and_html_marks_the_bad_value(tmp_pa
     store = SchemaStore.load(tmp_path / "schemas")
     results = list(validate_documents(files, "v1_0/thing.json", store))
     assert [r.data for r in results] == [bad, {"name": "ok", "count": 1}, None]  # a stream is not kept
-    assert [r.data for r in validate_documents(files, "v1_0/thing.json", store, jobs=2)] == [
+    assert [r.data for r in validate_documents(files, "v1_0/thing.json", store, budget=Budget(), jobs=2)] == [
         r.data for r in results
     ]
     pages = {}

@@ -1,4 +1,4 @@
-"""--jobs: a process pool gives the same results, in the same order, as one process.
+"""--jobs: the sandbox lanes give the same results, in the same order, as one process.
 
 Also the bounded memory of long streams (findings capped), and a smoke run of the benchmark.
 """
@@ -22,12 +22,8 @@ from click.testing import CliRunner
 from a2a_schema_suite.cli import main
 from a2a_schema_suite.judging import MAX_STREAM_FINDINGS
 from a2a_schema_suite.registry import SchemaStore
-from a2a_schema_suite.runner import (
-    _documents_lost,
-    _in_workers,
-    _validate_chunk,
-    validate_documents,
-)
+from a2a_schema_suite.runner import _Documents, _in_lanes, validate_documents
+from a2a_schema_suite.sandbox import Budget
 from conftest import CASES, REPO, SCHEMAS
 
 
@@ -222,31 +218,38 @@ def test_workers_started_with_spawn_give_the_same_results(documents):
     store = SchemaStore.load(SCHEMAS)
     files = documents[:8]
     serial = list(validate_documents(files, "v1_0/agent_card.json", store))
-    units = [([path], "v1_0/agent_card.json", "strict") for path in files]
+    units = [_Documents((path,), "v1_0/agent_card.json", "strict", "warn", {}) for path in files]
     spawned = [
         r
-        for chunk in _in_workers(
-            _validate_chunk, units, store, 2, _documents_lost, context=multiprocessing.get_context("spawn")
-        )
-        for r in chunk
+        for results, _ in _in_lanes(units, store, Budget(), 2, context=multiprocessing.get_context("spawn"))
+        for r in results
     ]
     assert spawned == serial
 
 
-def _die_on_two(n: int) -> int:
-    if n == 2:
-        os._exit(7)  # a worker killed mid-task
-    return n * 10
+class _DieOnTwo(_Documents):
+    """A unit whose worker is killed mid-unit, outside any case, when it holds ``two.json``."""
+
+    __slots__ = ()
+
+    def results(self, store, start):
+        if self.files[0].name == "two.json":
+            os._exit(7)
+        return super().results(store, start)
 
 
-def test_a_dying_worker_loses_only_its_own_units():
+def test_a_dying_worker_loses_only_its_own_units(tmp_path):
     store = SchemaStore.load(SCHEMAS)
-    units = [(1,), (2,), (3,)]
-    got = list(_in_workers(_die_on_two, units, store, 2, lambda unit, why: ("lost", unit[0], why)))
-    assert len(got) == 3
-    assert got[1][:2] == ("lost", 2)
-    for value, unit in zip(got, units, strict=True):
-        assert value == unit[0] * 10 or value[:2] == ("lost", unit[0])
+    files = []
+    for name in ("one.json", "two.json", "three.json"):
+        files.append(tmp_path / name)
+        files[-1].write_text('{"id": "t"}', encoding="utf-8")
+    units = [_DieOnTwo((path,), "v1_0/task.json", "strict", "warn", {}) for path in files]
+    got = [results for results, _ in _in_lanes(units, store, Budget(), 2)]
+    assert [len(results) for results in got] == [1, 1, 1]
+    assert got[1][0].outcome.value == "errored" and got[1][0].suite == files[1].as_posix()
+    assert got[1][0].reason.startswith("worker process failed: the validating process ended")
+    assert [r.outcome.value for r in (got[0][0], got[2][0])] == ["failed", "failed"]  # judged
 
 
 def test_ctrl_c_stops_the_workers_without_a_traceback(tmp_path):

@@ -21,6 +21,7 @@ from a2a_schema_suite.engines import MINIATURE_GROUP
 from a2a_schema_suite.registry import SchemaStore
 from a2a_schema_suite.results import Outcome
 from a2a_schema_suite.runner import run_paths
+from a2a_schema_suite.sandbox import Budget
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -287,7 +288,7 @@ def test_a_crash_in_the_mutation_audit_is_one_visible_problem_and_the_report_is_
 def test_run_paths_in_process_contains_the_crash(installed, tmp_path, jobs):
     path = suite(tmp_path, *CRASH_SUITE)
     store = SchemaStore.load(REPO / "schemas", "miniature:crashing")
-    results = list(run_paths([path], store, jobs=jobs))
+    results = list(run_paths([path], store, budget=Budget() if jobs > 1 else None, jobs=jobs))
     assert [(r.description, r.outcome) for r in results] == [
         ("first", Outcome.PASSED),
         ("crashes", Outcome.ERRORED),

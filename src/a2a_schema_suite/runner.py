@@ -13,21 +13,16 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-import multiprocessing
-import os
-import sys
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from jsonschema.protocols import Validator
 
 from a2a_schema_suite import sandbox, streamrules
-from a2a_schema_suite.candidates import AUTO  # re-exported: detect each document's schema
+from a2a_schema_suite.candidates import AUTO
 from a2a_schema_suite.guard import Crash, contain, load_error_detail
 from a2a_schema_suite.judging import (
     document_errors,
@@ -237,32 +232,73 @@ def run_suites(
     store: SchemaStore,
     options: RunOptions = RunOptions(),
     orphans: Iterable[Path] = (),
+    *,
+    budget: sandbox.Budget | None = None,
+    jobs: int = 1,
 ) -> Iterator[CaseResult]:
-    """Run every selected test and stream of every suite; anything unusable yields *errored*."""
+    """Run every selected test and stream of every suite (after an *errored* result for each
+    orphan stream); anything unusable yields *errored*. ``budget``, ``jobs``: see the module."""
     orphan_results = (_orphan_result(o) for o in (orphans if options.select is None else ()))
-    suites = (r for item in items for r in suite_results(item, store, options))
+    if budget is None:
+        _in_process(jobs)
+        suites: Iterable[CaseResult] = (r for item in items for r in suite_results(item, store, options))
+    else:
+        units = [_LoadedSuite(item, options) for item in items]
+        suites = (r for results, _ in _in_lanes(units, store, budget, jobs) for r in results)
     return _until_first_failure(itertools.chain(orphan_results, suites), options.fail_fast)
 
 
 def run_paths(
-    inputs: Sequence[Path], store: SchemaStore, options: RunOptions = RunOptions(), jobs: int = 1
+    inputs: Sequence[Path],
+    store: SchemaStore,
+    options: RunOptions = RunOptions(),
+    *,
+    budget: sandbox.Budget | None = None,
+    jobs: int = 1,
+    on_result: Callable[[CaseResult], None] | None = None,
+    shard: Shard | None = None,
 ) -> Iterator[CaseResult]:
-    """Discover, load and run the suites under ``inputs`` (what ``a2a-schema-suite run`` does).
+    """Discover, load and run the suites under ``inputs`` (what ``a2a-schema-suite run`` does);
+    the JSONL files no suite references come first, errored. ``budget``, ``jobs``: see the module.
 
-    With ``jobs > 1`` each suite file is loaded and run in a worker process; the results are
-    the same, in the same order, as with one process.
+    ``on_result`` sees each case's result as soon as it is known (a progress line; in lanes, in
+    any order). ``shard``: only its part of the suite files; the JSONL files no suite references
+    are found by shard 1. In lanes, the results are yielded once every suite has run, and if
+    interrupted (Ctrl-C, SIGTERM) the exception carries the results so far as ``partial``.
     """
-    units = [(path, name, options, root) for path, name, root in discover_roots(inputs)]
-    if jobs <= 1 or len(units) <= 1:
-        suites = list(load_suites(inputs))
-        yield from run_suites(suites, store, options, orphan_streams(inputs, suites))
-        return
-    outcomes = list(_in_workers(_run_suite_file, units, store, jobs, _suite_file_lost))
-    loaded = [item for items, _ in outcomes for item in items]
-    orphans = orphan_streams(inputs, loaded)
+    found = discover_roots(inputs)
+    if shard is not None:
+        found = shard.pick(found)
+    suites: Iterable[CaseResult]
+    if budget is None:
+        _in_process(jobs)
+        loaded = [item for path, name, root in found for item in load_suite_file(path, name, root)]
+        suites = (r for item in loaded for r in suite_results(item, store, options))
+        if on_result is not None:
+            suites = _seen(suites, on_result)
+    else:
+        units = [_SuiteFile(path, name, root, options) for path, name, root in found]
+        outcomes: list[tuple[list[CaseResult], Any]] = []
+        try:
+            for outcome in _in_lanes(units, store, budget, jobs, on_result):
+                outcomes.append(outcome)
+        except KeyboardInterrupt as exc:
+            exc.partial = [r for results, _ in outcomes for r in results]  # type: ignore[attr-defined]
+            raise
+        loaded = [item for _, items in outcomes if items is not None for item in items]
+        suites = (r for results, _ in outcomes for r in results)
+    if shard is not None and shard.index != 1:
+        orphans: list[Path] = []
+    else:  # shard 1 reads every suite file for what it references (it runs only its own)
+        orphans = orphan_streams(inputs, loaded if shard is None else load_suites(inputs))
     orphan_results = (_orphan_result(o) for o in (orphans if options.select is None else ()))
-    results = (r for _, unit in outcomes for r in unit)
-    yield from _until_first_failure(itertools.chain(orphan_results, results), options.fail_fast)
+    yield from _until_first_failure(itertools.chain(orphan_results, suites), options.fail_fast)
+
+
+def _seen(results: Iterable[CaseResult], on_result: Callable[[CaseResult], None]) -> Iterator[CaseResult]:
+    for result in results:
+        on_result(result)
+        yield result
 
 
 def validate_documents(
@@ -270,77 +306,47 @@ def validate_documents(
     schema: str | None,
     store: SchemaStore,
     profile: str = DEFAULT_PROFILE,
-    jobs: int = 1,
     policy: str = DEFAULT_POLICY,
     refused: Mapping[Path, str] | None = None,
+    *,
+    budget: sandbox.Budget | None = None,
+    jobs: int = 1,
 ) -> Iterator[CaseResult]:
     """Validate the user's own documents (``.jsonl`` files are streams): valid -> passed.
 
     ``refused``: the files the confined walker refused, each with its reason (errored, unread).
-
-    ``schema`` None or ``"auto"``: each file's schema is detected from its shape. With
-    ``jobs > 1`` the files are validated in worker processes (each stream alone, other
-    documents in chunks); the results come in the order of ``files``.
+    ``schema`` None or ``"auto"``: each file's schema is detected from its shape. ``budget``,
+    ``jobs``: see the module (in lanes each stream is a unit alone, other documents come in
+    chunks); the results come in the order of ``files``.
     """
     files = list(files)
     refused = refused or {}
-    if jobs > 1 and len(files) > 1:
-        units = [(chunk, schema, profile, policy, _among(refused, chunk)) for chunk in _chunks(files, jobs)]
-        for results in _in_workers(_validate_chunk, units, store, jobs, _documents_lost):
-            yield from results
+    if budget is None:
+        _in_process(jobs)
+        yield from _documents(files, schema, store, profile, policy, refused)
         return
+    units = [
+        _Documents(tuple(chunk), schema, profile, policy, _among(refused, chunk))
+        for chunk in _chunks(files, max(jobs, 1))
+    ]
+    for results, _ in _in_lanes(units, store, budget, jobs):
+        yield from results
+
+
+def _documents(
+    files: Sequence[Path],
+    schema: str | None,
+    store: SchemaStore,
+    profile: str,
+    policy: str,
+    refused: Mapping[Path, str],
+) -> Iterator[CaseResult]:
     for path in files:
         started = time.perf_counter()
         name = path.as_posix()
         sandbox.announce((name, schema or AUTO, name, True, None, None))
         result = validate_file(path, schema, store, profile, policy, refused.get(path))
         yield dataclasses.replace(result, duration=time.perf_counter() - started)
-
-
-# ---------------------------------------------------------------------------------------------
-# Process pool: spawn-safe top-level functions, one schema store per worker, results in order
-
-_worker_store: SchemaStore | None = None
-
-R = TypeVar("R")
-
-
-def _init_worker(store: SchemaStore) -> None:
-    global _worker_store
-    _worker_store = store
-    # Ctrl-C is the parent's to handle: it stops the pool; workers must not print tracebacks,
-    # and end by themselves if the parent dies (even by SIGKILL).
-    sandbox.become_worker(os.getppid())
-
-
-def _store() -> SchemaStore:
-    if _worker_store is None:  # pragma: no cover - only if called outside a pool worker
-        raise RuntimeError("worker used before its initializer ran")
-    return _worker_store
-
-
-def _run_suite_file(
-    path: Path, name: str, options: RunOptions, root: Path | None = None
-) -> tuple[tuple[Suite | SuiteProblem, ...], list[CaseResult]]:
-    """Worker: load and run one suite file; return its suites without their tests (for orphan
-    detection)."""
-    items = load_suite_file(path, name, root)
-    results = [r for item in items for r in suite_results(item, _store(), options)]
-    return tuple(_without_tests(item) for item in items), results
-
-
-def _without_tests(item: Suite | SuiteProblem) -> Suite | SuiteProblem:
-    return dataclasses.replace(item, tests=()) if isinstance(item, Suite) else item
-
-
-def _validate_chunk(
-    files: list[Path],
-    schema: str | None,
-    profile: str,
-    policy: str = DEFAULT_POLICY,
-    refused: Mapping[Path, str] | None = None,
-) -> list[CaseResult]:
-    return list(validate_documents(files, schema, _store(), profile, policy=policy, refused=refused))
 
 
 def _among(refused: Mapping[Path, str], chunk: list[Path]) -> dict[Path, str]:
@@ -362,81 +368,20 @@ def _chunks(files: list[Path], jobs: int) -> list[list[Path]]:
     return chunks
 
 
-def _lost_reason(why: str) -> str:
-    """Why a unit (or its rest) has no results: its worker failed, or the run budget was spent."""
-    return why if why.startswith(sandbox.NOT_RUN) else f"worker process failed: {why}"
-
-
-def _suite_file_lost(
-    unit: tuple[Path, str, RunOptions, Path], why: str
-) -> tuple[tuple[SuiteProblem], list[CaseResult]]:
-    path, name, _, _ = unit
-    problem = SuiteProblem(name, path, ())
-    return (problem,), [errored(name, "", "<suite file>", None, _lost_reason(why))]
-
-
-def _documents_lost(unit: tuple[list[Path], str | None, str, str], why: str) -> list[CaseResult]:
-    files, schema = unit[0], unit[1] or AUTO
-    return [errored(p.as_posix(), schema, p.as_posix(), True, _lost_reason(why)) for p in files]
-
-
-def _pool_context() -> Any:
-    # fork is the fast start on Linux (workers inherit the loaded modules and store); elsewhere
-    # the platform default (spawn), for which every function here is importable by name.
-    if sys.platform == "linux":
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context()
-
-
-def _in_workers(
-    function: Callable[..., R],
-    units: Sequence[tuple[Any, ...]],
-    store: SchemaStore,
-    jobs: int,
-    lost: Callable[[tuple[Any, ...], str], R],
-    context: Any = None,
-) -> Iterator[R]:
-    """``function(*unit)`` for every unit in a pool of ``jobs`` processes, yielded in unit order.
-
-    A worker that dies (killed, out of memory) turns the units it did not finish into
-    ``lost(unit, reason)`` instead of losing the results of the others.
-    """
-    pool = ProcessPoolExecutor(
-        max_workers=min(jobs, len(units)),
-        mp_context=context or _pool_context(),
-        initializer=_init_worker,
-        initargs=(store,),
-    )
-    try:
-        futures: list[Future[R]] = [pool.submit(function, *unit) for unit in units]
-        for unit, future in zip(units, futures, strict=True):
-            try:
-                yield future.result()
-            except BrokenProcessPool as exc:
-                yield lost(unit, str(exc) or "a worker process ended abruptly")
-    except BaseException:
-        _stop(pool)
-        raise
-    pool.shutdown(wait=True)
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Cancel what has not started and end the workers now (Ctrl-C, or an error in the parent)."""
-    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
-    if terminate is not None:
-        terminate()
-        return
-    # Before 3.14 there is no public way: end the processes first, then shut down *waiting* for
-    # the pool's manager thread, so its cleanup is over before the interpreter's exit hook
-    # touches the same pipe (otherwise 3.11 can print "Bad file descriptor" on the way out).
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        process.terminate()
-    pool.shutdown(wait=True, cancel_futures=True)
+def _in_process(jobs: int) -> None:
+    if jobs != 1:
+        raise ValueError(f"jobs={jobs}: only a run under a budget has lanes (pass budget=Budget())")
 
 
 # ---------------------------------------------------------------------------------------------
-# Budgeted runs: every case in a worker process under a time budget and a memory ceiling
-# (sandbox.py); the CLI always runs this way.
+# Sandbox lanes: each unit (a suite file, a loaded suite, a chunk of documents) is run by a worker
+# process that holds the schema store; every case under the budget (sandbox.run_units). The units
+# are pickled to the workers, and every function here is importable by name (spawn works too).
+
+_worker_store: SchemaStore | None = None
+
+#: probe/steps.py asks the runner for the start method; its home is sandbox.pool_context
+_pool_context = sandbox.pool_context
 
 
 def _init_lane(store: SchemaStore) -> None:
@@ -444,153 +389,116 @@ def _init_lane(store: SchemaStore) -> None:
     _worker_store = store
 
 
+def _store() -> SchemaStore:
+    if _worker_store is None:  # pragma: no cover - only if called outside a lane
+        raise RuntimeError("worker used before its setup ran")
+    return _worker_store
+
+
+def _lost_reason(why: str) -> str:
+    """Why a unit (or its rest) has no results: its worker failed, or the run budget was spent."""
+    return why if why.startswith(sandbox.NOT_RUN) else f"worker process failed: {why}"
+
+
+@dataclass(frozen=True, slots=True)
+class _SuiteFile:
+    """A suite file, loaded and run in the lane; its payload is its suites without their tests
+    (for orphan detection)."""
+
+    path: Path
+    name: str
+    root: Path | None
+    options: RunOptions
+
+    def results(self, store: SchemaStore, start: int) -> Generator[CaseResult, None, Any]:
+        """From the ``start``-th selected case on, counted over all the file's suites."""
+        items = load_suite_file(self.path, self.name, self.root)
+        for item in items:
+            selected = 1  # a suite problem is one errored result
+            if isinstance(item, Suite):
+                selected = len(
+                    [t for t in item.cases if selects(self.options.select, f"{item.name} > {t.description}")]
+                )
+            if start < selected:
+                yield from suite_results(item, store, self.options, start)
+            start = max(0, start - selected)
+        return tuple(dataclasses.replace(i, tests=()) if isinstance(i, Suite) else i for i in items)
+
+    def lost(self, why: str) -> tuple[list[CaseResult], Any]:
+        problem = SuiteProblem(self.name, self.path, ())
+        return [errored(self.name, "", "<suite file>", None, _lost_reason(why))], (problem,)
+
+
+@dataclass(frozen=True, slots=True)
+class _LoadedSuite:
+    """A suite loaded already (``check`` runs the suites it checked)."""
+
+    item: Suite | SuiteProblem
+    options: RunOptions
+
+    def results(self, store: SchemaStore, start: int) -> Generator[CaseResult, None, Any]:
+        yield from suite_results(self.item, store, self.options, start)
+
+    def lost(self, why: str) -> tuple[list[CaseResult], Any]:
+        schema = self.item.schema if isinstance(self.item, Suite) else ""
+        return [errored(self.item.name, schema, "<suite file>", None, _lost_reason(why))], None
+
+
+@dataclass(frozen=True, slots=True)
+class _Documents:
+    """A chunk of the user's documents (a stream is a chunk alone)."""
+
+    files: tuple[Path, ...]
+    schema: str | None
+    profile: str
+    policy: str
+    refused: Mapping[Path, str]
+
+    def results(self, store: SchemaStore, start: int) -> Generator[CaseResult, None, Any]:
+        yield from _documents(self.files[start:], self.schema, store, self.profile, self.policy, self.refused)
+
+    def lost(self, why: str) -> tuple[list[CaseResult], Any]:
+        schema = self.schema or AUTO
+        return [
+            errored(p.as_posix(), schema, p.as_posix(), True, _lost_reason(why)) for p in self.files
+        ], None
+
+
+_Unit = _SuiteFile | _LoadedSuite | _Documents
+
+
+def _unit_task(unit: _Unit, *, start: int = 0) -> Generator[CaseResult, None, Any]:
+    """In a lane: the results of ``unit`` from its ``start``-th case on; its payload last."""
+    return (yield from unit.results(_store(), start))
+
+
+def _unit_lost(unit: tuple[_Unit], why: str) -> tuple[list[CaseResult], Any]:
+    return unit[0].lost(why)
+
+
 def _case_errored(case: sandbox.CaseInfo, reason: str) -> CaseResult:
     suite, schema, description, expected, line, source = case
     return errored(suite, schema, description, expected, reason, line=line, source=source)
 
 
-def _suite_file_task(
-    path: Path, name: str, options: RunOptions, root: Path | None = None, *, start: int = 0
-) -> Generator[CaseResult, None, tuple[Suite | SuiteProblem, ...]]:
-    """Worker: load one suite file and run it from its ``start``-th case (counted over all its
-    suites); returns its suites without their tests (for orphan detection)."""
-    items = load_suite_file(path, name, root)
-    for item in items:
-        selected = 1  # a suite problem is one errored result
-        if isinstance(item, Suite):
-            selected = len(
-                [t for t in item.cases if selects(options.select, f"{item.name} > {t.description}")]
-            )
-        if start < selected:
-            yield from suite_results(item, _store(), options, start)
-        start = max(0, start - selected)
-    return tuple(_without_tests(item) for item in items)
-
-
-def _suite_task(
-    item: Suite | SuiteProblem, options: RunOptions, *, start: int = 0
-) -> Generator[CaseResult, None, None]:
-    yield from suite_results(item, _store(), options, start)
-
-
-def _documents_task(
-    files: list[Path],
-    schema: str | None,
-    profile: str,
-    policy: str = DEFAULT_POLICY,
-    refused: Mapping[Path, str] | None = None,
-    *,
-    start: int = 0,
-) -> Generator[CaseResult, None, None]:
-    yield from validate_documents(files[start:], schema, _store(), profile, policy=policy, refused=refused)
-
-
-def _suite_lost(unit: tuple[Any, ...], why: str) -> tuple[list[CaseResult], Any]:
-    item = unit[0]
-    return [errored(item.name, getattr(item, "schema", ""), "<suite file>", None, _lost_reason(why))], None
-
-
-def _suite_file_lost_results(unit: tuple[Any, ...], why: str) -> tuple[list[CaseResult], Any]:
-    problem, results = _suite_file_lost(unit, why)
-    return results, problem
-
-
-def _documents_lost_results(unit: tuple[Any, ...], why: str) -> tuple[list[CaseResult], Any]:
-    return _documents_lost(unit, why), None
-
-
-def _budgeted(
-    task: sandbox.Task,
-    units: Sequence[tuple[Any, ...]],
+def _in_lanes(
+    units: Sequence[_Unit],
     store: SchemaStore,
     budget: sandbox.Budget,
     jobs: int,
-    lost: Callable[[tuple[Any, ...], str], tuple[list[CaseResult], Any]],
     on_result: Callable[[CaseResult], None] | None = None,
+    context: Any = None,
 ) -> Iterator[tuple[list[CaseResult], Any]]:
+    """``(results, payload)`` of every unit, in unit order, each case under ``budget`` in one of
+    ``jobs`` lanes (``context``: the start method, default :func:`sandbox.pool_context`)."""
     return sandbox.run_units(
-        task,
-        units,
+        _unit_task,
+        [(unit,) for unit in units],
         budget=budget,
         jobs=jobs,
         setup=functools.partial(_init_lane, store),
         errored=_case_errored,
-        lost=lost,
-        context=_pool_context(),
+        lost=_unit_lost,
+        context=context or sandbox.pool_context(),
         on_result=on_result,
     )
-
-
-def run_paths_budgeted(
-    inputs: Sequence[Path],
-    store: SchemaStore,
-    options: RunOptions,
-    jobs: int,
-    budget: sandbox.Budget,
-    on_result: Callable[[CaseResult], None] | None = None,
-    shard: Shard | None = None,
-) -> Iterator[CaseResult]:
-    """:func:`run_paths` with every case under ``budget`` (same results, same order).
-
-    If interrupted (Ctrl-C, SIGTERM), the exception carries the results so far as ``partial``.
-    ``on_result`` sees each case's result as soon as a worker has it (a progress line); the
-    results are yielded once every suite has run (orphan streams come first). ``shard``: only
-    its part of the suite files; the JSONL files no suite references are found by shard 1.
-    """
-    found = discover_roots(inputs)
-    if shard is not None:
-        found = shard.pick(found)
-    units = [(path, name, options, root) for path, name, root in found]
-    outcomes: list[tuple[list[CaseResult], Any]] = []
-    try:
-        for outcome in _budgeted(
-            _suite_file_task, units, store, budget, jobs, _suite_file_lost_results, on_result
-        ):
-            outcomes.append(outcome)
-    except KeyboardInterrupt as exc:
-        exc.partial = [r for results, _ in outcomes for r in results]  # type: ignore[attr-defined]
-        raise
-    loaded: Iterable[Suite | SuiteProblem] = [
-        item for _, items in outcomes if items is not None for item in items
-    ]
-    if shard is not None and shard.index != 1:
-        orphans: list[Path] = []
-    else:  # shard 1 reads every suite file for what it references (it runs only its own)
-        orphans = orphan_streams(inputs, loaded if shard is None else load_suites(inputs))
-    orphan_results = (_orphan_result(o) for o in (orphans if options.select is None else ()))
-    suites = (r for results, _ in outcomes for r in results)
-    yield from _until_first_failure(itertools.chain(orphan_results, suites), options.fail_fast)
-
-
-def run_suites_budgeted(
-    items: Sequence[Suite | SuiteProblem],
-    store: SchemaStore,
-    options: RunOptions,
-    budget: sandbox.Budget,
-    jobs: int = 1,
-) -> Iterator[CaseResult]:
-    """:func:`run_suites` of loaded suites (no orphans) with every case under ``budget``."""
-    for results, _ in _budgeted(
-        _suite_task, [(item, options) for item in items], store, budget, jobs, _suite_lost
-    ):
-        yield from results
-
-
-def validate_documents_budgeted(
-    files: Iterable[Path],
-    schema: str | None,
-    store: SchemaStore,
-    profile: str,
-    jobs: int,
-    budget: sandbox.Budget,
-    policy: str = DEFAULT_POLICY,
-    refused: Mapping[Path, str] | None = None,
-) -> Iterator[CaseResult]:
-    """:func:`validate_documents` with every document under ``budget`` (same results, order)."""
-    files = list(files)
-    refused = refused or {}
-    units = [
-        (chunk, schema, profile, policy, _among(refused, chunk)) for chunk in _chunks(files, max(jobs, 1))
-    ]
-    for results, _ in _budgeted(_documents_task, units, store, budget, jobs, _documents_lost_results):
-        yield from results

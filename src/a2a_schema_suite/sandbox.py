@@ -26,6 +26,7 @@ import collections
 import contextlib
 import ctypes
 import ctypes.util
+import multiprocessing
 import os
 import signal
 import sys
@@ -89,6 +90,14 @@ CaseInfo = tuple[str, str, str, "bool | None", "int | None", "str | None"]
 
 #: A unit's task in a worker: a generator of results; its return value is the unit's payload.
 Task = Callable[..., Generator[Any, None, Any]]
+
+
+def pool_context() -> Any:
+    """The start method of the lanes: fork on Linux (workers inherit the loaded modules and the
+    store); elsewhere the platform default (spawn), for which every task is importable by name."""
+    if sys.platform == "linux":
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -187,7 +187,6 @@ def _audited(args: tuple[Any, ...], store: Any, run_budget: float, memory_ceilin
 
     from a2a_schema_suite import sandbox
     from a2a_schema_suite.commands._options import budget
-    from a2a_schema_suite.runner import _pool_context
 
     limits = budget(float("inf"), memory_ceiling, run_budget)
     try:
@@ -196,7 +195,7 @@ def _audited(args: tuple[Any, ...], store: Any, run_budget: float, memory_ceilin
             args,
             budget=limits,
             setup=functools.partial(_set_worker_store, store),
-            context=_pool_context(),
+            context=sandbox.pool_context(),
         )
     except sandbox.OverBudget as exc:
         reason = str(exc)

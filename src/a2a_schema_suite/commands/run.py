@@ -69,7 +69,7 @@ def command(
     """
     from a2a_schema_suite.console import Progress
     from a2a_schema_suite.run_report import RunReport
-    from a2a_schema_suite.runner import RunOptions, run_paths_budgeted
+    from a2a_schema_suite.runner import RunOptions, run_paths
 
     roots = choose_roots(schemas, cases, paths)
     inputs = case_inputs(roots, paths)
@@ -84,12 +84,12 @@ def command(
         shard = shard.with_units([name for _, name, _ in discover_roots(inputs)])
     with Progress("run", "results") as progress:
         results, interrupted = collect(
-            run_paths_budgeted(
+            run_paths(
                 inputs,
                 store,
                 options,
-                jobs,
-                budget(time_budget, memory_ceiling, run_budget),
+                budget=budget(time_budget, memory_ceiling, run_budget),
+                jobs=jobs,
                 on_result=lambda _: progress.advance(),
                 shard=shard,
             )

@@ -92,10 +92,11 @@ def command(
       a2a-schema-suite validate --version v1_0 --non-a2a note fixtures/
       a2a-schema-suite validate --schema v1_0/task.json task1.json task2.json
     """
+    from a2a_schema_suite.candidates import AUTO
     from a2a_schema_suite.candidates import auto as auto_schema
     from a2a_schema_suite.console import Progress
     from a2a_schema_suite.run_report import RunReport
-    from a2a_schema_suite.runner import AUTO, validate_documents_budgeted
+    from a2a_schema_suite.runner import validate_documents
 
     stdin_file, files = _stdin_document(files)
     found = list(documents(files))
@@ -119,15 +120,15 @@ def command(
     with Progress("validate", "documents", total=len(files)) as progress:
         results, interrupted = collect(
             progress.track(
-                validate_documents_budgeted(
+                validate_documents(
                     files,
                     auto_schema(pinned) if auto else schema_ref,
                     store,
                     profile or "strict",
-                    jobs,
-                    budget(time_budget, memory_ceiling, run_budget),
                     policy or "warn",
                     refused,
+                    budget=budget(time_budget, memory_ceiling, run_budget),
+                    jobs=jobs,
                 )
             )
         )

@@ -88,7 +88,7 @@ def check(
     directory is among ``paths``. ``drift``: run ``drift`` for each version whose descriptor
     names its proto (:mod:`.drift`), ``protos`` giving a version's proto file (``--proto``).
     """
-    from a2a_schema_suite.runner import RunOptions, run_suites, run_suites_budgeted
+    from a2a_schema_suite.runner import RunOptions, run_suites
     from a2a_schema_suite.suite import orphan_streams
 
     tree, findings = load_tree(schema_root)
@@ -145,11 +145,9 @@ def check(
     # proto-drift says per version what it did (a pass, findings, or why it did not run)
     skipped = {"proto-drift", "dead-def"} if scoped else {"proto-drift"}
     results = findings + clean_passes(findings, counts, skipped=skipped)
-    if run and budget is None:
-        results += run_suites(suites, store, RunOptions())
-    elif run:
+    if run:
         try:
-            for result in run_suites_budgeted(suites, store, RunOptions(), budget):
+            for result in run_suites(suites, store, RunOptions(), budget=budget):
                 results.append(result)
         except KeyboardInterrupt as exc:
             exc.partial = results  # type: ignore[attr-defined]
