@@ -25,6 +25,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -408,9 +409,15 @@ def validate_document(
     engine: str = "jsonschema",
     name: str = "<document>",
     version: str | None = None,
-    roots: str | None = None,
+    roots: str | Roots | None = None,
 ) -> Any:
     """Validate one JSON document (a parsed value) as ``a2a-schema-suite validate`` does.
+
+    ``data`` may also be a file: an :class:`os.PathLike` (a :class:`pathlib.Path`; a ``str`` is a
+    JSON string) to a JSON document or a ``.jsonl`` stream, read as strictly as the CLI reads it,
+    and named by its path. ``roots`` may also be a sample's own :class:`Roots`
+    (``roots=a2a_case.roots``), and the data (or path) of a pytest plugin sample is judged with
+    the roots the plugin took it from (:mod:`a2a_schema_suite.testing` relies on both).
 
     Returns the :class:`~a2a_schema_suite.results.CaseResult` the CLI reports: ``actual_valid``
     is the spec verdict, ``outcome`` is ``passed``, ``failed``, ``warning`` (valid, with policy
@@ -424,7 +431,7 @@ def validate_document(
     schema (with suggestions), profile, policy or engine.
     """
     from a2a_schema_suite.candidates import auto, parse_auto
-    from a2a_schema_suite.judging import document_result
+    from a2a_schema_suite.judging import document_result, stream_line_schema, validate_file
     from a2a_schema_suite.registry import SchemaError
 
     _check_choices(profile, policy)
@@ -439,7 +446,15 @@ def validate_document(
             raise ValueError(f"unknown version {version!r} (versions: {', '.join(store.versions)})")
         schema = auto(version)
     try:
-        result = document_result(data, schema, store, profile, policy, name)
+        if isinstance(data, os.PathLike):
+            path = Path(data)
+            if not parse_auto(schema)[0]:  # a bad schema raises before the file is read
+                store.validator(
+                    stream_line_schema(store, schema) if path.suffix == ".jsonl" else schema, profile
+                )
+            result = validate_file(path, schema, store, profile, policy)
+        else:
+            result = document_result(data, schema, store, profile, policy, name)
     except SchemaError as exc:
         raise ValueError(str(exc)) from None
     return dataclasses.replace(result, roots=found)
@@ -466,15 +481,8 @@ def validate_stream(
     :class:`ValueError` as :func:`validate_document` does; an unreadable file raises
     :class:`ValueError` too.
     """
-    from a2a_schema_suite import candidates
-    from a2a_schema_suite.detection import detect_stream
     from a2a_schema_suite.jsonio import LoadFailure, iter_jsonl, loads
-    from a2a_schema_suite.judging import (
-        judge_candidates,
-        stream_line_errors,
-        stream_line_schema,
-        stream_result,
-    )
+    from a2a_schema_suite.judging import stream_result
     from a2a_schema_suite.registry import SchemaError
 
     _check_choices(profile, policy)
@@ -498,21 +506,6 @@ def validate_stream(
                     lines.append((number, None, exc.error))
             else:
                 lines.append((number, event, None))
-    if schema in ("", candidates.AUTO):
-        detection = detect_stream(value for _, value, error in lines if error is None)
-        if not detection.is_a2a:
-            return dataclasses.replace(candidates.not_a2a(label, detection), roots=found)
-        schemas = candidates.targets(detection, store)
-
-        def errors_of(ref: str) -> Any:
-            validator = store.validator(stream_line_schema(store, ref), profile)
-            return stream_line_errors(lines, store.resolve(ref)[0], validator, policy)
-
-        try:
-            judged = judge_candidates(label, detection, schemas, errors_of, policy, store)
-        except SchemaError as exc:
-            raise ValueError(str(exc)) from None
-        return dataclasses.replace(judged, roots=found)
     try:
         result = stream_result(lines, schema, store, profile, policy, label)
     except SchemaError as exc:

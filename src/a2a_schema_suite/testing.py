@@ -14,8 +14,6 @@ nothing.
 
 from __future__ import annotations
 
-import dataclasses
-import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,7 +34,8 @@ def verdict(
     policy: str = "warn",
     roots: str | Roots | None = None,
 ) -> Any:
-    """The :class:`~a2a_schema_suite.results.CaseResult` ``validate`` gives ``doc``.
+    """The :class:`~a2a_schema_suite.results.CaseResult` ``validate`` gives ``doc``: what
+    :func:`a2a_schema_suite.api.validate_document` returns (the same store and defaults).
 
     ``doc``: a JSON value, or a path (``str`` paths are JSON strings; pass a :class:`pathlib.Path`)
     to a JSON document or a ``.jsonl`` stream, read as strictly as the CLI reads it. ``schema``:
@@ -47,22 +46,11 @@ def verdict(
     of an ``a2a_stream`` sample, is judged with the roots the pytest plugin took it from. Raises
     :class:`ValueError` for a schema that does not exist or does not load.
     """
-    from a2a_schema_suite.api import _api_store
-    from a2a_schema_suite.judging import document_result
-    from a2a_schema_suite.registry import SchemaError
-    from a2a_schema_suite.runner import validate_documents
+    from a2a_schema_suite.api import validate_document
 
-    store, found = _api_store(schemas_dir, engine, roots, doc)
-    try:
-        validator = store.validator(schema, profile)
-    except SchemaError as exc:
-        raise ValueError(str(exc)) from None
-    del validator  # built above so that a bad schema raises before any document is read
-    if isinstance(doc, os.PathLike):
-        result = next(iter(validate_documents([Path(doc)], schema, store, profile, policy=policy)))
-    else:
-        result = document_result(doc, schema, store, profile, policy)  # what validate_document returns
-    return dataclasses.replace(result, roots=found)
+    return validate_document(
+        doc, schema, profile=profile, policy=policy, schemas_dir=schemas_dir, engine=engine, roots=roots
+    )
 
 
 def _lines(result: Any) -> str:
