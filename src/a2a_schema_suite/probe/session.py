@@ -20,6 +20,7 @@ from typing import Any
 
 from a2a_schema_suite import __version__, explain, guard, sandbox
 from a2a_schema_suite.jsonio import LoadFailure, loads
+from a2a_schema_suite.judging import decide
 from a2a_schema_suite.policy import policy_findings
 from a2a_schema_suite.probe.bindings import Call
 from a2a_schema_suite.probe.exchange import MISSING, Errored, Exchange, Recording
@@ -36,7 +37,7 @@ from a2a_schema_suite.probe.http import (
 )
 from a2a_schema_suite.probe.level import Check, Level
 from a2a_schema_suite.registry import SchemaError, SchemaStore
-from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, policy_reason, split_policy
+from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome, policy_reason
 
 USER_AGENT = f"a2a-schema-suite/{__version__} (probe; +https://a2a-schema-suite.dev)"
 
@@ -175,9 +176,8 @@ class ProbeSession:
     ) -> CaseResult:
         """Record one check: ``errors`` judged by the ``--policy`` dial (unless ``outcome`` says),
         a failure's ``reason`` the fix hint; returns the result."""
-        decisive, warnings = split_policy(errors, self.policy)
-        kept = {id(e) for e in (*decisive, *warnings)}
-        errors = tuple(e for e in errors if id(e) in kept)
+        decision = decide(errors, self.policy)
+        decisive, warnings, errors = decision.decisive, decision.warnings, decision.kept
         if outcome is None:
             outcome = Outcome.FAILED if decisive else Outcome.WARNING if warnings else Outcome.PASSED
         if reason is None and outcome is Outcome.WARNING and not decisive:
