@@ -380,9 +380,6 @@ def _in_process(jobs: int) -> None:
 
 _worker_store: SchemaStore | None = None
 
-#: probe/steps.py asks the runner for the start method; its home is sandbox.pool_context
-_pool_context = sandbox.pool_context
-
 
 def _init_lane(store: SchemaStore) -> None:
     global _worker_store

@@ -109,9 +109,9 @@ def _set_worker_store(store: SchemaStore) -> None:
 
 
 def _worker_context() -> Any:
-    from a2a_schema_suite.runner import _pool_context
+    from a2a_schema_suite.sandbox import pool_context
 
-    return _pool_context()
+    return pool_context()
 
 
 def answer_errors(ref: str, profile: str, policy: str, document: Any) -> tuple[ErrorDetail, ...] | None:
