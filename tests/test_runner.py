@@ -10,6 +10,7 @@ from a2a_schema_suite.results import Outcome
 from a2a_schema_suite.run_report import RunReport
 from a2a_schema_suite.runner import RunOptions, run_suites, validate_documents
 from a2a_schema_suite.suite import load_suites
+from conftest import CASES, SCHEMAS
 
 
 def root_with(tmp_path: Path, schemas: dict[str, dict]) -> SchemaStore:
@@ -143,3 +144,28 @@ def test_huge_values_are_not_echoed_whole_in_messages(store):
     assert len(message) < MAX_MESSAGE + 100
     assert "characters elided" in message
     assert message.endswith(errors[0].message[-50:])  # the tail (the reason) is kept
+
+
+def test_run_and_check_discover_the_suite_files_once(monkeypatch):
+    """Issue 26 item 4: ``run`` found the suite files three times (the shard, the run, the
+    report's file list) and ``check`` twice; each command now walks for them once."""
+    from click.testing import CliRunner
+
+    from a2a_schema_suite import files
+    from a2a_schema_suite.cli import main
+
+    cases = CASES / "v0_3" / "streams"
+    walks: list[tuple[str, ...]] = []
+    real = files.walk
+
+    def counting(root, suffixes=(".json",), **kwargs):
+        if Path(root) == cases:  # not the schema root's own walk
+            walks.append(tuple(suffixes))
+        return real(root, suffixes, **kwargs)
+
+    monkeypatch.setattr(files, "walk", counting)
+    for command in (["run", "--shard", "1/2"], ["run"], ["check"]):
+        walks.clear()
+        done = CliRunner().invoke(main, [*command, "--schemas", str(SCHEMAS), str(cases)])
+        assert done.exit_code in (0, 1), done.output
+        assert walks.count((".json",)) == 1, (command, walks)

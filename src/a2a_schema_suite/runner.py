@@ -43,7 +43,6 @@ from a2a_schema_suite.suite import (
     SuiteProblem,
     discover_roots,
     load_suite_file,
-    load_suites,
     orphan_streams,
 )
 
@@ -257,6 +256,7 @@ def run_paths(
     jobs: int = 1,
     on_result: Callable[[CaseResult], None] | None = None,
     shard: Shard | None = None,
+    found: Sequence[tuple[Path, str, Path]] | None = None,
 ) -> Iterator[CaseResult]:
     """Discover, load and run the suites under ``inputs`` (what ``a2a-schema-suite run`` does);
     the JSONL files no suite references come first, errored. ``budget``, ``jobs``: see the module.
@@ -265,10 +265,11 @@ def run_paths(
     any order). ``shard``: only its part of the suite files; the JSONL files no suite references
     are found by shard 1. In lanes, the results are yielded once every suite has run, and if
     interrupted (Ctrl-C, SIGTERM) the exception carries the results so far as ``partial``.
+    ``found``: the suite files under ``inputs`` as :func:`~a2a_schema_suite.suite.discover_roots`
+    gives them, when the caller has them already (a run discovers its suite files once).
     """
-    found = discover_roots(inputs)
-    if shard is not None:
-        found = shard.pick(found)
+    every = list(found) if found is not None else discover_roots(inputs)
+    found = shard.pick(every) if shard is not None else every
     suites: Iterable[CaseResult]
     if budget is None:
         _in_process(jobs)
@@ -290,7 +291,8 @@ def run_paths(
     if shard is not None and shard.index != 1:
         orphans: list[Path] = []
     else:  # shard 1 reads every suite file for what it references (it runs only its own)
-        orphans = orphan_streams(inputs, loaded if shard is None else load_suites(inputs))
+        every_suite = loaded if shard is None else [i for f in every for i in load_suite_file(*f)]
+        orphans = orphan_streams(inputs, every_suite)
     orphan_results = (_orphan_result(o) for o in (orphans if options.select is None else ()))
     yield from _until_first_failure(itertools.chain(orphan_results, suites), options.fail_fast)
 

@@ -83,13 +83,6 @@ def case_inputs(roots: Roots, paths: tuple[Path, ...]) -> list[Path]:
     return inputs
 
 
-def suite_files(inputs: list[Path]) -> dict[str, Path]:
-    """Each suite's display name -> its file, for reporters that must find it (GitHub ``file=``)."""
-    from a2a_schema_suite.suite import discover
-
-    return {name: path for path, name in discover(inputs)}
-
-
 def load_store(schemas: Path | None, engine: str = "jsonschema") -> SchemaStore:
     """The schema store for a schema root (``None``: bundled); a broken root, or an engine that is
     not installed, is a usage error."""

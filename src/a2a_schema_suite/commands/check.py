@@ -17,7 +17,6 @@ from a2a_schema_suite.commands._options import (
     console_options,
     report_options,
     schemas_option,
-    suite_files,
 )
 from a2a_schema_suite.reporters import emit
 
@@ -85,6 +84,7 @@ def command(
     from a2a_schema_suite.lint.drift import drift_notes
     from a2a_schema_suite.lint.rules import CheckOptions
     from a2a_schema_suite.run_report import RunReport
+    from a2a_schema_suite.suite import discover_roots
 
     roots = choose_roots(schemas, cases, paths)
     given = _protos(protos, roots.schemas)
@@ -96,6 +96,7 @@ def command(
     # it is what is checked (not some of its suites, nor a user's own suites against the bundled
     # schemas, whose $defs serve suites the user does not have)
     whole_root = _same_dir(root.parent / "cases", inputs)
+    found = discover_roots(inputs)  # the suite files, found once for the check and its report
     with Progress("check"):
         results, interrupted = collect(
             result
@@ -109,13 +110,14 @@ def command(
                 # CI's business, not that of a user checking their own suites against them
                 drift=roots.schemas_origin != "bundled" or bool(given),
                 protos=given,
+                found=found,
             )
         )
     schema_files = files.files(root)
     summary = RunReport(
         results,
         roots,
-        files=suite_files(inputs),
+        files={name: path for path, name, _ in found},
         read=(*inputs, *schema_files, root, *given.values()),
         notes=tuple(drift_notes(results)),
     )

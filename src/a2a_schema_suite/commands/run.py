@@ -19,7 +19,6 @@ from a2a_schema_suite.commands._options import (
     policy_option,
     profile_option,
     schemas_option,
-    suite_files,
     validation_options,
 )
 from a2a_schema_suite.reporters import emit
@@ -70,6 +69,7 @@ def command(
     from a2a_schema_suite.console import Progress
     from a2a_schema_suite.run_report import RunReport
     from a2a_schema_suite.runner import RunOptions, run_paths
+    from a2a_schema_suite.suite import discover_roots
 
     roots = choose_roots(schemas, cases, paths)
     inputs = case_inputs(roots, paths)
@@ -78,10 +78,9 @@ def command(
     options = RunOptions(
         profile=profile, policy=policy, select=select, fail_fast=fail_fast, keep_passed=fmt == "json"
     )
+    found = discover_roots(inputs)  # the suite files, found once for the run and its report
     if shard is not None:
-        from a2a_schema_suite.suite import discover_roots
-
-        shard = shard.with_units([name for _, name, _ in discover_roots(inputs)])
+        shard = shard.with_units([name for _, name, _ in found])
     with Progress("run", "results") as progress:
         results, interrupted = collect(
             run_paths(
@@ -92,12 +91,13 @@ def command(
                 jobs=jobs,
                 on_result=lambda _: progress.advance(),
                 shard=shard,
+                found=found,
             )
         )
     summary = RunReport(
         results,
         roots,
-        files=suite_files(inputs),
+        files={name: path for path, name, _ in found},
         read=(*inputs, store.root),
         shard=shard,
         engine=store.engine_label(),

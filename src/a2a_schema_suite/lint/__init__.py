@@ -77,6 +77,7 @@ def check(
     whole_root: bool | None = None,
     drift: bool = True,
     protos: Mapping[str, Path] | None = None,
+    found: list[tuple[Path, str, Path]] | None = None,
 ) -> list[CaseResult]:
     """Lint ``schema_root`` and the suites under ``paths``, then run the suites.
 
@@ -87,6 +88,8 @@ def check(
     suites are every suite of the schema root's project (dead-def runs only then); None: when a
     directory is among ``paths``. ``drift``: run ``drift`` for each version whose descriptor
     names its proto (:mod:`.drift`), ``protos`` giving a version's proto file (``--proto``).
+    ``found``: the suite files under ``paths`` (:func:`~a2a_schema_suite.suite.discover_roots`),
+    when the caller has them already.
     """
     from a2a_schema_suite.runner import RunOptions, run_suites
     from a2a_schema_suite.suite import orphan_streams
@@ -101,7 +104,7 @@ def check(
         findings += drift_results(schema_root, tree.versions, protos or {}, strict=options.strict)
     rules_findings, rules_files = stream_rules_findings(schema_root)
     findings += rules_findings
-    files = discover_roots(paths)
+    files = found if found is not None else discover_roots(paths)
     items = [item for path, name, root in files for item in load_suite_file(path, name, root)]
     suites = [s for s in items if isinstance(s, Suite)]
     problems = [p for p in items if isinstance(p, SuiteProblem)]
