@@ -27,7 +27,7 @@ import docsnippets
 from conftest import CASES, SCHEMAS
 
 #: the page of the docs site that shows the budgets
-SECURITY_PAGE = "README.md"
+SECURITY_PAGE = "explanation/security.md"
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 TASK = {"id": "task-1", "contextId": "ctx-1", "status": {"state": "TASK_STATE_WORKING"}}
@@ -980,7 +980,7 @@ def test_a_recording_holds_no_credential_in_any_escaped_form(tmp_path):
 
 
 def test_the_readme_budget_snippet_is_real_output(tmp_path):
-    """README, "Security": the console block is this run's output, line for line."""
+    """The docs site's "Security" page: the console block is this run's output, line for line."""
     block = docsnippets.block(SECURITY_PAGE, "Security", "console", after="**Budgets.**")
     command, *expected = block.rstrip("\n").split("\n")
     assert command == "$ a2a-schema-suite run cases --schemas draft --time-budget 5"

@@ -33,7 +33,7 @@ from conftest import SCHEMAS, declare_suite_project
 
 ROOT = SCHEMAS.parent
 #: the page of the docs site that walks through drift
-PROTOCOL_PAGE = "README.md"
+PROTOCOL_PAGE = "how-to/protocol-change.md"
 ALLOW = default_allow_file(SCHEMAS, "v1_0")
 PKG = "lf.a2a.v1"
 
@@ -439,7 +439,7 @@ def test_mini_proto_source_is_valid_for_protoc_imports(tmp_path: Path):
 
 
 def test_the_readme_example_is_real_output(tmp_path: Path):
-    """README "When the protocol changes": each command, run in a copy of the project tree, prints
+    """The how-to "When the protocol changes": each command, run in a copy of the project tree, prints
     exactly the lines shown (the checkout path written as /home/me/a2a-schema-suite)."""
     import os
     import shutil

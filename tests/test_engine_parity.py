@@ -3,7 +3,7 @@
 The suite is worth more to SDK teams if a Python and a Rust validator behave the same on it.
 This needs the ``[fast]`` extra (jsonschema-rs); CI installs it. Where the engines disagree the
 case is listed below with the reason, and the test fails both when a new disagreement appears
-and when a listed one goes away (so the list, and the README, stay true).
+and when a listed one goes away (so the list, and docs/explanation/engines.md, stay true).
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def _comparable(error: ErrorDetail) -> tuple[Any, ...]:
     if error.keyword == "None":
         # A `false` subschema: python-jsonschema reports it at the parent object and keyword
         # (`$`, `/properties`), jsonschema-rs at the member itself (`$.no`, `/properties/no`).
-        # Same verdict, same message; only the location differs (documented in the README).
+        # Same verdict, same message; only the location differs (documented in docs/explanation/engines.md).
         return (error.keyword, error.message, error.line, error.rule)
     return (
         error.path,

@@ -362,9 +362,9 @@ def test_the_ecma_class_does_not_leak_into_jsonschema_itself():
 def test_known_difference_pattern_properties_names_keep_pythons_dollar(
     tmp_path, monkeypatch, engine, outcome
 ):
-    """Documented in the README (Engines): only ``pattern`` reads ECMA-262 ``$`` in the Python
+    """Documented in docs/explanation/engines.md: only ``pattern`` reads ECMA-262 ``$`` in the Python
     engine; a ``patternProperties`` name still matches before a final newline there. If this
-    changes, update the README."""
+    changes, update that page."""
     write(
         tmp_path,
         "schemas/v1_0/pp.json",

@@ -317,18 +317,18 @@ def test_pre_commit_hook_manifest_is_what_the_readme_says():
         if "--schema" in entry:
             ref = entry[entry.index("--schema") + 1].split("#")[0]
             assert (REPO / "schemas" / ref).is_file(), ref
-    # the README's config is valid pre-commit configuration with hooks that exist
+    # the page's config is valid pre-commit configuration with hooks that exist
     config = yaml.safe_load(docsnippets.block(PAGE, "pre-commit", "yaml"))
     used = {h["id"] for repo in config["repos"] for h in repo["hooks"]}
     assert used <= set(ids)
 
 
-#: the page of the docs site that shows the pre-commit and GitHub Action configurations
-PAGE = "README.md"
+#: the pages of the docs site that show the pre-commit and the GitHub Action configurations
+PAGE, CI_PAGE = "how-to/pre-commit.md", "how-to/ci.md"
 
 
 def test_readme_pre_commit_config_runs(tmp_path, hook_repo, pre_commit_home):
-    """The README's snippet, pointed at this checkout, on a repository with a card and a stream."""
+    """The pre-commit page's snippet, pointed at this checkout, on a repository with a card and a stream."""
     repo, rev = hook_repo
     config = docsnippets.block(PAGE, "pre-commit", "yaml")
     config = re.sub(r"repo: \S+", f"repo: {repo}", config, count=1)
@@ -667,8 +667,8 @@ def test_action_passes_optional_inputs_only_when_set(tmp_path, installed):
 
 
 def test_readme_workflow_runs(tmp_path, installed):
-    """Each step of the README's workflow that uses the action, on a workspace with what it names."""
-    workflow = yaml.safe_load(docsnippets.block(PAGE, "GitHub Action", "yaml"))
+    """Each step of the CI page's workflow that uses the action, on a workspace with what it names."""
+    workflow = yaml.safe_load(docsnippets.block(CI_PAGE, "GitHub Action", "yaml"))
     steps = [
         s
         for job in workflow["jobs"].values()

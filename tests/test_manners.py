@@ -317,12 +317,12 @@ def test_junit_times_are_measured(tmp_path):
 
 
 #: where the docs site shows `coverage --suite` and the completion line
-COVERAGE_PAGE, COMPLETION_PAGE = "README.md", "README.md"
+COVERAGE_PAGE, COMPLETION_PAGE = "how-to/coverage.md", "how-to/shell-completion.md"
 ADDS = "**What one suite adds.**"
 
 
 def test_coverage_suite_shows_what_a_suite_adds(tmp_path):
-    # the README's suite and its output, as printed
+    # the page's suite and its output, as printed
     suite = tmp_path / "oauth2_description.json"
     suite.write_text(docsnippets.block(COVERAGE_PAGE, "Coverage", "json", after=ADDS), encoding="utf-8")
     console = docsnippets.block(COVERAGE_PAGE, "Coverage", "console", after=ADDS).splitlines()
@@ -403,7 +403,7 @@ def test_options_do_not_leak_between_calls_in_one_process():
 
 
 def test_readme_bash_completion_snippet_completes():
-    """The README's bash line, evaluated in a real bash, completes a schema reference."""
+    """The shell-completion page's bash line, evaluated in a real bash, completes a schema reference."""
     line = next(
         x
         for x in docsnippets.block(COMPLETION_PAGE, "Shell completion", "sh").splitlines()

@@ -342,12 +342,12 @@ def test_the_guard_never_swallows_an_interrupt():
 
 
 #: the page that says how to pick an engine (its entry point) and the page that writes one
-ENGINES_PAGE, MINIATURE_PAGE = "README.md", "ENGINES.md"
+ENGINES_PAGE, MINIATURE_PAGE = "explanation/engines.md", "ENGINES.md"
 
 
 def test_the_documented_miniature_plugs_in_as_documented(tmp_path):
-    """docs/ENGINES.md's class and README's entry point, installed as a package would be, make
-    the documented command reject the bundled task suite's valid cases (exit 1)."""
+    """docs/ENGINES.md's class and docs/explanation/engines.md's entry point, installed as a
+    package would be, make the documented command reject the bundled task suite's valid cases (exit 1)."""
     import tomllib
 
     shown = docsnippets.block(ENGINES_PAGE, "Engines", "toml")

@@ -22,7 +22,7 @@ from conftest import CASES, SCHEMAS
 pytest_plugins = ["pytester"]
 
 #: the page of the docs site that shows the plugin
-PAGE, HEADING = "README.md", "pytest plugin"
+PAGE, HEADING = "how-to/pytest-plugin.md", "pytest plugin"
 FAILURE = "A failure reads like the CLI's report"
 
 

@@ -1,4 +1,5 @@
-"""The README's Python API example runs green as a user would run it: copied into a file, pytest."""
+"""The docs site's Python API example (how-to "The CLI's verdicts in Python") runs green as a user
+would run it: copied into a file, pytest."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import sys
 import docsnippets
 
 #: where the example lives on the docs site
-PAGE, HEADING = "README.md", "The CLI's verdicts in Python"
+PAGE, HEADING = "how-to/python-api.md", "The CLI's verdicts in Python"
 
 
 def _example() -> str:

@@ -1,11 +1,11 @@
-"""The README recipes of "Using the schemas elsewhere", run exactly as written.
+"""The recipes of the how-to "Using the schemas elsewhere", run exactly as written.
 
 Each recipe (check-jsonschema, ajv, hyperjump, jsonschema-rs) is one shell block, plus the program
-it runs, marked ``<!-- recipe: NAME [FILE] -->`` in README.md. It must accept a valid Task (exit
-0) and reject an invalid one (exit 1, naming the mistake), with no network: HTTP(S) proxies point
-at a closed port and caches at an empty directory, so a download would fail. The JavaScript
-recipes need tests/js/node_modules (``npm ci --prefix tests/js``): without it they skip, and fail
-when CI is set.
+it runs, marked ``<!-- recipe: NAME [FILE] -->`` in docs/how-to/schemas-elsewhere.md. It must
+accept a valid Task (exit 0) and reject an invalid one (exit 1, naming the mistake), with no
+network: HTTP(S) proxies point at a closed port and caches at an empty directory, so a download
+would fail. The JavaScript recipes need tests/js/node_modules (``npm ci --prefix tests/js``):
+without it they skip, and fail when CI is set.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import docsnippets
 import nodejs
 
 #: the page of the docs site that holds the recipes
-PAGE = "README.md"
+PAGE = "how-to/schemas-elsewhere.md"
 _MARK = re.compile(r"recipe: (?P<name>[a-z-]+)(?: (?P<file>\S+))?")
 NAMES = ("check-jsonschema", "ajv", "hyperjump", "jsonschema-rs")
 NODE = {"ajv", "hyperjump"}
@@ -50,7 +50,7 @@ def recipes() -> dict[str, dict[str, str]]:
     return found
 
 
-def test_every_recipe_is_in_the_readme():
+def test_every_recipe_is_on_the_page():
     found = recipes()
     assert sorted(found) == sorted(NAMES)
     for name in NAMES:

@@ -28,11 +28,12 @@ from a2a_schema_suite.sdk.types import TYPES
 from conftest import CASES, REPO, SCHEMAS
 
 #: the page of the docs site for SDK teams (the matrix command, a real run)
-SDK_PAGE = "README.md"
+SDK_PAGE = "how-to/sdk-teams.md"
 
 META = json.loads((SCHEMAS / "_meta" / "sdk.json").read_text(encoding="utf-8"))
 JS_ADAPTER = REPO / "adapters" / "js_a2a_sdk"
-#: the one command that writes docs/SDK_MATRIX.md (README and the page's header say the same)
+#: the one command that writes docs/SDK_MATRIX.md (the how-to "For SDK teams" and the page's header
+#: say the same)
 MATRIX_COMMAND = (
     "sdk",
     "python-a2a-sdk",
@@ -401,7 +402,7 @@ def test_a_03_default_written_by_the_sdk_is_no_round_trip_difference():
 
 
 def test_the_readme_example_is_a_real_run():
-    """README's "For SDK teams" shows a real run: the same command gives the same text, but for
+    """The how-to "For SDK teams" shows a real run: the same command gives the same text, but for
     the roots line (where the checkout is) and the seconds each SDK took."""
     pytest.importorskip("a2a.types.a2a_pb2", reason="a2a-sdk is a test dependency")
     _require_js()

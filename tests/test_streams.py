@@ -18,7 +18,7 @@ from a2a_schema_suite.streams import check_stream, to_event
 from conftest import SCHEMAS
 
 #: the page of the docs site with the rule table
-RULES_PAGE = "README.md"
+RULES_PAGE = "reference/rules.md"
 
 T, C = "t-1", "c-1"
 

@@ -15,7 +15,7 @@ import pytest
 from conftest import SCHEMAS
 
 #: the page of the docs site that shows advice in `validate`
-RULES_PAGE = "README.md"
+RULES_PAGE = "reference/rules.md"
 
 SPEC_EXAMPLE = "2025-04-02T16:59:35.331844"  # the 0.3 spec's own example: no offset
 

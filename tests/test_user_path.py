@@ -10,7 +10,7 @@ import docsnippets
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the page of the docs site with the Python API example
-PYTHON_PAGE = "README.md"
+PYTHON_PAGE = "how-to/python-api.md"
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -44,10 +44,10 @@ def test_a_hostile_command_name_is_not_echoed_raw(tmp_path):
     assert "\x1b" not in done.stderr and "\x07" not in done.stderr
 
 
-def test_the_readme_describe_example_prints_each_hint_once(tmp_path):
+def test_the_python_api_describe_example_prints_each_hint_once(tmp_path):
     code = docsnippets.block(PYTHON_PAGE, "The CLI's verdicts in Python")
     namespace: dict[str, object] = {}
-    exec(compile(code, "README example", "exec"), namespace)
+    exec(compile(code, "docs example", "exec"), namespace)
     card = {**namespace["CARD"], "preferredTransport": "JSONRPC"}  # type: ignore[dict-item]
     result = namespace["validate_document"](card, schema="v1_0/agent_card.json")  # type: ignore[operator]
     described = namespace["describe"](result)  # type: ignore[operator]

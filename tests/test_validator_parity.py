@@ -12,7 +12,7 @@ profiles, goes through:
 
 Each must give the suite's verdict. The only exceptions are findings no schema can express (the
 policy rules and the stream rules): the test derives them from the suite's own run (every error
-of the case carries a rule id) and lists them; no list is kept by hand. The README table "Using
+of the case carries a rule id) and lists them; no list is kept by hand. The table of the how-to "Using
 the schemas elsewhere" is checked against the numbers measured here.
 """
 
@@ -44,7 +44,7 @@ from a2a_schema_suite.suite import Suite, load_suites
 from conftest import CASES, SCHEMAS, schema_files
 
 #: the page of the docs site with the recipes' parity table
-PARITY_PAGE = "README.md"
+PARITY_PAGE = "how-to/schemas-elsewhere.md"
 
 VALIDATORS = ("python-jsonschema", "jsonschema-rs", "ajv", "hyperjump", "check-jsonschema")
 
@@ -293,14 +293,14 @@ def test_the_javascript_validators_are_the_pinned_ones(parity):
         assert lock["packages"][f"node_modules/{name}"]["version"] == version
 
 
-# --- the README table ----------------------------------------------------------------------
+# --- the docs table ------------------------------------------------------------------------
 
 _ROW = re.compile(
     r"^\| (?P<validator>[^|]+?) \| (?P<version>[^|]+?) \| (?P<a2a>v[0-9_]+) \| "
     r"(?P<cases>[0-9,]+) \| (?P<agreement>[0-9.]+%) \|$",
     re.MULTILINE,
 )
-_README_NAMES = {
+_PAGE_NAMES = {
     "python-jsonschema": "python-jsonschema",
     "jsonschema-rs": "jsonschema-rs",
     "ajv": "ajv 8 + ajv-formats",
@@ -310,7 +310,7 @@ _README_NAMES = {
 
 
 def readme_table() -> dict[tuple[str, str], tuple[str, int, str]]:
-    """(validator, A2A version) -> (validator version, cases, agreement) from the README."""
+    """(validator, A2A version) -> (validator version, cases, agreement) from the docs page."""
     section = docsnippets.section(PARITY_PAGE, "Using the schemas elsewhere")
     return {
         (m["validator"], m["a2a"]): (m["version"], int(m["cases"].replace(",", "")), m["agreement"])
@@ -320,15 +320,15 @@ def readme_table() -> dict[tuple[str, str], tuple[str, int, str]]:
 
 def test_the_readme_table_is_what_was_measured(parity):
     measured = {
-        (_README_NAMES[name], a2a): (cases, f"{100 * agreeing / cases:.1f}%")
+        (_PAGE_NAMES[name], a2a): (cases, f"{100 * agreeing / cases:.1f}%")
         for (name, a2a), (cases, agreeing) in parity.table().items()
     }
     readme = readme_table()
     assert {key: row[1:] for key, row in readme.items()} == measured, (
-        "README 'Using the schemas elsewhere' table is stale; measured: "
+        "docs/how-to/schemas-elsewhere.md table is stale; measured: "
         + "; ".join(f"{v} {a2a}: {c:,} cases, {a}" for (v, a2a), (c, a) in sorted(measured.items()))
     )
-    # the JavaScript versions are pinned, so the README names them exactly
+    # the JavaScript versions are pinned, so the page names them exactly
     pins = parity.versions
     javascript = {
         "ajv 8 + ajv-formats": f"{pins['ajv']} + {pins['ajv-formats']}",
