@@ -127,3 +127,10 @@ def test_the_readme_action_step_is_the_ci_page_step():
     workflow = yaml.safe_load(docsnippets.block("how-to/ci.md", "GitHub Action", "yaml"))
     steps = [s for job in workflow["jobs"].values() for s in job["steps"]]
     assert step in steps
+
+
+def test_the_readme_install_commands_are_the_tutorial_commands():
+    """One set of install commands: the README's are the tutorial's (test_install_hints checks both)."""
+    assert docsnippets.block("README.md", "Install", "sh") == docsnippets.block(
+        "tutorials/first-validation.md", "Install", "sh"
+    )
