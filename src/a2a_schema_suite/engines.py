@@ -71,9 +71,9 @@ def auto_blocker(schemas: Iterable[Any]) -> str | None:
     """Why ``auto`` must not let jsonschema-rs decide the verdicts for these schemas, or None.
 
     Under ``auto`` every error is python-jsonschema's, so only a *verdict* difference matters.
-    The one the engines have (README, "Parity") comes from ``format`` (``date-time``: leap
-    seconds, year 0000): schemas without ``format`` get the same verdicts from both
-    (tests/test_engine_parity.py, over every bundled case and the fuzzed documents)."""
+    The one the engines have (docs/explanation/engines.md, "Parity") comes from ``format``
+    (``date-time``: leap seconds, year 0000): schemas without ``format`` get the same verdicts from
+    both (tests/test_engine_parity.py, over every bundled case and the fuzzed documents)."""
     from a2a_schema_suite import schemawalk
 
     for contents in schemas:

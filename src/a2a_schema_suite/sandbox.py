@@ -38,7 +38,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 #: Far above any real A2A case: the bundled suites take milliseconds per case, a 100,000-Part
-#: document about 70 s on the Python engine (README, "Strict JSON input").
+#: document about 70 s on the Python engine (docs/reference/strict-input.md).
 DEFAULT_SECONDS = 300.0
 #: Far above any real A2A case: a 64 MiB document (the loader's limit) validates in well under
 #: 1 GiB.
