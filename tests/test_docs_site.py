@@ -59,3 +59,22 @@ def test_no_page_loads_anything_from_the_network(site: Path):
         and (loads.search(text := page.read_text(encoding="utf-8", errors="replace")) or imports.search(text))
     ]
     assert not found, found
+
+
+#: an option line of a hand-kept copy of --help: indented, the option, then a `# comment`
+_HELP_LINE = re.compile(r"^\s+-{1,2}[a-zA-Z][\w-]*\b.*\s#\s")
+
+
+def test_no_page_keeps_a_copy_of_help():
+    """The options are listed once, by mkdocs-click from the commands: the README's 88-line copy
+    of --help (and probe's option list) had 32 such lines; no fenced block of the README or the
+    site may list options with comments again."""
+    import docsnippets
+
+    copies = [
+        f"{block.page}:{block.line}"
+        for page in docsnippets.pages()
+        for block in docsnippets.blocks(page)
+        if sum(1 for line in block.body.splitlines() if _HELP_LINE.match(line)) >= 2
+    ]
+    assert not copies, f"a hand-kept list of options; link to reference/cli.md instead: {copies}"
