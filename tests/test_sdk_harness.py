@@ -24,7 +24,7 @@ import docsnippets
 from a2a_schema_suite.roots import versions
 from a2a_schema_suite.sdk import harness
 from a2a_schema_suite.sdk.canonical import canonical_diff, normalise, timestamp
-from a2a_schema_suite.sdk.harness import Verdict, adapter_command, collect_probes, run_adapter
+from a2a_schema_suite.sdk.harness import Verdict, adapter_command, collect_cases, run_adapter
 from a2a_schema_suite.sdk.types import SCHEMA_TYPES, TYPES, V1_METHOD_RESULTS, table_version, wire_type
 from conftest import CASES, REPO, SCHEMAS
 
@@ -33,8 +33,8 @@ JS_ADAPTER = ADAPTERS / "js_a2a_sdk"
 
 
 @pytest.fixture(scope="module")
-def probes() -> tuple[harness.Probe, ...]:
-    return collect_probes(CASES, SCHEMAS)
+def sdk_cases() -> tuple[harness.SdkCase, ...]:
+    return collect_cases(CASES, SCHEMAS)
 
 
 #: every version of the schema root, with its wire generation's type names: the miniature
@@ -88,28 +88,28 @@ LENIENT = textwrap.dedent("""
 """)
 
 
-def test_correct_adapter_agrees_on_every_case(tmp_path, probes):
-    run = run_adapter(_adapter(tmp_path, "correct", CORRECT), probes)
+def test_correct_adapter_agrees_on_every_case(tmp_path, sdk_cases):
+    run = run_adapter(_adapter(tmp_path, "correct", CORRECT), sdk_cases)
     assert run.problem is None and run.restarts == 0
-    assert len(run.results) == len(probes)
+    assert len(run.results) == len(sdk_cases)
     counts = run.counts()
     assert counts["lenient"] == counts["strict"] == counts["roundtrip"] == counts["errored"] == 0, [
-        (r.probe.id, r.verdict, r.reason)
+        (r.case.id, r.verdict, r.reason)
         for r in run.results
         if r.verdict not in (Verdict.AGREES, Verdict.NOT_APPLICABLE, Verdict.UNSUPPORTED)
     ][:5]
-    sendable = [p for p in probes if p.wire is not None and p.expected is not None]
+    sendable = [p for p in sdk_cases if p.wire is not None and p.expected is not None]
     assert counts["agrees"] == len(sendable) > 1500
     # every valid case was accepted, every invalid shape case rejected
     for result in run.results:
         if result.verdict is Verdict.AGREES:
-            assert result.accepted is result.probe.expected
+            assert result.accepted is result.case.expected
 
 
-def test_lenient_adapter_is_flagged_on_exactly_the_invalid_shape_cases(tmp_path, probes):
-    run = run_adapter(_adapter(tmp_path, "lenient", LENIENT), probes)
-    lenient = {r.probe for r in run.results if r.verdict is Verdict.LENIENT}
-    invalid_shape = {p for p in probes if p.expected is False and p.wire is not None}
+def test_lenient_adapter_is_flagged_on_exactly_the_invalid_shape_cases(tmp_path, sdk_cases):
+    run = run_adapter(_adapter(tmp_path, "lenient", LENIENT), sdk_cases)
+    lenient = {r.case for r in run.results if r.verdict is Verdict.LENIENT}
+    invalid_shape = {p for p in sdk_cases if p.expected is False and p.wire is not None}
     assert lenient == invalid_shape
     assert len(lenient) > 1000
     # a policy-only invalid card and cross-line stream rules are not held against a parser
@@ -117,28 +117,28 @@ def test_lenient_adapter_is_flagged_on_exactly_the_invalid_shape_cases(tmp_path,
     reasons = " ".join(r.reason or "" for r in not_applicable)
     assert "policy rule(s) https-interface" in reasons
     assert "lifecycle-terminal" in reasons and "not strict JSON" in reasons
-    assert all(r.accepted for r in not_applicable if r.probe.sendable)
+    assert all(r.accepted for r in not_applicable if r.case.sendable)
     # without a canonical answer, the round trip is not checked
-    assert all(r.verdict is Verdict.AGREES for r in run.results if r.probe.expected is True)
+    assert all(r.verdict is Verdict.AGREES for r in run.results if r.case.expected is True)
 
 
-def test_unknown_members_only_cases_are_not_applicable_when_the_sdk_ignores_them(tmp_path, probes):
+def test_unknown_members_only_cases_are_not_applicable_when_the_sdk_ignores_them(tmp_path, sdk_cases):
     body = LENIENT + '\nHELLO["unknownMembers"] = "ignore"\n'
-    run = run_adapter(_adapter(tmp_path, "ignoring", body), probes)
+    run = run_adapter(_adapter(tmp_path, "ignoring", body), sdk_cases)
     assert run.problem is None
     for result in run.results:
-        if result.probe.expected is False and result.probe.wire is not None:
-            expected = Verdict.NOT_APPLICABLE if result.probe.unknown_members_only else Verdict.LENIENT
-            assert result.verdict is expected, result.probe.id
-    closed = [r for r in run.results if r.probe.unknown_members_only]
+        if result.case.expected is False and result.case.wire is not None:
+            expected = Verdict.NOT_APPLICABLE if result.case.unknown_members_only else Verdict.LENIENT
+            assert result.verdict is expected, result.case.id
+    closed = [r for r in run.results if r.case.unknown_members_only]
     assert closed and "ignores unknown members" in closed[0].reason
 
 
-def _subset(probes, n=30):
-    return [p for p in probes if p.schema == "v1_0/task.json" and p.kind == "test"][:n]
+def _subset(sdk_cases, n=30):
+    return [p for p in sdk_cases if p.schema == "v1_0/task.json" and p.kind == "test"][:n]
 
 
-def test_crashing_adapter_gives_errored_cells_and_is_restarted(tmp_path, probes):
+def test_crashing_adapter_gives_errored_cells_and_is_restarted(tmp_path, sdk_cases):
     body = LENIENT.replace(
         "def answer(request):",
         """def answer(request):
@@ -147,7 +147,7 @@ def test_crashing_adapter_gives_errored_cells_and_is_restarted(tmp_path, probes)
         sys.stderr.flush()
         os._exit(7)""",
     )
-    subset = _subset(probes)
+    subset = _subset(sdk_cases)
     run = run_adapter(_adapter(tmp_path, "crashing", body), subset)
     errored = [i for i, r in enumerate(run.results) if r.verdict is Verdict.ERRORED]
     assert errored == [2, 9]
@@ -157,14 +157,14 @@ def test_crashing_adapter_gives_errored_cells_and_is_restarted(tmp_path, probes)
     assert all(r.accepted for i, r in enumerate(run.results) if i not in errored)
 
 
-def test_hanging_adapter_times_out_per_case_and_the_run_completes(tmp_path, probes):
+def test_hanging_adapter_times_out_per_case_and_the_run_completes(tmp_path, sdk_cases):
     body = LENIENT.replace(
         "def answer(request):",
         """def answer(request):
     if request["id"] == 2:
         time.sleep(3600)""",
     )
-    subset = _subset(probes, 10)
+    subset = _subset(sdk_cases, 10)
     began = time.monotonic()
     run = run_adapter(_adapter(tmp_path, "hanging", body), subset, case_timeout=2)
     assert time.monotonic() - began < 30
@@ -173,7 +173,7 @@ def test_hanging_adapter_times_out_per_case_and_the_run_completes(tmp_path, prob
     assert run.restarts == 1 and len(run.results) == 10
 
 
-def test_garbage_answers_are_errored(tmp_path, probes):
+def test_garbage_answers_are_errored(tmp_path, sdk_cases):
     body = LENIENT.replace(
         "def answer(request):",
         """def answer(request):
@@ -191,7 +191,7 @@ def test_garbage_answers_are_errored(tmp_path, probes):
                          + '}\\n'); sys.stdout.flush()
         return None""",
     )
-    run = run_adapter(_adapter(tmp_path, "garbage", body), _subset(probes, 8), max_consecutive_failures=10)
+    run = run_adapter(_adapter(tmp_path, "garbage", body), _subset(sdk_cases, 8), max_consecutive_failures=10)
     reasons = [r.reason for r in run.results[:5]]
     assert all(r.verdict is Verdict.ERRORED for r in run.results[:5]), reasons
     assert "this is not json" in reasons[0]
@@ -201,38 +201,38 @@ def test_garbage_answers_are_errored(tmp_path, probes):
     assert all(r.verdict is Verdict.AGREES or r.verdict is Verdict.LENIENT for r in run.results[5:])
 
 
-def test_an_adapter_that_always_crashes_is_given_up_in_bounded_time(tmp_path, probes):
+def test_an_adapter_that_always_crashes_is_given_up_in_bounded_time(tmp_path, sdk_cases):
     body = "def answer(request):\n    os._exit(1)\n"
     began = time.monotonic()
-    run = run_adapter(_adapter(tmp_path, "dying", body), _subset(probes, 30))
+    run = run_adapter(_adapter(tmp_path, "dying", body), _subset(sdk_cases, 30))
     assert time.monotonic() - began < 20
     assert all(r.verdict is Verdict.ERRORED for r in run.results)
     assert run.restarts == harness.MAX_CONSECUTIVE_FAILURES - 1
     assert "failed 5 cases in a row" in run.results[-1].reason
 
 
-def test_adapters_that_do_not_start_or_speak_another_protocol(tmp_path, probes):
-    missing = run_adapter((str(tmp_path / "no-such-adapter"),), _subset(probes, 2))
+def test_adapters_that_do_not_start_or_speak_another_protocol(tmp_path, sdk_cases):
+    missing = run_adapter((str(tmp_path / "no-such-adapter"),), _subset(sdk_cases, 2))
     assert missing.adapter is None and "cannot start" in missing.problem and not missing.results
     other = _adapter(tmp_path, "v2", LENIENT + '\nHELLO["protocol"] = 2\n')
-    run = run_adapter(other, _subset(probes, 2))
+    run = run_adapter(other, _subset(sdk_cases, 2))
     assert "protocol is 2, this harness speaks 1" in run.problem
     boolean = _adapter(tmp_path, "boolean", LENIENT + '\nHELLO["protocol"] = True\n')
-    assert "protocol is True" in run_adapter(boolean, _subset(probes, 2)).problem
+    assert "protocol is True" in run_adapter(boolean, _subset(sdk_cases, 2)).problem
     unknown = _adapter(tmp_path, "unknown", LENIENT + '\nHELLO["types"] = {"v1_0": ["Tsak"]}\n')
-    assert "v1_0/Tsak" in run_adapter(unknown, _subset(probes, 2)).problem
+    assert "v1_0/Tsak" in run_adapter(unknown, _subset(sdk_cases, 2)).problem
     silent = _adapter(tmp_path, "silent", "def answer(request):\n    return None\nHELLO = None\n")
     silent_path = Path(silent[1])
     silent_path.write_text(
         silent_path.read_text().replace("reply = HELLO if", "time.sleep(3600); reply = HELLO if")
     )
     began = time.monotonic()
-    run = run_adapter(silent, _subset(probes, 2), start_timeout=0.5)
+    run = run_adapter(silent, _subset(sdk_cases, 2), start_timeout=0.5)
     assert "no answer within 0.5 s" in run.problem and time.monotonic() - began < 10
 
 
-def test_results_are_frozen_and_serialise_to_json(tmp_path, probes):
-    run = run_adapter(_adapter(tmp_path, "lenient", LENIENT), _subset(probes, 5))
+def test_results_are_frozen_and_serialise_to_json(tmp_path, sdk_cases):
+    run = run_adapter(_adapter(tmp_path, "lenient", LENIENT), _subset(sdk_cases, 5))
     with pytest.raises(AttributeError):
         run.results[0].verdict = Verdict.STRICT  # type: ignore[misc]
     data = json.loads(json.dumps(run.to_dict()))
@@ -287,12 +287,12 @@ def test_canonical_rules():
 # --- types ----------------------------------------------------------------------------------
 
 
-def test_every_case_location_has_a_wire_type_or_a_reason(probes):
-    for probe in probes:
-        if probe.wire is None:
-            assert probe.reason, probe.id
+def test_every_case_location_has_a_wire_type_or_a_reason(sdk_cases):
+    for sdk_case in sdk_cases:
+        if sdk_case.wire is None:
+            assert sdk_case.reason, sdk_case.id
         else:
-            assert probe.wire.name in TYPES[table_version(probe.version)], probe.id
+            assert sdk_case.wire.name in TYPES[table_version(sdk_case.version)], sdk_case.id
     for ref, wire in SCHEMA_TYPES.items():
         assert wire.name in TYPES[ref.split("/", 1)[0]]
         assert wire.method is None or wire.method in V1_METHOD_RESULTS
@@ -314,40 +314,40 @@ def test_the_protocol_doc_names_every_type():
 # --- the real adapters ----------------------------------------------------------------------
 
 
-def _check_real_run(run: harness.SdkRun, probes) -> None:
+def _check_real_run(run: harness.SdkRun, sdk_cases) -> None:
     assert run.problem is None, run.problem
-    assert len(run.results) == len(probes)
+    assert len(run.results) == len(sdk_cases)
     assert run.counts()["errored"] == 0, [r.reason for r in run.results if r.verdict is Verdict.ERRORED][:3]
     assert run.seconds < 60
     for result in run.results:
         if result.verdict is Verdict.STRICT:
-            assert result.error, result.probe.id  # the SDK says why it rejects
+            assert result.error, result.case.id  # the SDK says why it rejects
         if result.verdict is Verdict.ROUNDTRIP:
             assert result.diff and result.canonical is not None
-        if result.verdict is Verdict.UNSUPPORTED and result.probe.wire is not None:
-            assert not run.adapter.supports(result.probe.version, result.probe.wire.name)
+        if result.verdict is Verdict.UNSUPPORTED and result.case.wire is not None:
+            assert not run.adapter.supports(result.case.version, result.case.wire.name)
     json.dumps(run.to_dict())
 
 
-def test_python_sdk_adapter_runs_every_case(probes):
+def test_python_sdk_adapter_runs_every_case(sdk_cases):
     pytest.importorskip("a2a.types.a2a_pb2", reason="a2a-sdk is a test dependency")
-    run = run_adapter(adapter_command(ADAPTERS / "python_a2a_sdk.py"), probes)
-    _check_real_run(run, probes)
+    run = run_adapter(adapter_command(ADAPTERS / "python_a2a_sdk.py"), sdk_cases)
+    _check_real_run(run, sdk_cases)
     assert run.adapter.name == "a2a-sdk" and run.adapter.language == "python"
     # every mapped type of both versions is one the Python SDK parses
     for ref, wire in SCHEMA_TYPES.items():
         assert run.adapter.supports(ref.split("/", 1)[0], wire.name), ref
     # the SDK names no draft in hello: a draft's cases are never sent to it (issue 24 item 5)
-    unspoken = {p.version for p in probes if harness.draft_title(p.version, SCHEMAS)}
+    unspoken = {p.version for p in sdk_cases if harness.draft_title(p.version, SCHEMAS)}
     assert not any(run.adapter.speaks(v) for v in unspoken)
     assert run.counts()["unsupported"] == sum(
-        1 for p in probes if p.sendable and (p.wire is None or p.version in unspoken)
+        1 for p in sdk_cases if p.sendable and (p.wire is None or p.version in unspoken)
     )
-    assert all(r.accepted is None for r in run.results if r.probe.version in unspoken)
+    assert all(r.accepted is None for r in run.results if r.case.version in unspoken)
     assert run.counts()["agrees"] > 1000
 
 
-def test_js_sdk_adapter_runs_every_case(probes):
+def test_js_sdk_adapter_runs_every_case(sdk_cases):
     if not (JS_ADAPTER / "node_modules" / "@a2a-js" / "sdk").is_dir():
         message = f"@a2a-js/sdk is not installed: run `npm ci --prefix {JS_ADAPTER}`"
         if os.environ.get("CI"):
@@ -355,8 +355,8 @@ def test_js_sdk_adapter_runs_every_case(probes):
         pytest.skip(message)
     if shutil.which("node") is None:
         pytest.fail("node is not on PATH")
-    run = run_adapter(adapter_command(JS_ADAPTER), probes)
-    _check_real_run(run, probes)
+    run = run_adapter(adapter_command(JS_ADAPTER), sdk_cases)
+    _check_real_run(run, sdk_cases)
     assert run.adapter.name == "@a2a-js/sdk" and run.adapter.language == "typescript"
     assert {"AgentCard", "A2ARequest", "GetTaskRequest"} <= set(run.adapter.types["v0_3"])
     assert {"Task", "JSONRPCRequest"} <= set(run.adapter.types["v1_0"])
@@ -368,14 +368,14 @@ def _doc_block(marker: str) -> str:
     return block
 
 
-def test_the_example_adapter_of_the_doc_runs_over_every_case(tmp_path, probes):
+def test_the_example_adapter_of_the_doc_runs_over_every_case(tmp_path, sdk_cases):
     adapter = tmp_path / "my_adapter.py"
     adapter.write_text(_doc_block("adapter-example"), encoding="utf-8")
-    run = run_adapter(adapter_command(adapter), probes)
+    run = run_adapter(adapter_command(adapter), sdk_cases)
     assert run.problem is None and run.counts()["errored"] == 0
     assert run.adapter.name == "example-sdk"
     assert {
-        r.probe.wire.name for r in run.results if r.verdict is not Verdict.UNSUPPORTED and r.probe.wire
+        r.case.wire.name for r in run.results if r.verdict is not Verdict.UNSUPPORTED and r.case.wire
     } == {"Task", "Message"}
     # an echo "SDK" accepts every object: it round-trips valid cases and is too lenient on the rest
     assert run.counts()["roundtrip"] == 0 and run.counts()["lenient"] > 100
@@ -393,7 +393,7 @@ def test_the_example_adapter_of_the_doc_runs_over_every_case(tmp_path, probes):
     assert "lenient cases/" in done.stdout
 
 
-def test_lenient_results_say_whether_the_sdk_wrote_back_a_valid_document(tmp_path, probes):
+def test_lenient_results_say_whether_the_sdk_wrote_back_a_valid_document(tmp_path, sdk_cases):
     body = textwrap.dedent("""
         VALID_TASK = {"id": "task-1", "status": {"state": "TASK_STATE_WORKING"}}
         def answer(request):
@@ -403,13 +403,13 @@ def test_lenient_results_say_whether_the_sdk_wrote_back_a_valid_document(tmp_pat
     """)
     subset = [
         p
-        for p in probes
+        for p in sdk_cases
         if p.kind == "test" and p.expected is False and p.schema in ("v1_0/task.json", "v1_0/message.json")
     ]
     run = run_adapter(_adapter(tmp_path, "repairing", body), subset, schemas_dir=SCHEMAS)
     assert run.results and all(r.verdict is Verdict.LENIENT for r in run.results)
     for result in run.results:
-        assert result.canonical_valid is (result.probe.wire.name == "Task"), result.probe.id
+        assert result.canonical_valid is (result.case.wire.name == "Task"), result.case.id
     repaired = next(r for r in run.results if r.canonical_valid)
     assert "writes it back as a valid document" in repaired.reason
 
@@ -430,17 +430,17 @@ def test_unknown_members_only_means_names_the_version_never_declares():
     )
 
 
-def test_a_stream_that_cannot_be_read_is_one_probe_with_the_reason(tmp_path):
+def test_a_stream_that_cannot_be_read_is_one_case_with_the_reason(tmp_path):
     cases = tmp_path / "cases"
     shutil.copytree(CASES / "v1_0" / "streams", cases / "v1_0" / "streams")
     (cases / "v1_0" / "streams" / "happy_path_chunked.jsonl").write_bytes(
         "{}\n".encode("utf-16")
     )  # not UTF-8 text at all
-    probes = collect_probes(cases, SCHEMAS)
-    broken = [p for p in probes if p.source and p.source.endswith("happy_path_chunked.jsonl")]
+    sdk_cases = collect_cases(cases, SCHEMAS)
+    broken = [p for p in sdk_cases if p.source and p.source.endswith("happy_path_chunked.jsonl")]
     assert len(broken) == 1 and not broken[0].sendable
     assert "the stream cannot be read" in broken[0].reason and "UTF-16" in broken[0].reason
-    assert len(probes) > 100  # the other streams are still there
+    assert len(sdk_cases) > 100  # the other streams are still there
 
 
 def test_a_policy_only_invalidity_is_not_applicable_in_either_profile():
@@ -456,8 +456,8 @@ def test_a_policy_only_invalidity_is_not_applicable_in_either_profile():
         if any(m.get("rule") == "https-interface" for m in c.expected_errors)
     )
     for profile in ("strict", "interop"):
-        probe = harness._test_probe(dataclasses.replace(case, profile=profile), None)
-        assert probe.expected is None and "https-interface" in (probe.reason or ""), (profile, probe)
+        sdk_case = harness._test_case(dataclasses.replace(case, profile=profile), None)
+        assert sdk_case.expected is None and "https-interface" in (sdk_case.reason or ""), (profile, sdk_case)
 
 
 def test_a_version_with_a_known_wire_uses_that_generations_tables(tmp_path):

@@ -25,7 +25,7 @@ from a2a_schema_suite.roots import versions as versions_of
 if TYPE_CHECKING:
     from a2a_schema_suite.roots import Roots
     from a2a_schema_suite.sdk.adapters import Adapter
-    from a2a_schema_suite.sdk.harness import Probe
+    from a2a_schema_suite.sdk.harness import SdkCase
     from a2a_schema_suite.sdk.report import SdkReport
 
 FORMATS = formats("sdk")
@@ -208,7 +208,7 @@ def _run(
     from a2a_schema_suite.sdk.harness import (
         SdkRun,
         StartedAdapter,
-        collect_probes,
+        collect_cases,
         draft_title,
         start_adapter,
     )
@@ -232,12 +232,12 @@ def _run(
                 unspoken.append(UnspokenDraft(version, title, counted=bool(versions)))
         left_out = {d.version for d in unspoken if not d.counted}
         covered = tuple(v for v in selected if v not in left_out)
-        chosen: tuple[Probe, ...] = ()
+        chosen: tuple[SdkCase, ...] = ()
         with Progress("sdk: reading the cases"):
             try:
                 if covered:  # () selects every version of the cases: only when none is left out
                     wanted = versions or (covered if left_out else ())
-                    chosen = collect_probes(roots.cases, roots.schemas, select=select, versions=wanted)
+                    chosen = collect_cases(roots.cases, roots.schemas, select=select, versions=wanted)
             except ValueError as exc:
                 click.echo(f"error: {sanitize.visible(str(exc))}", err=True)  # names from the cases
                 sys.exit(3)

@@ -1,10 +1,10 @@
 """Run the bundled cases through SDK adapters and classify each answer (no CLI, no printing).
 
 An adapter is a program that speaks the JSON-lines protocol of ``docs/SDK_ADAPTERS.md`` on its
-stdin/stdout. :func:`collect_probes` turns every test of the case suites and every line of
-their JSONL stream samples into a :class:`Probe` (the document, its wire type, and what a
+stdin/stdout. :func:`collect_cases` turns every test of the case suites and every line of
+their JSONL stream samples into an :class:`SdkCase` (the document, its wire type, and what a
 parser should do with it, computed with this project's own validator); :func:`run_adapter`
-starts one adapter, sends it every probe of a type it supports, and classifies each answer as
+starts one adapter, sends it every case of a type it supports, and classifies each answer as
 one :class:`Verdict`. An adapter that crashes, hangs past the per-case timeout or answers
 garbage gives an *errored* result for that case and is restarted; the run always completes.
 """
@@ -75,7 +75,7 @@ class Verdict(str, enum.Enum):
 
 
 @dataclass(frozen=True)
-class Probe:
+class SdkCase:
     """One document to send: a test of a suite, or one line of a stream sample."""
 
     kind: str  #: "test" | "stream-line"
@@ -159,9 +159,9 @@ class AdapterInfo:
 
 @dataclass(frozen=True)
 class SdkResult:
-    """One probe's verdict for one adapter."""
+    """One case's verdict for one adapter."""
 
-    probe: Probe
+    case: SdkCase
     verdict: Verdict
     reason: str | None = None  #: why (not applicable, unsupported, errored, lenient, strict)
     accepted: bool | None = None  #: the SDK's answer (None: not sent or no answer)
@@ -174,7 +174,7 @@ class SdkResult:
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        data = {**self.probe.to_dict(), "verdict": self.verdict.value}
+        data = {**self.case.to_dict(), "verdict": self.verdict.value}
         if self.reason is not None:
             data["reason"] = self.reason
         if self.accepted is not None:
@@ -187,13 +187,13 @@ class SdkResult:
             data["diff"] = [d.to_dict() for d in self.diff]
         if self.canonical_valid is not None:
             data["canonicalValid"] = self.canonical_valid
-        data["document"] = self.probe.document
+        data["document"] = self.case.document
         return data
 
 
 @dataclass(frozen=True)
 class SdkRun:
-    """Every probe's result for one adapter (or why the adapter could not be run at all)."""
+    """Every case's result for one adapter (or why the adapter could not be run at all)."""
 
     command: tuple[str, ...]
     adapter: AdapterInfo | None
@@ -220,7 +220,7 @@ class SdkRun:
 
 
 # ---------------------------------------------------------------------------------------------
-# Probes: what each case is, computed with our own validator
+# SDK cases: what each case is, computed with our own validator
 
 
 def _shape_errors(schema: str, profile: str, document: Any, schemas_dir: Path | None) -> tuple:
@@ -341,7 +341,7 @@ def _unknown_members(
     return tuple(sorted(found, key=json_path))
 
 
-def _test_probe(case: api.GoldenCase, schemas_dir: Path | None) -> Probe:
+def _test_case(case: api.GoldenCase, schemas_dir: Path | None) -> SdkCase:
     wire = wire_type(case.schema, case.data, schemas_dir)
     base = {
         "kind": "test",
@@ -354,9 +354,9 @@ def _test_probe(case: api.GoldenCase, schemas_dir: Path | None) -> Probe:
         "wire": wire,
     }
     if wire is None:
-        return Probe(**base, expected=None, reason=no_type_reason(case.schema, case.data, schemas_dir))
+        return SdkCase(**base, expected=None, reason=no_type_reason(case.schema, case.data, schemas_dir))
     if case.valid:
-        return Probe(
+        return SdkCase(
             **base,
             expected=True,
             unknown_members=_unknown_members(case.schema, case.version, case.data, schemas_dir),
@@ -373,11 +373,11 @@ def _test_probe(case: api.GoldenCase, schemas_dir: Path | None) -> Probe:
             else "this project's validator finds no shape error in it (the suite's verdict does not "
             "come from the schema)"
         )
-        return Probe(**base, expected=None, reason=why)
+        return SdkCase(**base, expected=None, reason=why)
     closed_only = case.profile == "strict" and _unknown_members_only(
         case.schema, case.version, case.data, schemas_dir
     )
-    return Probe(**base, expected=False, unknown_members_only=closed_only)
+    return SdkCase(**base, expected=False, unknown_members_only=closed_only)
 
 
 _NO_PAYLOAD = object()
@@ -392,12 +392,12 @@ def _payload(value: Any) -> Any:
     return value.get("result", _NO_PAYLOAD)
 
 
-def _stream_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> list[Probe]:
+def _stream_cases(stream: api.GoldenStream, schemas_dir: Path | None) -> list[SdkCase]:
     try:
-        return _stream_line_probes(stream, schemas_dir)
+        return _stream_line_cases(stream, schemas_dir)
     except LoadFailure as exc:  # a file that cannot be read (or is not text): nothing to send
         return [
-            Probe(
+            SdkCase(
                 kind="stream-line",
                 version=stream.version,
                 schema=stream.schema,
@@ -415,7 +415,7 @@ def _stream_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> list[P
         ]
 
 
-def _stream_line_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> list[Probe]:
+def _stream_line_cases(stream: api.GoldenStream, schemas_dir: Path | None) -> list[SdkCase]:
     validator = api.validator_for(stream.schema, stream.profile, schemas_dir=schemas_dir)
     name = stream.path.name
     strict = stream.profile == "strict"
@@ -439,11 +439,11 @@ def _stream_line_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> l
         "profile": stream.profile,
         "source": source,
     }
-    probes = []
+    cases = []
     for number, value, error in list(iter_jsonl(stream.path, name)):
         if error is not None:
-            probes.append(
-                Probe(
+            cases.append(
+                SdkCase(
                     **base,
                     document=None,
                     wire=None,
@@ -457,8 +457,8 @@ def _stream_line_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> l
             continue
         payload = _payload(value)
         if payload is _NO_PAYLOAD:
-            probes.append(
-                Probe(
+            cases.append(
+                SdkCase(
                     **base,
                     document=value,
                     wire=None,
@@ -472,8 +472,8 @@ def _stream_line_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> l
             continue
         wire = wire_type(stream.schema, payload, schemas_dir)
         if wire is None:
-            probes.append(
-                Probe(
+            cases.append(
+                SdkCase(
                     **base,
                     document=payload,
                     wire=None,
@@ -487,8 +487,8 @@ def _stream_line_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> l
             closed_only = strict and _unknown_members_only(
                 stream.schema, stream.version, payload, schemas_dir
             )
-            probes.append(
-                Probe(
+            cases.append(
+                SdkCase(
                     **base,
                     document=payload,
                     wire=wire,
@@ -500,8 +500,8 @@ def _stream_line_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> l
         elif rule_lines.get(number):
             rules = sorted(rule_lines[number])
             kinds = {severities[r] for r in rules if severities.get(r)}
-            probes.append(
-                Probe(
+            cases.append(
+                SdkCase(
                     **base,
                     document=payload,
                     wire=wire,
@@ -514,8 +514,8 @@ def _stream_line_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> l
                 )
             )
         else:
-            probes.append(
-                Probe(
+            cases.append(
+                SdkCase(
                     **base,
                     document=payload,
                     wire=wire,
@@ -524,19 +524,19 @@ def _stream_line_probes(stream: api.GoldenStream, schemas_dir: Path | None) -> l
                     unknown_members=_unknown_members(stream.schema, stream.version, payload, schemas_dir),
                 )
             )
-    return probes
+    return cases
 
 
-def collect_probes(
+def collect_cases(
     cases_dir: str | Path | None = None,
     schemas_dir: str | Path | None = None,
     *,
     select: str | None = None,
     versions: Collection[str] = (),
-) -> tuple[Probe, ...]:
+) -> tuple[SdkCase, ...]:
     """Every test and every stream line of the case suites (default: the bundled ones), in order.
 
-    ``select``: only probes whose :attr:`Probe.id` contains it, ignoring case; ``versions``: only
+    ``select``: only cases whose :attr:`SdkCase.id` contains it, ignoring case; ``versions``: only
     these protocol versions (empty: all). Cases left out are not even computed.
     Raises :class:`ValueError` for a suite file that cannot be loaded (as :func:`api.iter_cases`).
     """
@@ -546,15 +546,15 @@ def collect_probes(
     def wanted(version: str, ident: str) -> bool:
         return (not versions or version in versions) and (needle is None or needle in ident.casefold())
 
-    probes = [
-        _test_probe(case, schemas)
+    cases = [
+        _test_case(case, schemas)
         for case in api.iter_cases(cases_dir=cases_dir)
         if wanted(case.version, f"{case.suite} > {case.description}")
     ]
     for stream in api.iter_streams(cases_dir=cases_dir):
         if not versions or stream.version in versions:
-            probes.extend(p for p in _stream_probes(stream, schemas) if wanted(p.version, p.id))
-    return tuple(probes)
+            cases.extend(p for p in _stream_cases(stream, schemas) if wanted(p.version, p.id))
+    return tuple(cases)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -758,38 +758,35 @@ def _hello(process: AdapterProcess, timeout: float, schemas_dir: Path | None = N
 
 
 def _classify(
-    probe: Probe, info: AdapterInfo, answer: dict[str, Any], seconds: float, schemas_dir: Path | None = None
+    case: SdkCase, info: AdapterInfo, answer: dict[str, Any], seconds: float, schemas_dir: Path | None = None
 ) -> SdkResult:
     accepted = answer["accepted"]
     error = answer.get("error") if isinstance(answer.get("error"), str) else None
     canonical = answer.get("canonical")
     common = {"accepted": accepted, "error": error, "canonical": canonical, "seconds": seconds}
-    if probe.expected is None:
-        return SdkResult(probe, Verdict.NOT_APPLICABLE, probe.reason, **common)
-    if probe.expected:
+    if case.expected is None:
+        return SdkResult(case, Verdict.NOT_APPLICABLE, case.reason, **common)
+    if case.expected:
         if not accepted:
-            return SdkResult(probe, Verdict.STRICT, "rejects a valid document", **common)
+            return SdkResult(case, Verdict.STRICT, "rejects a valid document", **common)
         if "canonical" in answer:
             # the canonical rules are per wire generation (a v1_1 with the 1.0 wire: 1.0's)
-            table = table_version(probe.version, schemas_dir)
-            diff = canonical_diff(probe.document, canonical, table, probe.unknown_members)
+            table = table_version(case.version, schemas_dir)
+            diff = canonical_diff(case.document, canonical, table, case.unknown_members)
             if diff:
                 return SdkResult(
-                    probe,
+                    case,
                     Verdict.ROUNDTRIP,
                     f"{len(diff)} difference(s) after normalising both sides",
                     diff=diff,
                     **common,
                 )
-        return SdkResult(probe, Verdict.AGREES, **common)
+        return SdkResult(case, Verdict.AGREES, **common)
     if not accepted:
-        return SdkResult(probe, Verdict.AGREES, **common)
-    if (
-        probe.unknown_members_only
-        and info.unknown_members.get(_sent_as(info, probe, schemas_dir)) == "ignore"
-    ):
+        return SdkResult(case, Verdict.AGREES, **common)
+    if case.unknown_members_only and info.unknown_members.get(_sent_as(info, case, schemas_dir)) == "ignore":
         return SdkResult(
-            probe,
+            case,
             Verdict.NOT_APPLICABLE,
             "invalid only by members the schema does "
             "not know, and this SDK ignores unknown members (as a receiver may: "
@@ -798,11 +795,11 @@ def _classify(
         )
     canonical_valid = None
     if "canonical" in answer:
-        canonical_valid = not _shape_errors(probe.schema, probe.profile, canonical, schemas_dir)
+        canonical_valid = not _shape_errors(case.schema, case.profile, canonical, schemas_dir)
     why = "accepts a document whose shape is invalid" + (
         " (and writes it back as a valid document)" if canonical_valid else ""
     )
-    return SdkResult(probe, Verdict.LENIENT, why, canonical_valid=canonical_valid, **common)
+    return SdkResult(case, Verdict.LENIENT, why, canonical_valid=canonical_valid, **common)
 
 
 def _check_answer(answer: dict[str, Any], request_id: int) -> str | None:
@@ -846,7 +843,7 @@ class _Session:
 
 def run_adapter(
     command: Sequence[str],
-    probes: Iterable[Probe] | None = None,
+    cases: Iterable[SdkCase] | None = None,
     *,
     case_timeout: float = CASE_TIMEOUT,
     start_timeout: float = START_TIMEOUT,
@@ -854,21 +851,21 @@ def run_adapter(
     cwd: str | Path | None = None,
     schemas_dir: str | Path | None = None,
 ) -> SdkRun:
-    """Run every probe (default: :func:`collect_probes`) through the adapter ``command``.
+    """Run every case (default: :func:`collect_cases`) through the adapter ``command``.
 
-    ``schemas_dir``: the schemas the probes were computed with (to check an SDK's canonical).
+    ``schemas_dir``: the schemas the cases were computed with (to check an SDK's canonical).
     """
     schemas = Path(schemas_dir) if schemas_dir else None
     started = start_adapter(command, cwd=cwd, start_timeout=start_timeout, schemas_dir=schemas)
-    probes = collect_probes(schemas_dir=schemas) if probes is None else tuple(probes)
-    return started.run(probes, case_timeout=case_timeout, max_consecutive_failures=max_consecutive_failures)
+    cases = collect_cases(schemas_dir=schemas) if cases is None else tuple(cases)
+    return started.run(cases, case_timeout=case_timeout, max_consecutive_failures=max_consecutive_failures)
 
 
 @dataclass
 class StartedAdapter:
-    """An adapter started and greeted (or why not): what it speaks is known before any probe
+    """An adapter started and greeted (or why not): what it speaks is known before any case
     is computed (``sdk`` leaves out the cases of a draft no adapter speaks). :meth:`run` sends
-    the probes and closes it; :meth:`close` closes it unused."""
+    the cases and closes it; :meth:`close` closes it unused."""
 
     command: tuple[str, ...]
     session: _Session
@@ -878,7 +875,7 @@ class StartedAdapter:
 
     def run(
         self,
-        probes: Iterable[Probe],
+        cases: Iterable[SdkCase],
         *,
         case_timeout: float = CASE_TIMEOUT,
         max_consecutive_failures: int = MAX_CONSECUTIVE_FAILURES,
@@ -888,10 +885,10 @@ class StartedAdapter:
         results: list[SdkResult] = []
         session = self.session
         try:
-            for probe in probes:
+            for case in cases:
                 results.append(
-                    _run_probe(
-                        session, self.info, probe, case_timeout, max_consecutive_failures, session.schemas_dir
+                    _run_case(
+                        session, self.info, case, case_timeout, max_consecutive_failures, session.schemas_dir
                     )
                 )
         finally:
@@ -939,10 +936,10 @@ def draft_title(version: str, schemas_dir: Path | None = None) -> str | None:
     return None if described is None or described.stable else version_label(described)
 
 
-def _sent_as(info: AdapterInfo, probe: Probe, schemas_dir: Path | None) -> str:
-    """The ``version`` of a parse request: the probe's own when the adapter names it in
+def _sent_as(info: AdapterInfo, case: SdkCase, schemas_dir: Path | None) -> str:
+    """The ``version`` of a parse request: the case's own when the adapter names it in
     ``hello``, else its wire generation's (a stable version with a known wire is sent as it)."""
-    return probe.version if info.speaks(probe.version) else table_version(probe.version, schemas_dir)
+    return case.version if info.speaks(case.version) else table_version(case.version, schemas_dir)
 
 
 def not_spoken(title: str) -> str:
@@ -950,42 +947,40 @@ def not_spoken(title: str) -> str:
     return f"the adapter does not speak {title}: its cases were not sent"
 
 
-def _run_probe(
+def _run_case(
     session: _Session,
     info: AdapterInfo,
-    probe: Probe,
+    case: SdkCase,
     timeout: float,
     max_failures: int,
     schemas_dir: Path | None,
 ) -> SdkResult:
-    if probe.wire is None:
+    if case.wire is None:
         # nothing to send (not strict JSON, an error envelope), or no wire type for the schema
-        verdict = Verdict.NOT_APPLICABLE if not probe.sendable else Verdict.UNSUPPORTED
-        return SdkResult(probe, verdict, probe.reason)
+        verdict = Verdict.NOT_APPLICABLE if not case.sendable else Verdict.UNSUPPORTED
+        return SdkResult(case, verdict, case.reason)
     # a draft is sent only to an adapter that names it in hello: judging an SDK of its wire
     # generation by members it cannot know yet (generation, in a 1.0 parser) says nothing about it
-    if not info.speaks(probe.version):
-        title = draft_title(probe.version, schemas_dir)
+    if not info.speaks(case.version):
+        title = draft_title(case.version, schemas_dir)
         if title is not None:
-            return SdkResult(probe, Verdict.UNSUPPORTED, not_spoken(title))
+            return SdkResult(case, Verdict.UNSUPPORTED, not_spoken(title))
     # an adapter speaks wire generations (v1_0, v0_3): a stable version with one of their wires
     # is sent as that generation's documents
-    table = _sent_as(info, probe, schemas_dir)
-    if not info.supports(table, probe.wire.name):
-        return SdkResult(
-            probe, Verdict.UNSUPPORTED, f"the adapter does not support {table}/{probe.wire.name}"
-        )
+    table = _sent_as(info, case, schemas_dir)
+    if not info.supports(table, case.wire.name):
+        return SdkResult(case, Verdict.UNSUPPORTED, f"the adapter does not support {table}/{case.wire.name}")
     if session.given_up is not None:
-        return SdkResult(probe, Verdict.ERRORED, session.given_up)
+        return SdkResult(case, Verdict.ERRORED, session.given_up)
     session.requests += 1
     request = {
         "op": "parse",
         "id": session.requests,
         "version": table,
-        **probe.wire.to_dict(),
-        "profile": probe.profile,
-        "schema": probe.schema,
-        "document": probe.document,
+        **case.wire.to_dict(),
+        "profile": case.profile,
+        "schema": case.schema,
+        "document": case.document,
     }
     begin = time.monotonic()
     assert session.process is not None
@@ -1009,6 +1004,6 @@ def _run_probe(
                 session.restart()
             except AdapterFailure as again:
                 session.given_up = f"not sent: the adapter could not be restarted: {again}"
-        return SdkResult(probe, Verdict.ERRORED, reason, seconds=seconds)
+        return SdkResult(case, Verdict.ERRORED, reason, seconds=seconds)
     session.failures_in_a_row = 0
-    return _classify(probe, info, answer, time.monotonic() - begin, schemas_dir)
+    return _classify(case, info, answer, time.monotonic() - begin, schemas_dir)

@@ -22,7 +22,7 @@ from typing import ClassVar
 from a2a_schema_suite import __version__
 from a2a_schema_suite.choices import ExitCode
 from a2a_schema_suite.roots import Roots
-from a2a_schema_suite.sdk.harness import Probe, SdkResult, SdkRun, Verdict
+from a2a_schema_suite.sdk.harness import SdkCase, SdkResult, SdkRun, Verdict
 
 #: the verdicts that are an SDK disagreeing with a case (or the adapter failing on it)
 DISAGREEMENTS = (Verdict.LENIENT, Verdict.STRICT, Verdict.ROUNDTRIP, Verdict.ERRORED)
@@ -69,8 +69,8 @@ class SdkColumn:
         """``v1_0/Task`` -> counts per verdict of :data:`COUNTED`, for the types sent at all."""
         counts: dict[str, collections.Counter[Verdict]] = collections.defaultdict(collections.Counter)
         for result in self.run.results:
-            if result.probe.wire is not None and result.verdict in COUNTED:
-                counts[f"{result.probe.version}/{result.probe.wire.name}"][result.verdict] += 1
+            if result.case.wire is not None and result.verdict in COUNTED:
+                counts[f"{result.case.version}/{result.case.wire.name}"][result.verdict] += 1
         return {key: {v.value: found.get(v, 0) for v in COUNTED} for key, found in sorted(counts.items())}
 
 
@@ -141,8 +141,8 @@ class SdkReport:
 
     # --- helpers for the renderers -------------------------------------------------------------
 
-    def rows(self, *, disagreements_only: bool = False) -> list[tuple[Probe, tuple[SdkResult | None, ...]]]:
-        """The matrix: one row per case, its probe and one result per column (in column order);
+    def rows(self, *, disagreements_only: bool = False) -> list[tuple[SdkCase, tuple[SdkResult | None, ...]]]:
+        """The matrix: one row per case: the case and one result per column (in column order);
         ``None`` in the column of an adapter that did not start."""
         runs = [c.run.results if len(c.run.results) == self.cases else None for c in self.columns]
         present = [r for r in runs if r is not None]
@@ -153,7 +153,7 @@ class SdkReport:
             cells = tuple(r[index] if r is not None else None for r in runs)
             if disagreements_only and not any(c is not None and c.verdict in DISAGREEMENTS for c in cells):
                 continue
-            matrix.append((first.probe, cells))
+            matrix.append((first.case, cells))
         return matrix
 
     def counts(self) -> dict[str, dict[str, int]]:

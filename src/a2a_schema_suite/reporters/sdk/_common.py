@@ -30,7 +30,7 @@ MEANINGS: dict[Verdict, str] = {
 
 
 def expected(result: SdkResult) -> str:
-    return {True: "valid", False: "invalid", None: "n/a"}[result.probe.expected]
+    return {True: "valid", False: "invalid", None: "n/a"}[result.case.expected]
 
 
 def answer(result: SdkResult, canonical_limit: int | None = None) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from a2a_schema_suite import sanitize
 from a2a_schema_suite.reporters.htmlkit import Markup, esc, esc_lines, join, page, section, table
 from a2a_schema_suite.reporters.sdk._common import MEANINGS, answer, pretty
-from a2a_schema_suite.sdk.harness import Probe, SdkResult, Verdict
+from a2a_schema_suite.sdk.harness import SdkCase, SdkResult, Verdict
 from a2a_schema_suite.sdk.report import COUNTED, SdkReport
 
 _COLOURS = {
@@ -41,7 +41,7 @@ def _cell(result: SdkResult | None) -> Markup:
     )
 
 
-def _case(probe: Probe, cells: tuple[SdkResult | None, ...], report: SdkReport) -> Markup:
+def _case(case: SdkCase, cells: tuple[SdkResult | None, ...], report: SdkReport) -> Markup:
     answers = []
     for column, result in zip(report.columns, cells, strict=True):
         if result is None:
@@ -53,18 +53,18 @@ def _case(probe: Probe, cells: tuple[SdkResult | None, ...], report: SdkReport) 
             )
         )
     where = (
-        f"{probe.schema} · {probe.profile} · expected "
-        + {True: "valid", False: "invalid", None: "n/a"}[probe.expected]
+        f"{case.schema} · {case.profile} · expected "
+        + {True: "valid", False: "invalid", None: "n/a"}[case.expected]
     )
     return Markup(
-        f"<td><details><summary>{esc(probe.id)}</summary>"
+        f"<td><details><summary>{esc(case.id)}</summary>"
         f'<div class="where">{esc(where)}</div>'
-        f'<pre class="data">{esc_lines(sanitize.json_text(pretty(probe.document)))}</pre>'
+        f'<pre class="data">{esc_lines(sanitize.json_text(pretty(case.document)))}</pre>'
         f"{join(answers)}</details></td>"
     )
 
 
-def _matrix(report: SdkReport, rows: list[tuple[Probe, tuple[SdkResult | None, ...]]]) -> Markup:
+def _matrix(report: SdkReport, rows: list[tuple[SdkCase, tuple[SdkResult | None, ...]]]) -> Markup:
     heads = ["case", *(c.title for c in report.columns)]
     return table(heads, ([_case(p, cells, report), *map(_cell, cells)] for p, cells in rows), cls="matrix")
 

@@ -16,7 +16,7 @@ import collections
 from a2a_schema_suite import __version__
 from a2a_schema_suite.reporters import markdownkit as md
 from a2a_schema_suite.reporters.sdk._common import ICONS, MEANINGS, answer, compact
-from a2a_schema_suite.sdk.harness import Probe, SdkResult, Verdict
+from a2a_schema_suite.sdk.harness import SdkCase, SdkResult, Verdict
 from a2a_schema_suite.sdk.report import COUNTED, SdkReport
 
 #: a group's details list at most this many documents (a page must stay readable)
@@ -68,17 +68,16 @@ def _by_type(report: SdkReport) -> list[str]:
     return lines
 
 
-def _case_cell(probe: Probe) -> str:
-    return cell(probe.id)
+def _case_cell(case: SdkCase) -> str:
+    return cell(case.id)
 
 
-def _details(probe: Probe, cells: tuple[SdkResult | None, ...], report: SdkReport) -> list[str]:
+def _details(case: SdkCase, cells: tuple[SdkResult | None, ...], report: SdkReport) -> list[str]:
     lines = [
-        f"**{cell(probe.id)}** (expected {expected_of(probe)}, {md.code(probe.schema)}, "
-        f"{cell(probe.profile)})",
+        f"**{cell(case.id)}** (expected {expected_of(case)}, {md.code(case.schema)}, {cell(case.profile)})",
         "",
     ]
-    lines.append(fence(compact(probe.document, MAX_DOCUMENT), "json"))
+    lines.append(fence(compact(case.document, MAX_DOCUMENT), "json"))
     for column, result in zip(report.columns, cells, strict=True):
         if result is not None and result.verdict is not Verdict.AGREES:
             text = answer(result, canonical_limit=0)  # the JSON and HTML reports quote it
@@ -87,15 +86,15 @@ def _details(probe: Probe, cells: tuple[SdkResult | None, ...], report: SdkRepor
     return lines
 
 
-def expected_of(probe: Probe) -> str:
-    return {True: "valid", False: "invalid", None: "n/a"}[probe.expected]
+def expected_of(case: SdkCase) -> str:
+    return {True: "valid", False: "invalid", None: "n/a"}[case.expected]
 
 
 def _disagreements(report: SdkReport) -> list[str]:
-    groups: dict[str, list[tuple[Probe, tuple[SdkResult | None, ...]]]] = collections.defaultdict(list)
-    for probe, cells in report.rows(disagreements_only=True):
-        name = f"{probe.version}/{probe.wire.name}" if probe.wire else probe.version
-        groups[name].append((probe, cells))
+    groups: dict[str, list[tuple[SdkCase, tuple[SdkResult | None, ...]]]] = collections.defaultdict(list)
+    for case, cells in report.rows(disagreements_only=True):
+        name = f"{case.version}/{case.wire.name}" if case.wire else case.version
+        groups[name].append((case, cells))
     if not groups:
         return ["Every SDK agrees with every case it parses."]
     heads = [cell(c.title) for c in report.columns]
@@ -105,12 +104,12 @@ def _disagreements(report: SdkReport) -> list[str]:
         lines += [f"### {md.code(name)} ({len(rows)})", ""]
         lines.append("| case | expected | " + " | ".join(heads) + " |")
         lines.append("|---|---|" + ":---:|" * len(heads))
-        for probe, cells in rows:
+        for case, cells in rows:
             icons = " | ".join(ICONS[c.verdict] if c is not None else "" for c in cells)
-            lines.append(f"| {_case_cell(probe)} | {expected_of(probe)} | {icons} |")
+            lines.append(f"| {_case_cell(case)} | {expected_of(case)} | {icons} |")
         lines += ["", "<details><summary>the documents and the SDKs' answers</summary>", ""]
-        for probe, cells in rows[:MAX_DETAILS]:
-            lines += _details(probe, cells, report)
+        for case, cells in rows[:MAX_DETAILS]:
+            lines += _details(case, cells, report)
         if len(rows) > MAX_DETAILS:
             lines.append(f"({len(rows) - MAX_DETAILS} more: see the HTML or JSON report)")
         lines += ["</details>", ""]

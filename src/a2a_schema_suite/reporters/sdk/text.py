@@ -37,7 +37,7 @@ def _column(column: SdkColumn, verbose: bool, quiet: bool = False) -> list[str]:
     shown = (*_LISTED, Verdict.LENIENT) if verbose else _LISTED
     for result in run.results:
         if result.verdict in shown:
-            said = sanitize.visible(f"{result.probe.id}: {answer(result)}")
+            said = sanitize.visible(f"{result.case.id}: {answer(result)}")
             lines.append(f"  {result.verdict.value.upper():<9} {said}")
     lenient = run.counts()["lenient"]
     if lenient and not verbose and not quiet:
