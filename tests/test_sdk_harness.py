@@ -24,7 +24,9 @@ import docsnippets
 from a2a_schema_suite.roots import versions
 from a2a_schema_suite.sdk import harness
 from a2a_schema_suite.sdk.canonical import canonical_diff, normalise, timestamp
-from a2a_schema_suite.sdk.harness import Verdict, adapter_command, collect_cases, run_adapter
+from a2a_schema_suite.sdk.cases import SdkCase, _test_case, _unknown_members_only, collect_cases
+from a2a_schema_suite.sdk.harness import Verdict, run_adapter
+from a2a_schema_suite.sdk.process import adapter_command
 from a2a_schema_suite.sdk.types import SCHEMA_TYPES, TYPES, V1_METHOD_RESULTS, table_version, wire_type
 from conftest import CASES, REPO, SCHEMAS
 
@@ -33,7 +35,7 @@ JS_ADAPTER = ADAPTERS / "js_a2a_sdk"
 
 
 @pytest.fixture(scope="module")
-def sdk_cases() -> tuple[harness.SdkCase, ...]:
+def sdk_cases() -> tuple[SdkCase, ...]:
     return collect_cases(CASES, SCHEMAS)
 
 
@@ -416,16 +418,16 @@ def test_lenient_results_say_whether_the_sdk_wrote_back_a_valid_document(tmp_pat
 
 def test_unknown_members_only_means_names_the_version_never_declares():
     task = {"id": "t", "status": {"state": "TASK_STATE_WORKING"}}
-    assert harness._unknown_members_only("v1_0/task.json", "v1_0", {**task, "kind": "task"}, SCHEMAS)
-    assert harness._unknown_members_only(
+    assert _unknown_members_only("v1_0/task.json", "v1_0", {**task, "kind": "task"}, SCHEMAS)
+    assert _unknown_members_only(
         "v1_0/part.json", "v1_0", {"text": "hi", "media_type": "text/plain"}, SCHEMAS
     )
     both = {"jsonrpc": "2.0", "id": 1, "result": task, "error": {"code": -32603, "message": "x"}}
-    assert not harness._unknown_members_only(
+    assert not _unknown_members_only(
         "v1_0/jsonrpc_response.json#/$defs/GetTaskResponse", "v1_0", both, SCHEMAS
     )
     # a shape error besides the unknown member: not "only"
-    assert not harness._unknown_members_only(
+    assert not _unknown_members_only(
         "v1_0/task.json", "v1_0", {"id": "t", "status": {"state": "working"}, "kind": "task"}, SCHEMAS
     )
 
@@ -456,7 +458,7 @@ def test_a_policy_only_invalidity_is_not_applicable_in_either_profile():
         if any(m.get("rule") == "https-interface" for m in c.expected_errors)
     )
     for profile in ("strict", "interop"):
-        sdk_case = harness._test_case(dataclasses.replace(case, profile=profile), None)
+        sdk_case = _test_case(dataclasses.replace(case, profile=profile), None)
         assert sdk_case.expected is None and "https-interface" in (sdk_case.reason or ""), (profile, sdk_case)
 
 

@@ -25,7 +25,7 @@ from a2a_schema_suite.roots import versions as versions_of
 if TYPE_CHECKING:
     from a2a_schema_suite.roots import Roots
     from a2a_schema_suite.sdk.adapters import Adapter
-    from a2a_schema_suite.sdk.harness import SdkCase
+    from a2a_schema_suite.sdk.cases import SdkCase
     from a2a_schema_suite.sdk.report import SdkReport
 
 FORMATS = formats("sdk")
@@ -205,13 +205,8 @@ def _run(
 ) -> SdkReport:
     from a2a_schema_suite import console
     from a2a_schema_suite.console import Progress
-    from a2a_schema_suite.sdk.harness import (
-        SdkRun,
-        StartedAdapter,
-        collect_cases,
-        draft_title,
-        start_adapter,
-    )
+    from a2a_schema_suite.sdk.cases import collect_cases
+    from a2a_schema_suite.sdk.harness import SdkRun, StartedAdapter, draft_title, start_adapter
     from a2a_schema_suite.sdk.report import SdkColumn, SdkReport, UnspokenDraft
 
     started: list[StartedAdapter | None] = []

@@ -27,7 +27,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from a2a_schema_suite.sdk.harness import adapter_command
+from a2a_schema_suite.sdk.process import adapter_command
 
 
 @dataclass(frozen=True)

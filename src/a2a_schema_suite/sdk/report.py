@@ -22,7 +22,8 @@ from typing import ClassVar
 from a2a_schema_suite import __version__
 from a2a_schema_suite.choices import ExitCode
 from a2a_schema_suite.roots import Roots
-from a2a_schema_suite.sdk.harness import SdkCase, SdkResult, SdkRun, Verdict
+from a2a_schema_suite.sdk.cases import SdkCase
+from a2a_schema_suite.sdk.harness import SdkResult, SdkRun, Verdict
 
 #: the verdicts that are an SDK disagreeing with a case (or the adapter failing on it)
 DISAGREEMENTS = (Verdict.LENIENT, Verdict.STRICT, Verdict.ROUNDTRIP, Verdict.ERRORED)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from a2a_schema_suite import sanitize
 from a2a_schema_suite.reporters.htmlkit import Markup, esc, esc_lines, join, page, section, table
 from a2a_schema_suite.reporters.sdk._common import MEANINGS, answer, pretty
-from a2a_schema_suite.sdk.harness import SdkCase, SdkResult, Verdict
+from a2a_schema_suite.sdk.cases import SdkCase
+from a2a_schema_suite.sdk.harness import SdkResult, Verdict
 from a2a_schema_suite.sdk.report import COUNTED, SdkReport
 
 _COLOURS = {

@@ -16,7 +16,8 @@ import collections
 from a2a_schema_suite import __version__
 from a2a_schema_suite.reporters import markdownkit as md
 from a2a_schema_suite.reporters.sdk._common import ICONS, MEANINGS, answer, compact
-from a2a_schema_suite.sdk.harness import SdkCase, SdkResult, Verdict
+from a2a_schema_suite.sdk.cases import SdkCase
+from a2a_schema_suite.sdk.harness import SdkResult, Verdict
 from a2a_schema_suite.sdk.report import COUNTED, SdkReport
 
 #: a group's details list at most this many documents (a page must stay readable)
