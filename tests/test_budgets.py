@@ -20,7 +20,7 @@ import time
 import pytest
 from test_adversarial import CARD, cli, fan_out, schema_root, write
 
-from conftest import SCHEMAS
+from conftest import SCHEMAS, unused_version
 
 # --- pattern analysis ---------------------------------------------------------------------------
 
@@ -334,12 +334,13 @@ def test_new_version_on_a_json_file_that_is_not_utf8_is_a_clear_error(tmp_path):
     shutil.copytree(SCHEMAS, tmp_path / "schemas")
     write(tmp_path / "schemas" / "v1_0" / "latin1.json", b'{"description": "caf\xe9"}')
     (tmp_path / "cases").mkdir()
+    scratch = unused_version()
     code, out, err = cli(
-        tmp_path, "new-version", "v9_9", "--from", "v1_0", "--schemas", "schemas", "--cases", "cases"
+        tmp_path, "new-version", scratch, "--from", "v1_0", "--schemas", "schemas", "--cases", "cases"
     )
     assert code == 3, out + err
     assert "latin1.json: not UTF-8 text (byte 20); nothing was written" in err
-    assert not (tmp_path / "schemas" / "v9_9").exists()
+    assert not (tmp_path / "schemas" / scratch).exists()
 
 
 @pytest.mark.parametrize(

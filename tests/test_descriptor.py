@@ -137,3 +137,30 @@ def test_a_descriptor_that_is_not_json_is_located(tmp_path: Path):
     result = cli("check", cwd=root)
     assert result.returncode == 3
     assert "schemas/v1_0/version.json:3" in result.stdout and "duplicate" in result.stdout
+
+
+def test_versions_come_in_protocol_order_not_string_order(tmp_path):
+    """A root with v1_9 and v1_10 listed v1_10 first (string order): the newest version, the
+    predecessor of a scaffold and every listing then named the wrong one."""
+    from a2a_schema_suite.roots import versions
+
+    for name in ("v1_10", "v1_9", "v0_3", "v10_0", "v2_0"):
+        (tmp_path / name).mkdir()
+    assert versions(tmp_path) == ["v0_3", "v1_9", "v1_10", "v2_0", "v10_0"]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "a2a_schema_suite",
+            "sdk",
+            "x",
+            "--schemas",
+            str(tmp_path),
+            "--version",
+            "v9_9",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "(the schema root has: v0_3, v1_9, v1_10, v2_0, v10_0)" in done.stderr, done.stderr

@@ -17,7 +17,7 @@ import a2a_schema_suite as suite
 from a2a_schema_suite.descriptor import descriptors, wire_version
 from a2a_schema_suite.detection import Detection, detect, detect_path, detect_stream
 from a2a_schema_suite.detection.family import kind_of, version_label
-from conftest import CASES, SCHEMAS
+from conftest import CASES, SCHEMAS, unused_version
 
 CARD_03 = {
     "name": "Travel",
@@ -228,8 +228,9 @@ def test_version_pins_the_version_and_the_type_is_still_detected(tmp_path):
     assert done.returncode == 1, done.stdout
     assert "A2A 0.3 has no A2A 1.0 ListTasksResponse (pinned by --version v0_3)" in done.stdout
     # a version the root does not have, or with --schema: usage errors
-    done = cli("validate", "--version", "v9_9", card)
-    assert done.returncode == 2 and "'v9_9' is not a version of" in done.stderr
+    scratch = unused_version()
+    done = cli("validate", "--version", scratch, card)
+    assert done.returncode == 2 and f"'{scratch}' is not a version of" in done.stderr
     done = cli("validate", "--version", "v1_0", "--schema", "v1_0/task.json", card)
     assert done.returncode == 2 and "--version is for detection" in done.stderr
 

@@ -111,16 +111,11 @@ def version_of(protocol_version: str) -> str:
     return f"v{major}_{minor}"
 
 
-def _order(version: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(n) for n in version[1:].split("_"))
-    except ValueError:
-        return (1 << 30,)
-
-
 def sorted_versions(versions: list[str] | set[str] | tuple[str, ...]) -> list[str]:
-    """Versions in protocol order (``v0_3 < v1_0 < v1_10``), not string order."""
-    return sorted(versions, key=lambda v: (_order(v), v))
+    """Versions in protocol order (``v0_3 < v1_0 < v1_10``), not string order (roots.version_key)."""
+    from a2a_schema_suite.roots import version_key
+
+    return sorted(versions, key=lambda v: (version_key(v), v))
 
 
 def _validator(schema_root: Path) -> Any:
@@ -140,7 +135,7 @@ def problems(schema_root: Path, version: str) -> list[LoadError]:
     from a2a_schema_suite.files import leaves
     from a2a_schema_suite.jsonio import display_path, pointer_lines
     from a2a_schema_suite.loaderrors import meta_message
-    from a2a_schema_suite.roots import versions
+    from a2a_schema_suite.roots import version_key, versions
 
     path = schema_root / version / DESCRIPTOR_FILE
     if not path.exists():
@@ -193,7 +188,7 @@ def problems(schema_root: Path, version: str) -> list[LoadError]:
             found.append(
                 at("/predecessor", f"predecessor {predecessor!r} is not a version directory of the root")
             )
-        elif _order(predecessor) >= _order(version):
+        elif version_key(predecessor) >= version_key(version):
             found.append(at("/predecessor", f"predecessor {predecessor!r} does not come before {version}"))
     return found
 
@@ -222,9 +217,9 @@ def read(schema_root: Path, version: str) -> VersionDescriptor:
 
 
 def _derived(schema_root: Path, version: str) -> VersionDescriptor:
-    from a2a_schema_suite.roots import versions
+    from a2a_schema_suite.roots import version_key, versions
 
-    before = [v for v in sorted_versions(versions(schema_root)) if _order(v) < _order(version)]
+    before = [v for v in sorted_versions(versions(schema_root)) if version_key(v) < version_key(version)]
     named = protocol_version_of(version)
     return VersionDescriptor(version, named, DRAFT, before[-1] if before else None, None, named, None)
 

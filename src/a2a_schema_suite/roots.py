@@ -27,12 +27,23 @@ from typing import Any
 VERSION_DIR = re.compile(r"v\d+_\d+")
 
 
-def versions(schema_root: Path) -> list[str]:
-    """The version directories of a schema root, sorted (``["v0_3", "v1_0"]``)."""
+def version_key(version: str) -> tuple[int, ...]:
+    """Protocol order, not string order: ``v0_3 < v1_0 < v1_9 < v1_10`` (a name that is no
+    version directory's sorts last)."""
     try:
-        return sorted(p.name for p in schema_root.iterdir() if p.is_dir() and VERSION_DIR.fullmatch(p.name))
+        return tuple(int(n) for n in version[1:].split("_"))
+    except ValueError:
+        return (1 << 30,)
+
+
+def versions(schema_root: Path) -> list[str]:
+    """The version directories of a schema root, in protocol order (``["v0_3", "v1_0"]``;
+    ``v1_10`` after ``v1_9``)."""
+    try:
+        found = [p.name for p in schema_root.iterdir() if p.is_dir() and VERSION_DIR.fullmatch(p.name)]
     except OSError:
         return []
+    return sorted(found, key=lambda v: (version_key(v), v))
 
 
 #: where a root came from, in the words the report uses

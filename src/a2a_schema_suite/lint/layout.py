@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from a2a_schema_suite.jsonio import LoadFailure, decode_utf8, read_bytes
+from a2a_schema_suite.roots import version_key
 from a2a_schema_suite.suite import Suite, SuiteLocations, suite_file_name
 
 #: the name of a version directory: ``v1_0``, ``v0_3``
@@ -36,11 +37,6 @@ class LayoutProblem:
     message: str
     schema: str
     line: int | None
-
-
-def version_key(version: str) -> tuple[int, ...]:
-    """``v1_10`` sorts after ``v1_9``."""
-    return tuple(int(part) for part in version[1:].split("_"))
 
 
 def version_folder(path: Path) -> str | None:
