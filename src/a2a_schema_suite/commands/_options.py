@@ -385,3 +385,29 @@ def collect(results: Iterable[CaseResult]) -> tuple[list[CaseResult], int | None
         )
         return got, interrupt_code(exc)
     return got, None
+
+
+def in_budgeted_worker(
+    command: str,
+    function: Callable[..., Any],
+    args: tuple[Any, ...],
+    setup: Callable[[], None],
+    run_budget: float,
+    memory_ceiling: int,
+) -> Any:
+    """``function(*args)`` in one worker process (``setup`` run there first) under
+    ``--run-budget`` and ``--memory-ceiling``: the suites and schemas are untrusted, as for
+    ``run``. Exit 3 with ``error: COMMAND: reason`` when it does not finish within them."""
+    import sys
+
+    from a2a_schema_suite import sandbox
+
+    limits = budget(float("inf"), memory_ceiling, run_budget)
+    try:
+        return sandbox.call(function, args, budget=limits, setup=setup, context=sandbox.pool_context())
+    except sandbox.OverBudget as exc:
+        reason = str(exc)
+        if reason.startswith(sandbox.NOT_RUN):
+            reason = f"over the run budget: not finished within {run_budget:g} s (--run-budget)"
+        click.echo(f"error: {command}: {reason}", err=True)
+        sys.exit(3)

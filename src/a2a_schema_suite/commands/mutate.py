@@ -180,26 +180,10 @@ def audit_in_worker(
 
 
 def _audited(args: tuple[Any, ...], store: Any, run_budget: float, memory_ceiling: int) -> Any:
-    """The mutation audit, run in a worker process under ``--run-budget`` and ``--memory-ceiling``
-    (the suites and schemas are untrusted, as for ``run`` and ``coverage``); exit 3 if it does not
-    finish within them."""
+    """The mutation audit, in a worker process under ``--run-budget`` and ``--memory-ceiling``."""
     import functools
 
-    from a2a_schema_suite import sandbox
-    from a2a_schema_suite.commands._options import budget
+    from a2a_schema_suite.commands._options import in_budgeted_worker
 
-    limits = budget(float("inf"), memory_ceiling, run_budget)
-    try:
-        return sandbox.call(
-            audit_in_worker,
-            args,
-            budget=limits,
-            setup=functools.partial(_set_worker_store, store),
-            context=sandbox.pool_context(),
-        )
-    except sandbox.OverBudget as exc:
-        reason = str(exc)
-        if reason.startswith(sandbox.NOT_RUN):
-            reason = f"over the run budget: not finished within {run_budget:g} s (--run-budget)"
-        click.echo(f"error: mutate: {reason}", err=True)
-        sys.exit(3)
+    setup = functools.partial(_set_worker_store, store)
+    return in_budgeted_worker("mutate", audit_in_worker, args, setup, run_budget, memory_ceiling)
