@@ -28,6 +28,7 @@ misbehaving engine (one *errored* result, the rest of the report kept). They are
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -645,13 +646,11 @@ class RustValidator:
             errors = iter(self._validator.iter_errors(instance))  # lazily: the caller may stop
             first = next(errors, None)
         except (ValueError, TypeError, OverflowError):
-            yield from self.iter_errors(instance)
-            return
+            return self.iter_errors(instance)
         if first is None:
-            return
-        yield RustError(self, first)
-        for error in errors:
-            yield RustError(self, error)
+            return iter(())
+        wrap = functools.partial(RustError, self)
+        return itertools.chain((wrap(first),), map(wrap, errors))
 
     def iter_errors(self, instance: Any) -> Iterator[ValidationError]:
         try:
@@ -705,6 +704,18 @@ class RustValidator:
             type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER,
         )
         return converted
+
+    def _leaf(self, error: Any) -> Leaf:
+        """The members of :meth:`_convert`'s error that wording reads, for an error without
+        branch errors."""
+        kind = error.kind
+        keyword = _KEYWORDS.get(type(kind).__name__, kind.name)
+        location = error.absolute_keyword_location or ""
+        try:
+            value, schema = self._lookup(location), self._lookup(location.rpartition("/")[0])
+        except Exception:  # as _convert: no words, same verdict
+            value, schema = None, None
+        return Leaf(keyword, error.instance, self._message(keyword, kind, error), value, schema)
 
     def _message(self, keyword: str, kind: Any, error: Any) -> str:
         """The message python-jsonschema gives for the same failure (its wording is the one the
@@ -775,6 +786,19 @@ class RustValidator:
         return error.message
 
 
+class Leaf:
+    """What a message is worded from (:func:`a2a_schema_suite.explain._teach`) for an error
+    that holds no branch errors: the members of the :class:`ValidationError` the engine's error
+    converts to, without building one (nor its paths: the words do not name them)."""
+
+    __slots__ = ("instance", "message", "schema", "validator", "validator_value")
+    context: tuple[ValidationError, ...] = ()
+
+    def __init__(self, validator: str | None, instance: Any, message: str, value: Any, schema: Any) -> None:
+        self.validator, self.instance, self.message = validator, instance, message
+        self.validator_value, self.schema = value, schema
+
+
 def iter_raw(validator: Any, instance: Any) -> Iterator[RustError | ValidationError]:
     """``validator.iter_errors(instance)``, where the engine is jsonschema-rs (alone or behind a
     wrapper union) with its errors left unconverted (:class:`RustError`)."""
@@ -829,11 +853,9 @@ class RustError:
         """The branch errors, in the order :meth:`RustValidator._convert` gives them (made
         anew on each call: a parent holds no reference to its children, so no cycle keeps an
         error alive for the garbage collector to find)."""
-        kind = self._error.kind
         found: list[RustError] = []
-        name = type(kind).__name__
-        if _KEYWORDS.get(name, kind.name) in ("anyOf", "oneOf") and name != "OneOfMultipleValid":
-            for branch in kind.context:
+        if self._has_branches():
+            for branch in self._error.kind.context:
                 for child in branch:
                     found.append(RustError(self._validator, child, self, len(found)))
         return found
@@ -852,6 +874,20 @@ class RustError:
             else:
                 self._converted = self._parent.validation_error().context[self._index]
         return self._converted
+
+    def wordable(self) -> ValidationError | Leaf:
+        """What this error's message is worded from: for a union that holds branch errors, the
+        :meth:`validation_error` (the words name the closest branch); for any other keyword, a
+        :class:`Leaf` (its words read only its keyword, value, schema, instance and message:
+        nothing of its parents or siblings is converted)."""
+        if self._converted is not None or self._has_branches():
+            return self.validation_error()
+        return self._validator._leaf(self._error)
+
+    def _has_branches(self) -> bool:
+        kind = self._error.kind
+        name = type(kind).__name__
+        return _KEYWORDS.get(name, kind.name) in ("anyOf", "oneOf") and name != "OneOfMultipleValid"
 
     def relevance(self) -> tuple[Any, ...]:
         """jsonschema's :func:`~jsonschema.exceptions.relevance` key of a top-level error, from

@@ -34,9 +34,9 @@ from jsonschema.exceptions import ValidationError, best_match, relevance
 from jsonschema.protocols import Validator
 
 from a2a_schema_suite import migration, schemawalk
-from a2a_schema_suite.engines import RustError, iter_raw
+from a2a_schema_suite.engines import Leaf, RustError, iter_raw
 from a2a_schema_suite.pointer import parse as parse_pointer
-from a2a_schema_suite.results import ErrorDetail, _pointer, shorten
+from a2a_schema_suite.results import MAX_MESSAGE, ErrorDetail, _pointer, redacting_now, shorten
 
 _SECTIONS = re.compile(r"§\s?\d+(?:\.\d+)*(?: D\d+)?")
 _SHORT_REPR = 40
@@ -66,6 +66,9 @@ class Glossary:
         self._files: dict[str, Any] = {}
         #: id(located subschema) -> its reference: the same keyword fails in many documents
         self._references: dict[int, str | None] = {}
+        #: (required, relpath, definition, member) -> the hint between versions: the root's
+        #: descriptors are read once per glossary, as the store read its schemas once
+        self._hints: dict[tuple[bool, str, str, str], str | None] = {}
 
     def _index(self) -> dict[int, tuple[Any, str, tuple[str, ...]]]:
         if self._nodes is None:
@@ -104,7 +107,7 @@ def glossary_of(validator: Any) -> Glossary | None:
 
 
 def _version_hint(
-    error: ValidationError, name: str, glossary: Glossary | None, required: bool = False
+    error: ValidationError | Leaf, name: str, glossary: Glossary | None, required: bool = False
 ) -> str | None:
     """The hint between versions of one wire for ``name`` (unknown here, or required here)."""
     if glossary is None or glossary.root is None or glossary.contents_of is None:
@@ -113,13 +116,16 @@ def _version_hint(
     if found is None:
         return None
     relpath, tokens = found[0], found[1]
-    version, _, file = relpath.partition("/")
     definition = ""
     for i, token in enumerate(tokens[1:], start=1):
         if tokens[i - 1] == "$defs":
             definition = token
-    hint = migration.version_required_hint if required else migration.version_member_hint
-    return hint(glossary.root, glossary.contents_of, version, file, definition, name)
+    key = (required, relpath, definition, name)
+    if key not in glossary._hints:
+        version, _, file = relpath.partition("/")
+        hint = migration.version_required_hint if required else migration.version_member_hint
+        glossary._hints[key] = hint(glossary.root, glossary.contents_of, version, file, definition, name)
+    return glossary._hints[key]
 
 
 def _definition(schema: Any, glossary: Glossary | None) -> tuple[str | None, str | None, Any]:
@@ -214,7 +220,7 @@ def _branch_label(error: ValidationError, index: int, glossary: Glossary | None)
     return f"branch {index + 1}"
 
 
-def _exactly_one(error: ValidationError) -> list[str] | None:
+def _exactly_one(error: ValidationError | Leaf) -> list[str] | None:
     """The member names of a oneOf whose every branch is ``{"required": [name]}``."""
     branches = error.validator_value
     if not isinstance(branches, list) or not branches:
@@ -250,17 +256,49 @@ def _top_branch(error: ValidationError, best: ValidationError) -> int | None:
     return first if isinstance(first, int) else None
 
 
-def _teach(error: ValidationError, glossary: Glossary | None) -> tuple[str, str | None]:
+def _teach(error: ValidationError | Leaf, glossary: Glossary | None) -> tuple[str, str | None]:
     """``(message, hint)`` for one error."""
-    keyword, instance, message = error.validator, error.instance, error.message
-    if keyword in ("oneOf", "anyOf"):
+    if error.validator in ("oneOf", "anyOf"):
         return _teach_union(error, glossary)
+    return _plain(error, glossary), _leaf_hint(error, glossary)
+
+
+#: keywords whose message names members, never the object that has them
+_NAMES_MEMBERS = frozenset({"unevaluatedProperties", "additionalProperties", "required"})
+
+
+def _plain(error: ValidationError | Leaf, glossary: Glossary | None) -> str:
+    """The message of an error that is no ``oneOf``/``anyOf``, without its hint (which only ever
+    follows it: :func:`_worded`)."""
+    keyword, instance, message = error.validator, error.instance, error.message
+    if keyword in _NAMES_MEMBERS and isinstance(instance, dict):
+        return message
+    if isinstance(instance, (dict, list)) and message.startswith(repr(instance)):
+        # "{...the whole object...} is not of type 'null'": say "the object", never echo it
+        message = _show(instance) + message[len(repr(instance)) :]
+    if keyword in ("format", "pattern"):
+        name, expected = words(error.schema, glossary)
+        label = f" ({name})" if name else ""
+        if keyword == "format":
+            text = f"{_show(instance)} is not a {error.validator_value!r}"
+            return f"{text}: expected {expected}{label}" if expected else text + label
+        if expected and expected.split(" ", 1)[0] in ("a", "an", "the"):
+            return f"{_show(instance)} is not {expected}{label}"
+        if expected:
+            return f"{_show(instance)} does not match: expected {expected}{label}"
+    return message  # a pattern the schema has no words for: the pattern is all there is
+
+
+def _leaf_hint(error: ValidationError | Leaf, glossary: Glossary | None) -> str | None:
+    """The hint of an error that is no ``oneOf``/``anyOf``: the migration table's, else the one
+    between versions of the same wire."""
+    keyword, instance = error.validator, error.instance
     if keyword in ("unevaluatedProperties", "additionalProperties") and isinstance(instance, dict):
-        names = [name for name in instance if f"{name!r}" in message]
+        names = [name for name in instance if f"{name!r}" in error.message]
         hints = [
             h for name in names if (h := migration.member_hint(name) or _version_hint(error, name, glossary))
         ]
-        return message, "; ".join(hints) or None
+        return "; ".join(hints) or None
     if keyword == "required" and isinstance(instance, dict):
         required = error.validator_value if isinstance(error.validator_value, list) else []
         missing = [name for name in required if name not in instance]
@@ -272,24 +310,10 @@ def _teach(error: ValidationError, glossary: Glossary | None) -> tuple[str, str 
                 or _version_hint(error, name, glossary, required=True)
             )
         ]
-        return message, "; ".join(dict.fromkeys(hints)) or None
-    if isinstance(instance, (dict, list)) and message.startswith(repr(instance)):
-        # "{...the whole object...} is not of type 'null'": say "the object", never echo it
-        message = _show(instance) + message[len(repr(instance)) :]
+        return "; ".join(dict.fromkeys(hints)) or None
     if keyword in ("enum", "const"):
-        return message, migration.spelling_hint(instance, error.validator_value)
-    if keyword in ("format", "pattern"):
-        name, expected = words(error.schema, glossary)
-        label = f" ({name})" if name else ""
-        if keyword == "format":
-            text = f"{_show(instance)} is not a {error.validator_value!r}"
-            return (f"{text}: expected {expected}{label}" if expected else text + label), None
-        if expected and expected.split(" ", 1)[0] in ("a", "an", "the"):
-            return f"{_show(instance)} is not {expected}{label}", None
-        if expected:
-            return f"{_show(instance)} does not match: expected {expected}{label}", None
-        return message, None  # the schema has no words for it: the pattern is all there is
-    return message, None
+        return migration.spelling_hint(instance, error.validator_value)
+    return None
 
 
 def _closest(error: ValidationError) -> ValidationError | None:
@@ -314,7 +338,7 @@ def _closest(error: ValidationError) -> ValidationError | None:
     return best_match(errors, key=relevance)
 
 
-def _teach_union(error: ValidationError, glossary: Glossary | None) -> tuple[str, str | None]:
+def _teach_union(error: ValidationError | Leaf, glossary: Glossary | None) -> tuple[str, str | None]:
     instance = error.instance
     name, _, _ = _definition(error.schema, glossary)
     members = _exactly_one(error) if error.validator == "oneOf" else None
@@ -338,7 +362,8 @@ def _teach_union(error: ValidationError, glossary: Glossary | None) -> tuple[str
             hint = "; ".join(h for m in instance if (h := migration.member_hint(str(m)))) or None
         return f"{what} carries exactly one of {', '.join(members)}; {has} {detail}", hint
     subject = _show(instance)
-    if not error.context:  # valid under several branches of a oneOf: name them, not the document
+    if isinstance(error, Leaf) or not error.context:
+        # valid under several branches of a oneOf: name them, not the document
         _, _, branches = error.message.partition(" is valid under each of ")
         return f"{subject} is valid under each of {branches or 'several alternatives'}", None
     best = _closest(error)
@@ -371,7 +396,7 @@ def detail(error: ValidationError, glossary: Glossary | None = None, *, branch: 
     )
 
 
-def _worded(error: ValidationError, branch: bool, glossary: Glossary | None) -> tuple[str, str | None]:
+def _worded(error: ValidationError | Leaf, branch: bool, glossary: Glossary | None) -> tuple[str, str | None]:
     """``(message, hint)`` of :func:`detail`."""
     message, hint = _teach(error, glossary)
     if hint and not branch:
@@ -403,7 +428,7 @@ class Pending:
     when a pinned ``message`` is compared (path and keyword first). The validator is kept: its
     glossary names the definitions in the words when they are built."""
 
-    __slots__ = ("_detail", "_messages", "error", "line", "validator")
+    __slots__ = ("_detail", "_messages", "_nodes", "_path", "error", "line", "validator")
     severity = "spec"
     rule = None
     is_policy = False
@@ -412,7 +437,10 @@ class Pending:
         self.error, self.validator, self.line = error, validator, line
         self._detail: ErrorDetail | None = None
         #: this error or a branch error under it (its id, or a RustError's key) -> its message
-        self._messages: dict[Any, str] = {}
+        #: (made on the first message: most errors are never worded)
+        self._messages: dict[Any, str] | None = None
+        self._nodes: tuple[_Node, ...] | None = None
+        self._path: str | None = None
 
     @property
     def keyword(self) -> str:
@@ -436,46 +464,30 @@ class Pending:
         # a RustError's branch errors are made anew by each walk: they are known by position;
         # python-jsonschema's live as long as this error does
         key = error.key if isinstance(error, RustError) else id(error)
-        found = self._messages.get(key)
+        messages = self._messages
+        if messages is None:
+            messages = self._messages = {}
+        found = messages.get(key)
         if found is None:
-            found = self._messages[key] = _worded(_converted(error), not top, glossary_of(self.validator))[0]
+            wordable = error.wordable() if isinstance(error, RustError) else error
+            found = messages[key] = self._word(wordable, top)
         return found
 
-    def walk(self) -> Iterator[_Node]:
-        """This error and each branch error under it (any order: ``expectedErrors`` asks
-        whether one matches), as :class:`ErrorDetail` would give their path, keyword, line."""
-        stack = [_Node(self.error, self, True)]
-        while stack:
-            node = stack.pop()
-            yield node
-            error = node.error
-            children = error.children if isinstance(error, RustError) else (error.context or ())
-            stack.extend(_Node(child, self, False) for child in children)
-
-
-class _Node:
-    """One error of a :meth:`Pending.walk`: what a :class:`~a2a_schema_suite.suite.Matcher`
-    reads of an :class:`ErrorDetail`, the message worded only when read."""
-
-    __slots__ = ("error", "pending", "top")
-    rule = None
-
-    def __init__(self, error: ValidationError | RustError, pending: Pending, top: bool) -> None:
-        self.error, self.pending, self.top = error, pending, top
-
-    @property
-    def line(self) -> int | None:
-        return self.pending.line
-
-    @property
-    def keyword(self) -> str:
-        error = self.error
-        return error.keyword if isinstance(error, RustError) else str(error.validator)
+    def _word(self, wordable: ValidationError | Leaf, top: bool) -> str:
+        """The message :func:`detail` gives: a branch error that is no union says its words alone
+        (its hint is not part of its message: not looked for)."""
+        glossary = glossary_of(self.validator)
+        if not top and wordable.validator not in ("oneOf", "anyOf"):
+            return shorten(_plain(wordable, glossary))
+        return _worded(wordable, not top, glossary)[0]
 
     @property
     def path(self) -> str:
-        error = self.error
-        return _json_path(error.absolute_path) if isinstance(error, RustError) else error.json_path
+        """The JSON path :class:`ErrorDetail` would give (without its words)."""
+        if self._path is None:
+            error = self.error
+            self._path = _json_path(error.absolute_path) if isinstance(error, RustError) else error.json_path
+        return self._path
 
     @property
     def pointer(self) -> str:
@@ -483,7 +495,92 @@ class _Node:
 
     @property
     def message(self) -> str:
+        """The message :func:`detail` gives, worded alone (the rest of the detail is not built)."""
+        return self.message_of(self.error, True)
+
+    def says(self, text: str) -> bool:
+        return self.says_of(self.error, True, text)
+
+    def says_of(self, error: ValidationError | RustError, top: bool, text: str) -> bool:
+        """Does :meth:`message_of` ``error`` contain ``text``? Where the words before the hint
+        contain it, the hint (which only ever follows them) is not looked for."""
+        if self._detail is not None and top:
+            return text in self._detail.message
+        key = error.key if isinstance(error, RustError) else id(error)
+        messages = self._messages
+        found = None if messages is None else messages.get(key)
+        if found is not None:
+            return text in found
+        wordable = error.wordable() if isinstance(error, RustError) else error
+        if top and wordable.validator not in ("oneOf", "anyOf") and not redacting_now():
+            plain = _plain(wordable, glossary_of(self.validator))
+            if text in plain and len(plain) <= MAX_MESSAGE // 2:  # shorten keeps it whole
+                return True
+        if messages is None:
+            messages = self._messages = {}
+        found = messages[key] = self._word(wordable, top)
+        return text in found
+
+    def walk(self) -> Iterator[Pending | _Node]:
+        """This error, then each branch error under it (any order: ``expectedErrors`` asks
+        whether one matches), as :class:`ErrorDetail` would give their path, keyword, line."""
+        yield self
+        yield from self.nested()
+
+    def nested(self) -> Iterator[_Node]:
+        """Each branch error under this one, found on the first walk (each matcher of a case
+        walks the same ones)."""
+        if self._nodes is None:
+            nodes: list[_Node] = []
+            stack = self._children(self.error)
+            while stack:
+                node = stack.pop()
+                nodes.append(node)
+                stack.extend(self._children(node.error))
+            self._nodes = tuple(nodes)
+        return iter(self._nodes)
+
+    def _children(self, error: ValidationError | RustError) -> list[_Node]:
+        children = error.children if isinstance(error, RustError) else (error.context or ())
+        return [_Node(child, self, False) for child in children]
+
+
+class _Node:
+    """One error of a :meth:`Pending.walk`: what a :class:`~a2a_schema_suite.suite.Matcher`
+    reads of an :class:`ErrorDetail`, each member found on first read, the message worded."""
+
+    __slots__ = ("_path", "_pointer", "error", "keyword", "pending", "top")
+    rule = None
+
+    def __init__(self, error: ValidationError | RustError, pending: Pending, top: bool) -> None:
+        self.error, self.pending, self.top = error, pending, top
+        self.keyword: str = error.keyword if isinstance(error, RustError) else str(error.validator)
+        self._path: str | None = None
+        self._pointer: str | None = None
+
+    @property
+    def line(self) -> int | None:
+        return self.pending.line
+
+    @property
+    def path(self) -> str:
+        if self._path is None:
+            error = self.error
+            self._path = _json_path(error.absolute_path) if isinstance(error, RustError) else error.json_path
+        return self._path
+
+    @property
+    def pointer(self) -> str:
+        if self._pointer is None:
+            self._pointer = _pointer(self.error.absolute_path)
+        return self._pointer
+
+    @property
+    def message(self) -> str:
         return self.pending.message_of(self.error, self.top)
+
+    def says(self, text: str) -> bool:
+        return self.pending.says_of(self.error, self.top, text)
 
 
 def _converted(error: ValidationError | RustError) -> ValidationError:

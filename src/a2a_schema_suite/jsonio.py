@@ -23,6 +23,7 @@ are refused rather than read forever.
 from __future__ import annotations
 
 import errno
+import functools
 import io
 import json
 import math
@@ -623,7 +624,14 @@ def pointer_lines(text: str) -> dict[str, int]:
 
 def display_path(path: Path) -> str:
     """A path as reports show it: relative to the working directory when below it."""
+    return _display_path(path, os.getcwd())
+
+
+@functools.lru_cache(maxsize=1024)
+def _display_path(path: Path, cwd: str) -> str:
+    """:func:`display_path` from ``cwd`` (a run names the same few files again and again:
+    each path is resolved once)."""
     try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+        return path.resolve().relative_to(Path(cwd).resolve()).as_posix()
     except ValueError:
         return path.as_posix()

@@ -56,6 +56,7 @@ from a2a_schema_suite.results import (
 from a2a_schema_suite.rules import DEFAULT_POLICY
 from a2a_schema_suite.streamrules import StreamRules
 from a2a_schema_suite.streams import stream_entries
+from a2a_schema_suite.suite import unmatched
 
 if TYPE_CHECKING:
     from a2a_schema_suite.detection import Detection
@@ -96,6 +97,11 @@ def decide(errors: Iterable[E], policy: str, *, advice: bool = True) -> Decision
     entries: tuple[E, ...] = (
         cast("tuple[E, ...]", errors.entries) if isinstance(errors, DeferredErrors) else tuple(errors)
     )
+    for entry in entries:
+        if entry.is_policy or entry.severity == "advice":
+            break
+    else:
+        return Decision(entries, (), entries)  # every one decides (most cases: said in one pass)
     decisive, warnings = split_policy(entries, policy)
     if not advice:
         warnings = tuple(w for w in warnings if w.severity != "advice")
@@ -165,9 +171,7 @@ def judge_case(
         )
     elif not expected_valid:
         # path and keyword first: a message is worded only for a matcher that pins one
-        missing = [
-            m for m in expected_errors if not any(m.matches(e) for top in decision.kept for e in top.walk())
-        ]
+        missing = unmatched(expected_errors, decision.kept)
         if missing:
             outcome = Outcome.FAILED
             reason = "invalid, but not for the expected reason: no error matches " + "; ".join(

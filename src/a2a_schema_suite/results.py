@@ -49,6 +49,11 @@ def redacting(redact: Callable[[str], str]) -> Iterator[None]:
         _redact_first = previous
 
 
+def redacting_now() -> bool:
+    """Is a redactor set (:func:`redacting`): may a message differ from the words it was built of?"""
+    return _redact_first is not None
+
+
 def shorten(message: str, limit: int = MAX_MESSAGE) -> str:
     """``message`` cut in the middle when longer than ``limit``; head and tail stay readable."""
     if _redact_first is not None:
@@ -153,6 +158,10 @@ class ErrorDetail:
     def is_policy(self) -> bool:
         return self.severity == "policy"
 
+    def says(self, text: str) -> bool:
+        """Does the message contain ``text`` (a pinned ``message`` of ``expectedErrors``)?"""
+        return text in self.message
+
     def at_line(self, line: int) -> ErrorDetail:
         """The same error located at ``line`` of a stream (branch errors included)."""
         return dataclasses.replace(self, line=line, context=tuple(c.at_line(line) for c in self.context))
@@ -160,6 +169,10 @@ class ErrorDetail:
     def walk(self) -> Iterator[ErrorDetail]:
         """This error and every error nested in its context, depth first."""
         yield self
+        yield from self.nested()
+
+    def nested(self) -> Iterator[ErrorDetail]:
+        """Every error nested in this one's context, depth first."""
         for child in self.context:
             yield from child.walk()
 
@@ -219,6 +232,10 @@ class PendingError(Protocol):
     def detail(self) -> ErrorDetail: ...
 
     def walk(self) -> Iterator[Any]: ...
+
+    def nested(self) -> Iterator[Any]: ...
+
+    def says(self, text: str) -> bool: ...
 
     def at_line(self, line: int) -> PendingError: ...
 
@@ -329,16 +346,18 @@ class CaseResult:
         passed test without showing its errors needs (``RunOptions.keep_passed``)."""
         if not self.errors and self.data is None:
             return self
-        return dataclasses.replace(self, errors=(), data=None)
+        return self.replaced(errors=(), data=None)
 
-    def timed(self, duration: float) -> CaseResult:
-        """This result with ``duration`` (``dataclasses.replace`` of one field, without its
-        generic cost: the runner times every case)."""
-        timed = object.__new__(CaseResult)
+    def replaced(self, **changes: Any) -> CaseResult:
+        """``dataclasses.replace(self, **changes)`` without its generic cost (the runner copies
+        a result per case: no field is checked or converted on the way, so a plain copy is the
+        same result)."""
+        copy = object.__new__(CaseResult)
         for name in _CASE_RESULT_FIELDS:
-            object.__setattr__(timed, name, getattr(self, name))
-        object.__setattr__(timed, "duration", duration)
-        return timed
+            object.__setattr__(copy, name, changes.pop(name) if name in changes else getattr(self, name))
+        if changes:
+            raise TypeError(f"CaseResult has no field {next(iter(changes))!r}")
+        return copy
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], pointer_of: Callable[[str], str]) -> CaseResult:

@@ -93,7 +93,7 @@ def run_test(
 
     result = contain(judged, functools.partial(_case_crashed, suite, test))
     if result.line != test.line or result.data is not test.data:  # errored: no line, no data yet
-        result = dataclasses.replace(result, line=test.line, data=test.data)
+        result = result.replaced(line=test.line, data=test.data)
     return result
 
 
@@ -103,28 +103,33 @@ def _case_crashed(suite: Suite, case: Case, crash: Crash) -> CaseResult:
 
 
 def run_stream(
-    suite: Suite, case: StreamCase, store: SchemaStore, validator: Validator, policy: str = DEFAULT_POLICY
+    suite: Suite,
+    case: StreamCase,
+    store: SchemaStore,
+    validator: Validator,
+    policy: str = DEFAULT_POLICY,
+    rules: Callable[[str], streamrules.StreamRules] | None = None,
 ) -> CaseResult:
-    """Check one stream sample with ``validator`` (its line schema's) and judge it."""
+    """Check one stream sample with ``validator`` (its line schema's) and judge it (the result
+    names neither the entry's line nor the stream's file: :meth:`CaseJudge.stream` adds them).
+    ``rules``: the stream rules of a version (default: loaded from the store's root)."""
 
     def judged() -> CaseResult:
         version = store.resolve(suite.schema)[0]
-        rules = streamrules.load(store.root, version)
+        found = rules(version) if rules is not None else streamrules.load(store.root, version)
         errors = stream_errors(
-            case.file, case.file.name, version, validator, policy, advice=False, rules=rules
+            case.file, case.file.name, version, validator, policy, advice=False, rules=found
         )
         return judge_case(
             suite.name, suite.schema, case.description, case.valid, case.expected_errors, errors, policy
         )
 
-    result = contain(
+    return contain(
         judged,
         functools.partial(_case_crashed, suite, case),
         subject=case.file.name,
         reading="cannot read stream",
     )
-    # errored or judged, the result names the entry's line (and the JSONL file its lines refer to)
-    return dataclasses.replace(result, line=case.line, source=case.source)
 
 
 class CaseJudge:
@@ -141,6 +146,9 @@ class CaseJudge:
     ) -> None:
         self.suite, self.store, self.validator = suite, store, validator
         self.profile, self.policy = profile, policy
+        # the same for every stream of the suite: found for the first
+        self._line_validator: Validator | None = None
+        self._rules: dict[str, streamrules.StreamRules] = {}
 
     def __call__(self, case: Case) -> CaseResult:
         return case.accept(self)
@@ -150,16 +158,32 @@ class CaseJudge:
 
     def stream(self, case: StreamCase) -> CaseResult:
         def judged() -> CaseResult:
+            return run_stream(
+                self.suite, case, self.store, self._stream_validator(), self.policy, self._stream_rules
+            )
+
+        result = contain(judged, functools.partial(_case_crashed, self.suite, case))
+        # errored or judged, the result names the entry's line (and the JSONL file its lines refer to)
+        return result.replaced(line=case.line, source=case.source)
+
+    def _stream_validator(self) -> Validator:
+        """The validator of each line of the suite's streams (see :func:`stream_line_schema`)."""
+        if self._line_validator is None:
             line_schema = stream_line_schema(self.store, self.suite.schema)
-            validator = (
+            self._line_validator = (
                 self.validator
                 if line_schema == self.suite.schema
                 else self.store.validator(line_schema, self.profile)
             )
-            return run_stream(self.suite, case, self.store, validator, self.policy)
+        return self._line_validator
 
-        result = contain(judged, functools.partial(_case_crashed, self.suite, case))
-        return dataclasses.replace(result, line=case.line, source=case.source)
+    def _stream_rules(self, version: str) -> streamrules.StreamRules:
+        """The stream rules of ``version`` under the store's root (a file that cannot be loaded
+        is read again for each stream: each says why)."""
+        found = self._rules.get(version)
+        if found is None:
+            found = self._rules[version] = streamrules.load(self.store.root, version)
+        return found
 
 
 def _suite_problem_result(problem: SuiteProblem) -> CaseResult:
@@ -187,14 +211,17 @@ def suite_results(
     if isinstance(item, SuiteProblem):
         yield _suite_problem_result(item)
         return
-    tests = [t for t in item.cases if selects(options.select, f"{item.name} > {t.description}")][start:]
+    select = options.select
+    tests = [t for t in item.cases if select is None or selects(select, f"{item.name} > {t.description}")][
+        start:
+    ]
     if not tests:
         return
     profile = options.profile or item.profile or DEFAULT_PROFILE
     policy = options.policy or item.policy or DEFAULT_POLICY
 
-    def case(test: Case) -> sandbox.CaseInfo:
-        return item.name, item.schema, test.description, test.valid, test.line, test.source
+    def case(test: Case) -> Callable[[], sandbox.CaseInfo]:
+        return lambda: (item.name, item.schema, test.description, test.valid, test.line, test.source)
 
     sandbox.announce(case(tests[0]))  # building the validator counts towards the first case
     try:
@@ -220,7 +247,9 @@ def suite_results(
             result = judged(test)
         if not options.keep_passed and result.outcome is Outcome.PASSED:
             result = result.named_only()
-        result = result.timed(time.perf_counter() - started)
+        # the result was made for this case just now and is not shared yet: its duration (not
+        # part of equality) is set in place, not by copying every field
+        object.__setattr__(result, "duration", time.perf_counter() - started)
         yield result
         if options.fail_fast and result.outcome is not Outcome.PASSED:
             return
@@ -348,7 +377,7 @@ def _documents(
         name = path.as_posix()
         sandbox.announce((name, schema or AUTO, name, True, None, None))
         result = validate_file(path, schema, store, profile, policy, refused.get(path))
-        yield dataclasses.replace(result, duration=time.perf_counter() - started)
+        yield result.replaced(duration=time.perf_counter() - started)
 
 
 def _among(refused: Mapping[Path, str], chunk: list[Path]) -> dict[Path, str]:

@@ -148,10 +148,11 @@ def limit_memory(mib: int) -> None:
 _announce: Callable[[CaseInfo], None] | None = None
 
 
-def announce(info: CaseInfo) -> None:
-    """Called by the runner before each case: in a lane, tells the parent which case starts."""
+def announce(info: CaseInfo | Callable[[], CaseInfo]) -> None:
+    """Called by the runner before each case: in a lane, tells the parent which case starts
+    (``info``, or what ``info()`` gives: called only there, so in process nothing is built)."""
     if _announce is not None:
-        _announce(info)
+        _announce(info() if callable(info) else info)
 
 
 def _lane_main(conn: Connection, setup: Callable[[], None], budget: Budget, parent: int) -> None:

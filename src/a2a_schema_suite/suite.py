@@ -21,7 +21,15 @@ from typing import Any, ClassVar, Protocol, TypeVar
 import jsonschema
 
 from a2a_schema_suite import loaderrors, verdicts
-from a2a_schema_suite.jsonio import LoadError, LoadFailure, decode_utf8, load_path, loads, read_bytes
+from a2a_schema_suite.jsonio import (
+    LoadError,
+    LoadFailure,
+    decode_utf8,
+    display_path,
+    load_path,
+    loads,
+    read_bytes,
+)
 from a2a_schema_suite.loaderrors import quoted
 from a2a_schema_suite.registry import compiled_meta_validator, compiled_says_valid
 from a2a_schema_suite.results import ErrorDetail
@@ -45,18 +53,19 @@ class Matcher:
         )
 
     def matches(self, error: ErrorDetail) -> bool:
+        # the cheapest member first; the message (worded on first read) last
+        if self.keyword is not None and error.keyword != self.keyword:
+            return False
         if self.path is not None:
             # A JSON pointer starts with "/" (or is "" for the root); anything else is a JSON path.
             is_pointer = self.path == "" or self.path.startswith("/")
             if (error.pointer if is_pointer else error.path) != self.path:
                 return False
-        if self.keyword is not None and error.keyword != self.keyword:
-            return False
         if self.line is not None and error.line != self.line:
             return False
         if self.rule is not None and error.rule != self.rule:
             return False
-        return self.message is None or self.message in error.message
+        return self.message is None or error.says(self.message)
 
     def to_dict(self) -> dict[str, Any]:
         members = (
@@ -70,6 +79,31 @@ class Matcher:
 
     def __str__(self) -> str:
         return ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items())
+
+
+def unmatched(matchers: Iterable[Matcher], errors: Iterable[Any]) -> list[Matcher]:
+    """The ``matchers`` that no error of ``errors`` (or nested in one) matches: each is tried on
+    the errors themselves first, and on their branch errors only when none of them matches (a
+    pending error's branch errors are found, and any message worded, only when asked)."""
+    errors = tuple(errors)
+    missing = []
+    for matcher in matchers:
+        matches = matcher.matches
+        for error in errors:
+            if matches(error):
+                break
+        else:
+            if not _nested_match(matches, errors):
+                missing.append(matcher)
+    return missing
+
+
+def _nested_match(matches: Callable[[Any], bool], errors: Iterable[Any]) -> bool:
+    for error in errors:
+        for nested in error.nested():
+            if matches(nested):
+                return True
+    return False
 
 
 R = TypeVar("R")
@@ -158,14 +192,6 @@ class StreamCase(Case):
         except ValueError:
             relative = Path(os.path.relpath(self.file, directory)).as_posix()
         return {"file": relative, "valid": self.valid}
-
-
-def display_path(path: Path) -> str:
-    """A file as reports name it: relative to the current directory when below it."""
-    try:
-        return path.resolve().relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return path.as_posix()
 
 
 #: The order :meth:`Suite.to_dict` writes a suite's members in, unless the suite has its own.

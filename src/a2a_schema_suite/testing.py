@@ -94,7 +94,8 @@ def assert_a2a_invalid(
     (``{"path": "$.status.state", "keyword": "enum", "message": "...", "line": 7, "rule": ...}``,
     as in a suite's ``expectedErrors``), an error matches it."""
     __tracebackhide__ = True
-    from a2a_schema_suite.suite import Matcher
+    from a2a_schema_suite.results import entries_of
+    from a2a_schema_suite.suite import Matcher, unmatched
 
     result = verdict(
         doc, schema, profile=profile, schemas_dir=schemas_dir, engine=engine, policy=policy, roots=roots
@@ -105,7 +106,7 @@ def assert_a2a_invalid(
     if result.actual_valid:
         raise AssertionError(f"{what} is valid against {schema} ({profile}), expected invalid")
     matchers = [Matcher.from_dict(dict(m)) for m in expected_errors]
-    missing = [m for m in matchers if not any(m.matches(e) for top in result.errors for e in top.walk())]
+    missing = unmatched(matchers, entries_of(result.errors))
     if missing:
         pinned = "; ".join(f"{{{m}}}" for m in missing)
         raise AssertionError(
