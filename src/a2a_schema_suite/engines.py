@@ -826,6 +826,7 @@ class RustError:
         "_path",
         "_validator",
         "absolute_path",
+        "keyword",
     )
 
     def __init__(
@@ -842,11 +843,10 @@ class RustError:
         else:
             self.absolute_path = parent.absolute_path + _relative(self._path, parent._path)
         self._converted: ValidationError | None = None
-
-    @property
-    def keyword(self) -> str:
-        kind = self._error.kind
-        return str(_KEYWORDS.get(type(kind).__name__, kind.name))
+        kind = error.kind
+        name = type(kind).__name__
+        #: the keyword python-jsonschema reports (what judging reads first)
+        self.keyword = str(_KEYWORDS.get(name, kind.name))
 
     @property
     def children(self) -> list[RustError]:
@@ -885,9 +885,7 @@ class RustError:
         return self._validator._leaf(self._error)
 
     def _has_branches(self) -> bool:
-        kind = self._error.kind
-        name = type(kind).__name__
-        return _KEYWORDS.get(name, kind.name) in ("anyOf", "oneOf") and name != "OneOfMultipleValid"
+        return self.keyword in ("anyOf", "oneOf") and type(self._error.kind).__name__ != "OneOfMultipleValid"
 
     def relevance(self) -> tuple[Any, ...]:
         """jsonschema's :func:`~jsonschema.exceptions.relevance` key of a top-level error, from

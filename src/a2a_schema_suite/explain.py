@@ -25,6 +25,7 @@ patterns say.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -409,15 +410,17 @@ _JSON_PATH_NAME = re.compile("^[a-zA-Z][a-zA-Z0-9_]*$")  # jsonschema's json_pat
 
 def _json_path(parts: Iterable[Any]) -> str:
     """``ValidationError.json_path`` of an error at ``parts`` (the same spelling)."""
-    path = "$"
-    for part in parts:
-        if isinstance(part, int):
-            path += "[" + str(part) + "]"
-        elif _JSON_PATH_NAME.match(part):
-            path += "." + part
-        else:
-            path += "['" + part.replace("\\", "\\\\").replace("'", r"\'") + "']"
-    return path
+    return "$" + "".join([_segment(part) for part in parts])
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def _segment(part: str | int) -> str:
+    """One step of :func:`_json_path` (the same few member names and indices recur)."""
+    if isinstance(part, int):
+        return "[" + str(part) + "]"
+    if _JSON_PATH_NAME.match(part):
+        return "." + part
+    return "['" + part.replace("\\", "\\\\").replace("'", r"\'") + "']"
 
 
 class Pending:
@@ -428,24 +431,19 @@ class Pending:
     when a pinned ``message`` is compared (path and keyword first). The validator is kept: its
     glossary names the definitions in the words when they are built."""
 
-    __slots__ = ("_detail", "_messages", "_nodes", "_path", "error", "line", "validator")
+    __slots__ = ("_detail", "_messages", "_path", "error", "keyword", "line", "validator")
     severity = "spec"
     rule = None
     is_policy = False
 
     def __init__(self, error: ValidationError | RustError, validator: Any, line: int | None = None) -> None:
         self.error, self.validator, self.line = error, validator, line
+        self.keyword: str = error.keyword if isinstance(error, RustError) else str(error.validator)
         self._detail: ErrorDetail | None = None
         #: this error or a branch error under it (its id, or a RustError's key) -> its message
         #: (made on the first message: most errors are never worded)
         self._messages: dict[Any, str] | None = None
-        self._nodes: tuple[_Node, ...] | None = None
         self._path: str | None = None
-
-    @property
-    def keyword(self) -> str:
-        error = self.error
-        return error.keyword if isinstance(error, RustError) else str(error.validator)
 
     def detail(self) -> ErrorDetail:
         if self._detail is None:
@@ -528,17 +526,13 @@ class Pending:
         yield from self.nested()
 
     def nested(self) -> Iterator[_Node]:
-        """Each branch error under this one, found on the first walk (each matcher of a case
-        walks the same ones)."""
-        if self._nodes is None:
-            nodes: list[_Node] = []
-            stack = self._children(self.error)
-            while stack:
-                node = stack.pop()
-                nodes.append(node)
-                stack.extend(self._children(node.error))
-            self._nodes = tuple(nodes)
-        return iter(self._nodes)
+        """Each branch error under this one (made anew by each call and kept by none: a result
+        holds its errors, not their walks; their words are kept, by position)."""
+        stack = self._children(self.error)
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(self._children(node.error))
 
     def _children(self, error: ValidationError | RustError) -> list[_Node]:
         children = error.children if isinstance(error, RustError) else (error.context or ())
@@ -673,7 +667,7 @@ def pending_errors(
     del errors[limit:]
     if len(errors) > 1:
         errors.sort(key=_relevance, reverse=True)
-    found: tuple[Pending | ErrorDetail, ...] = tuple(Pending(e, validator) for e in errors)
+    found: tuple[Pending | ErrorDetail, ...] = tuple([Pending(e, validator) for e in errors])
     if not more:
         return found
     return (*found, truncated(limit))

@@ -179,6 +179,7 @@ def judge_case(
             )
     if outcome is Outcome.PASSED and decision.valid and decision.warnings:
         outcome, reason = Outcome.WARNING, decision.warning_reason()
+    # positionally (source, then line, data): one is made per case
     return CaseResult(
         suite,
         schema,
@@ -188,8 +189,9 @@ def judge_case(
         outcome,
         deferred(decision.kept),
         reason,
-        line=line,
-        data=data,
+        None,
+        line,
+        data,
     )
 
 

@@ -307,9 +307,10 @@ def entries_of(errors: Iterable[Entry]) -> tuple[Entry, ...]:
 def deferred(entries: Iterable[Entry]) -> tuple[ErrorDetail, ...] | DeferredErrors:
     """``entries`` as a result's errors: a plain tuple when every one is built already."""
     entries = tuple(entries)
-    if all(isinstance(e, ErrorDetail) for e in entries):
-        return entries  # type: ignore[return-value]
-    return DeferredErrors(entries)
+    for entry in entries:
+        if not isinstance(entry, ErrorDetail):
+            return DeferredErrors(entries)
+    return entries  # type: ignore[return-value]
 
 
 @dataclass(frozen=True, slots=True)

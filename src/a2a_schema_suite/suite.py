@@ -87,23 +87,21 @@ def unmatched(matchers: Iterable[Matcher], errors: Iterable[Any]) -> list[Matche
     pending error's branch errors are found, and any message worded, only when asked)."""
     errors = tuple(errors)
     missing = []
+    nested: list[Any] | None = None  # every branch error, found once for every matcher
     for matcher in matchers:
         matches = matcher.matches
         for error in errors:
             if matches(error):
                 break
         else:
-            if not _nested_match(matches, errors):
+            if nested is None:
+                nested = [node for error in errors for node in error.nested()]
+            for node in nested:
+                if matches(node):
+                    break
+            else:
                 missing.append(matcher)
     return missing
-
-
-def _nested_match(matches: Callable[[Any], bool], errors: Iterable[Any]) -> bool:
-    for error in errors:
-        for nested in error.nested():
-            if matches(nested):
-                return True
-    return False
 
 
 R = TypeVar("R")
