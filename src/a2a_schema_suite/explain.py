@@ -423,7 +423,33 @@ def _segment(part: str | int) -> str:
     return "['" + part.replace("\\", "\\\\").replace("'", r"\'") + "']"
 
 
-class Pending:
+class _Located:
+    """What a :class:`~a2a_schema_suite.suite.Matcher` reads of an engine's error before its
+    words: its keyword, and its path and pointer (each spelled on first read)."""
+
+    __slots__ = ("_path", "_pointer", "error", "keyword")
+
+    def __init__(self, error: ValidationError | RustError) -> None:
+        self.error = error
+        self.keyword = _keyword_of(error)
+        self._path: str | None = None
+        self._pointer: str | None = None
+
+    @property
+    def path(self) -> str:
+        """The JSON path :class:`ErrorDetail` would give (without its words)."""
+        if self._path is None:
+            self._path = _path_of(self.error)
+        return self._path
+
+    @property
+    def pointer(self) -> str:
+        if self._pointer is None:
+            self._pointer = _pointer(self.error.absolute_path)
+        return self._pointer
+
+
+class Pending(_Located):
     """A schema error as the engine found it, worded (:func:`detail`) on first use.
 
     What judging reads is at hand without the words: the severity (``spec``), the keyword, and
@@ -431,14 +457,14 @@ class Pending:
     when a pinned ``message`` is compared (path and keyword first). The validator is kept: its
     glossary names the definitions in the words when they are built."""
 
-    __slots__ = ("_detail", "_messages", "_path", "error", "keyword", "line", "validator")
+    __slots__ = ("_detail", "_messages", "line", "validator")
     severity = "spec"
     rule = None
     is_policy = False
 
     def __init__(self, error: ValidationError | RustError, validator: Any, line: int | None = None) -> None:
-        self.error, self.validator, self.line = error, validator, line
-        self.keyword: str = error.keyword if isinstance(error, RustError) else str(error.validator)
+        super().__init__(error)
+        self.validator, self.line = validator, line
         self._detail: ErrorDetail | None = None
         #: this error or a branch error under it (its id, or a RustError's key) -> its message
         #: (made on the first message: most errors are never worded)
@@ -478,18 +504,6 @@ class Pending:
         if not top and wordable.validator not in ("oneOf", "anyOf"):
             return shorten(_plain(wordable, glossary))
         return _worded(wordable, not top, glossary)[0]
-
-    @property
-    def path(self) -> str:
-        """The JSON path :class:`ErrorDetail` would give (without its words)."""
-        if self._path is None:
-            error = self.error
-            self._path = _json_path(error.absolute_path) if isinstance(error, RustError) else error.json_path
-        return self._path
-
-    @property
-    def pointer(self) -> str:
-        return _pointer(self.error.absolute_path)
 
     @property
     def message(self) -> str:
@@ -539,35 +553,20 @@ class Pending:
         return [_Node(child, self, False) for child in children]
 
 
-class _Node:
+class _Node(_Located):
     """One error of a :meth:`Pending.walk`: what a :class:`~a2a_schema_suite.suite.Matcher`
     reads of an :class:`ErrorDetail`, each member found on first read, the message worded."""
 
-    __slots__ = ("_path", "_pointer", "error", "keyword", "pending", "top")
+    __slots__ = ("pending", "top")
     rule = None
 
     def __init__(self, error: ValidationError | RustError, pending: Pending, top: bool) -> None:
-        self.error, self.pending, self.top = error, pending, top
-        self.keyword: str = error.keyword if isinstance(error, RustError) else str(error.validator)
-        self._path: str | None = None
-        self._pointer: str | None = None
+        super().__init__(error)
+        self.pending, self.top = pending, top
 
     @property
     def line(self) -> int | None:
         return self.pending.line
-
-    @property
-    def path(self) -> str:
-        if self._path is None:
-            error = self.error
-            self._path = _json_path(error.absolute_path) if isinstance(error, RustError) else error.json_path
-        return self._path
-
-    @property
-    def pointer(self) -> str:
-        if self._pointer is None:
-            self._pointer = _pointer(self.error.absolute_path)
-        return self._pointer
 
     @property
     def message(self) -> str:
@@ -575,6 +574,16 @@ class _Node:
 
     def says(self, text: str) -> bool:
         return self.pending.says_of(self.error, self.top, text)
+
+
+def _keyword_of(error: ValidationError | RustError) -> str:
+    """The keyword :class:`ErrorDetail` gives ``error``."""
+    return error.keyword if isinstance(error, RustError) else str(error.validator)
+
+
+def _path_of(error: ValidationError | RustError) -> str:
+    """The JSON path :class:`ErrorDetail` gives ``error``."""
+    return _json_path(error.absolute_path) if isinstance(error, RustError) else error.json_path
 
 
 def _converted(error: ValidationError | RustError) -> ValidationError:
