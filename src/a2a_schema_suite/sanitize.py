@@ -31,6 +31,7 @@ line break in a name cannot start a line.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -57,6 +58,15 @@ def _escape(match: re.Match[str]) -> str:
 
 def visible(text: str) -> str:
     """``text`` safe for a terminal or a CI log line (see the module's docstring). Idempotent."""
+    # a report names the same suites, schemas and keywords again and again: a short text is
+    # made visible once
+    return _visible_short(text) if len(text) <= _SHORT else _visible(text)
+
+
+_SHORT = 256
+
+
+def _visible(text: str) -> str:
     text = _UNSAFE.sub(_escape, text)
     text = _COMMAND_START.sub(r"\1\\::", text)
     text = text.replace("##[", "#\\#[")
@@ -65,6 +75,9 @@ def visible(text: str) -> str:
     except UnicodeEncodeError:
         text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text
+
+
+_visible_short = functools.lru_cache(maxsize=4096)(_visible)
 
 
 def lines(text: str) -> str:
@@ -140,9 +153,13 @@ def result(case: CaseResult) -> CaseResult:
     """A result with every text field visible (whatever fields it has: ``suite``,
     ``description``, ``reason``, ``note``, ...) and its errors; the tested document (``data``)
     is kept as is."""
-    changes: dict[str, Any] = {
-        f.name: visible(getattr(case, f.name))
-        for f in dataclasses.fields(case)
-        if f.name != "data" and type(getattr(case, f.name)) is str
-    }  # not the Outcome enum
-    return dataclasses.replace(case, **changes, errors=tuple(error(e) for e in case.errors))
+    changes: dict[str, Any] = {}
+    for member in dataclasses.fields(case):
+        name, value = member.name, getattr(case, member.name)
+        # text only (not the Outcome enum); the document is kept as is
+        if name != "data" and type(value) is str and (clean := visible(value)) != value:
+            changes[name] = clean
+    if case.errors:
+        changes["errors"] = tuple(error(e) for e in case.errors)
+    # a result with nothing to clean (every passed one in a run) is itself: no copy per result
+    return case.replaced(**changes) if changes else case
