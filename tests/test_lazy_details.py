@@ -101,3 +101,36 @@ def test_a_stream_counts_the_findings_past_its_limit_without_wording_them(monkey
     assert "more finding(s) not shown" in errors[-1].message
     assert calls[0] == 0  # the closing entry is no schema error
     assert all(e.line is not None for e in errors[:5]) and calls[0] > 0
+
+
+def test_branch_errors_are_walked_only_as_far_as_a_matcher_needs():
+    from a2a_schema_suite.suite import Matcher, unmatched
+
+    made: list[str] = []
+
+    class Node:
+        def __init__(self, keyword: str) -> None:
+            self.keyword, self.path, self.pointer = keyword, "$", ""
+            self.line = self.rule = None
+
+    class Error(Node):
+        def __init__(self, keyword: str, branches: list[str]) -> None:
+            super().__init__(keyword)
+            self.branches = branches
+
+        def nested(self):
+            for keyword in self.branches:
+                made.append(keyword)
+                yield Node(keyword)
+
+    errors = [Error("oneOf", ["required", "type", "enum"]), Error("anyOf", ["const", "pattern"])]
+    # a top-level match walks nothing
+    assert unmatched([Matcher(keyword="anyOf")], errors) == [] and made == []
+    # a branch match walks up to it, and a later matcher reuses what was walked
+    assert unmatched([Matcher(keyword="type"), Matcher(keyword="required")], errors) == []
+    assert made == ["required", "type"]
+    made.clear()
+    # what nothing matches walks every branch error, once for all matchers
+    missing = [Matcher(keyword="minLength"), Matcher(keyword="maxItems")]
+    assert unmatched([Matcher(keyword="pattern"), *missing], errors) == missing
+    assert made == ["required", "type", "enum", "const", "pattern"]

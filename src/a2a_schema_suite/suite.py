@@ -83,24 +83,31 @@ class Matcher:
 
 def unmatched(matchers: Iterable[Matcher], errors: Iterable[Any]) -> list[Matcher]:
     """The ``matchers`` that no error of ``errors`` (or nested in one) matches: each is tried on
-    the errors themselves first, and on their branch errors only when none of them matches (a
-    pending error's branch errors are found, and any message worded, only when asked)."""
+    the errors themselves first, and on their branch errors only when none of them matches. The
+    branch errors are found as far as a matcher needs them (and once for every matcher), any
+    message worded only when asked."""
     errors = tuple(errors)
     missing = []
-    nested: list[Any] | None = None  # every branch error, found once for every matcher
+    found: list[Any] = []  # the branch errors walked so far, for the next matchers
+    walk: Iterator[Any] | None = None
     for matcher in matchers:
         matches = matcher.matches
         for error in errors:
             if matches(error):
                 break
         else:
-            if nested is None:
-                nested = [node for error in errors for node in error.nested()]
-            for node in nested:
+            for node in found:
                 if matches(node):
                     break
             else:
-                missing.append(matcher)
+                if walk is None:
+                    walk = (node for error in errors for node in error.nested())
+                for node in walk:
+                    found.append(node)
+                    if matches(node):
+                        break
+                else:
+                    missing.append(matcher)
     return missing
 
 
