@@ -844,9 +844,11 @@ class RustError:
             self.absolute_path = parent.absolute_path + _relative(self._path, parent._path)
         self._converted: ValidationError | None = None
         kind = error.kind
-        name = type(kind).__name__
         #: the keyword python-jsonschema reports (what judging reads first)
-        self.keyword = str(_KEYWORDS.get(name, kind.name))
+        keyword = _KEYWORD_OF_KIND.get(type(kind))
+        if keyword is None:  # the first error of its kind: the engine's kinds are a few classes
+            keyword = _KEYWORD_OF_KIND[type(kind)] = str(_KEYWORDS.get(type(kind).__name__, kind.name))
+        self.keyword = keyword
 
     @property
     def children(self) -> list[RustError]:
@@ -925,6 +927,8 @@ _KEYWORDS = {
     "FalseSchema": None,
 }  # jsonschema names no keyword there
 _REF_KEYWORDS = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})
+#: an error kind's class -> the keyword of :class:`RustError` (each kind is a class of its own)
+_KEYWORD_OF_KIND: dict[type, str] = {}
 
 
 def _relative(path: tuple[Any, ...], parent: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -93,12 +93,18 @@ def contain(
     subject: str = "",
     reading: str = "cannot load document",
 ) -> R:
-    """``call()``, or ``errored(crash)`` if it raises (see :func:`crash_of` for the reasons)."""
+    """``call()``, or ``errored(crash)`` if it raises (see :func:`contained`)."""
     try:
         return call()
-    except MemoryError as exc:
-        if _memory_errors_supervised:
-            raise
-        return errored(crash_of(exc, subject=subject, reading=reading))
     except Exception as exc:
-        return errored(crash_of(exc, subject=subject, reading=reading))
+        return errored(contained(exc, subject=subject, reading=reading))
+
+
+def contained(exc: Exception, *, subject: str = "", reading: str = "cannot load document") -> Crash:
+    """What :func:`contain` makes of ``exc``, raised while judging: its :func:`crash_of`, except
+    a :class:`MemoryError` in a sandbox lane, raised again (the supervisor reports it as over the
+    memory ceiling). For a caller that catches ``Exception`` itself (the runner's loop over cases
+    makes no closure per case)."""
+    if isinstance(exc, MemoryError) and _memory_errors_supervised:
+        raise exc
+    return crash_of(exc, subject=subject, reading=reading)

@@ -342,13 +342,6 @@ class CaseResult:
     def test_id(self) -> str:
         return f"{self.suite} > {self.description}"
 
-    def named_only(self) -> CaseResult:
-        """This result without its errors and data (never worded): what a report that names a
-        passed test without showing its errors needs (``RunOptions.keep_passed``)."""
-        if not self.errors and self.data is None:
-            return self
-        return self.replaced(errors=(), data=None)
-
     def replaced(self, **changes: Any) -> CaseResult:
         """``dataclasses.replace(self, **changes)`` without its generic cost (the runner copies
         a result per case: no field is checked or converted on the way, so a plain copy is the

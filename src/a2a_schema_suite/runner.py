@@ -23,7 +23,7 @@ from jsonschema.protocols import Validator
 
 from a2a_schema_suite import sandbox, streamrules
 from a2a_schema_suite.candidates import AUTO
-from a2a_schema_suite.guard import Crash, contain, load_error_detail
+from a2a_schema_suite.guard import Crash, contain, contained, load_error_detail
 from a2a_schema_suite.judging import (
     document_errors,
     errored,
@@ -74,9 +74,9 @@ def run_test(
     profile: str = DEFAULT_PROFILE,
     policy: str = DEFAULT_POLICY,
 ) -> CaseResult:
-    """Validate one test's data and judge the verdict and, for invalid data, the reasons."""
-
-    def judged() -> CaseResult:
+    """Validate one test's data and judge the verdict and, for invalid data, the reasons (a
+    crash while judging makes it *errored*: :func:`~a2a_schema_suite.guard.contained`)."""
+    try:
         # a suite's verdict leaves advice out (judge_case): not computed
         errors = document_errors(validator, suite.schema, test.data, policy, advice=False)
         return judge_case(
@@ -90,11 +90,9 @@ def run_test(
             line=test.line,
             data=test.data,
         )
-
-    result = contain(judged, functools.partial(_case_crashed, suite, test))
-    if result.line != test.line or result.data is not test.data:  # errored: no line, no data yet
-        result = result.replaced(line=test.line, data=test.data)
-    return result
+    except Exception as exc:
+        crashed = _case_crashed(suite, test, contained(exc))
+        return crashed.replaced(line=test.line, data=test.data)  # errored: no line, no data yet
 
 
 def _case_crashed(suite: Suite, case: Case, crash: Crash) -> CaseResult:
@@ -163,8 +161,11 @@ class CaseJudge:
             )
 
         result = contain(judged, functools.partial(_case_crashed, self.suite, case))
-        # errored or judged, the result names the entry's line (and the JSONL file its lines refer to)
-        return result.replaced(line=case.line, source=case.source)
+        # errored or judged, the result names the entry's line (and the JSONL file its lines refer
+        # to): set in place, the result was made just now for this case and is not shared yet
+        object.__setattr__(result, "line", case.line)
+        object.__setattr__(result, "source", case.source)
+        return result
 
     def _stream_validator(self) -> Validator:
         """The validator of each line of the suite's streams (see :func:`stream_line_schema`)."""
@@ -220,10 +221,12 @@ def suite_results(
     profile = options.profile or item.profile or DEFAULT_PROFILE
     policy = options.policy or item.policy or DEFAULT_POLICY
 
-    def case(test: Case) -> Callable[[], sandbox.CaseInfo]:
-        return lambda: (item.name, item.schema, test.description, test.valid, test.line, test.source)
+    def case(test: Case) -> sandbox.CaseInfo:
+        return (item.name, item.schema, test.description, test.valid, test.line, test.source)
 
-    sandbox.announce(case(tests[0]))  # building the validator counts towards the first case
+    announcing = sandbox.in_lane()  # in process, no case is announced
+    if announcing:
+        sandbox.announce(case(tests[0]))  # building the validator counts towards the first case
     try:
         validator: Validator | None = store.validator(item.schema, profile)
         problem = None
@@ -232,7 +235,8 @@ def suite_results(
     judged = None if validator is None else CaseJudge(item, store, validator, profile, policy)
     for test in tests:
         started = time.perf_counter()
-        sandbox.announce(case(test))
+        if announcing:
+            sandbox.announce(case(test))
         if judged is None:
             result = errored(
                 item.name,
@@ -245,10 +249,12 @@ def suite_results(
             )
         else:
             result = judged(test)
+        # the result was made for this case just now and is not shared yet: what changes is set
+        # in place, not by copying every field (its duration, not part of equality; a passed
+        # result without its errors and data, never worded: RunOptions.keep_passed)
         if not options.keep_passed and result.outcome is Outcome.PASSED:
-            result = result.named_only()
-        # the result was made for this case just now and is not shared yet: its duration (not
-        # part of equality) is set in place, not by copying every field
+            object.__setattr__(result, "errors", ())
+            object.__setattr__(result, "data", None)
         object.__setattr__(result, "duration", time.perf_counter() - started)
         yield result
         if options.fail_fast and result.outcome is not Outcome.PASSED:

@@ -155,6 +155,12 @@ def announce(info: CaseInfo | Callable[[], CaseInfo]) -> None:
         _announce(info() if callable(info) else info)
 
 
+def in_lane() -> bool:
+    """Is this process a sandbox lane (does :func:`announce` tell anyone)? The runner asks once
+    per suite, and says nothing per case in process."""
+    return _announce is not None
+
+
 def _lane_main(conn: Connection, setup: Callable[[], None], budget: Budget, parent: int) -> None:
     global _announce
     from a2a_schema_suite import guard
