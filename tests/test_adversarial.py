@@ -765,6 +765,42 @@ def test_check_reports_unknown_formats_and_ref_cycles(tmp_path):
         assert "check: ref-cycle: v1_0/cycle.json" in out
 
 
+def test_a_ref_cycle_is_found_after_a_clean_reference_into_the_same_schemas(tmp_path):
+    # The store skips what an earlier reference of the same schemas walked without a loop: a
+    # later reference that shares those definitions and also reaches a loop is still refused,
+    # with the words a fresh store gives it.
+    root = tmp_path / "schemas"
+    defs = {
+        "Leaf": {"type": "string"},
+        "Shared": {"type": "object", "properties": {"a": {"$ref": "#/$defs/Leaf"}}},
+        "Good": {"allOf": [{"$ref": "#/$defs/Shared"}]},
+        "Bad": {"allOf": [{"$ref": "#/$defs/Shared"}, {"$ref": "#/$defs/Loop1"}]},
+        "Loop1": {"$ref": "#/$defs/Loop2"},
+        "Loop2": {"anyOf": [{"$ref": "#/$defs/Loop1"}]},
+    }
+    schema = {"$schema": DRAFT, "$id": "https://hostile.test/v1_0/loop.json", "$defs": defs}
+    write(root / "v1_0" / "loop.json", schema)
+    for name, target in (("a_good.json", "Good"), ("b_bad.json", "Bad")):
+        suite = {
+            "schema": f"v1_0/loop.json#/$defs/{target}",
+            "description": target,
+            "tests": [{"description": "an object", "valid": True, "data": {"a": "x"}}],
+        }
+        write(tmp_path / "cases" / "v1_0" / name, suite)
+    reasons = {}
+    for args in (("cases",), ("cases/v1_0/b_bad.json",)):
+        code, out, _ = cli(tmp_path, "run", *args, "--schemas", str(root), "--format", "json")
+        assert code == 3, out  # errored
+        results = {r["suite"]: r for r in json.loads(out)["results"]}
+        bad = results["cases/v1_0/b_bad.json"]
+        assert bad["outcome"] == "errored"
+        assert "$ref cycle that never looks into the document" in bad["reason"]
+        reasons[args] = bad["reason"]
+        if args == ("cases",):
+            assert results["cases/v1_0/a_good.json"]["outcome"] == "passed"
+    assert reasons[("cases",)] == reasons[("cases/v1_0/b_bad.json",)]
+
+
 # --- random hostile projects (hypothesis) ---------------------------------------------------------
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402

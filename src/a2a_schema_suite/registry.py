@@ -285,10 +285,13 @@ class SchemaStore:
     _rs_registries: dict[tuple[str, str], Any] = field(default_factory=dict)
     #: (version, profile) -> what explain words that registry's errors with (:meth:`glossary`)
     _glossaries: dict[tuple[str, str], explain.Glossary] = field(default_factory=dict)
+    #: (version, profile) -> the ids of that registry's subschemas a :func:`ref_cycle` walk found
+    #: no loop through (they live as long as the registry in ``_registries``)
+    _acyclic: dict[tuple[str, str], set[int]] = field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        for cache in ("_registries", "_validators", "_rs_registries", "_glossaries"):
+        for cache in ("_registries", "_validators", "_rs_registries", "_glossaries", "_acyclic"):
             state[cache] = {}
         return state
 
@@ -535,7 +538,7 @@ class SchemaStore:
             schema = resolved.contents
             if not isinstance(schema, (dict, bool)):
                 raise SchemaError(f"schema {ref!r} points at a {type(schema).__name__}, not a schema")
-            cycle = ref_cycle(registry, uri)
+            cycle = ref_cycle(registry, uri, self._acyclic.setdefault((version, profile), set()))
             if cycle is not None:
                 raise SchemaError(
                     f"schema {ref!r}: $ref cycle that never looks into the document "
@@ -673,7 +676,7 @@ def _format_problem(contents: Any) -> str | None:
     return None
 
 
-def ref_cycle(registry: Registry, uri: str) -> str | None:
+def ref_cycle(registry: Registry, uri: str, done: set[int] | None = None) -> str | None:
     """A ``$ref`` loop that never reaches a keyword that looks into the document, or None.
 
     ``{"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}}``: validation would
@@ -682,7 +685,13 @@ def ref_cycle(registry: Registry, uri: str) -> str | None:
     (``$ref``, ``$dynamicRef``, ``allOf``/``anyOf``/``oneOf``, ``not``, ``if``/``then``/``else``,
     ``dependentSchemas``) keep the same instance; every other subschema is still searched for
     loops of its own.
+
+    ``done``: the subschemas (by ``id``) of ``registry`` an earlier call walked to the end without
+    a loop; none of them can lead to one, so they are not walked again (the store checks every
+    schema reference of a registry: most share their definitions). A call that finds no loop adds
+    what it walked; one that finds a loop adds nothing.
     """
+    done = set() if done is None else done
     resolver = registry.resolver()
     try:
         start = resolver.lookup(uri)
@@ -697,7 +706,7 @@ def ref_cycle(registry: Registry, uri: str) -> str | None:
         if not isinstance(schema, dict):
             return None
         key = id(schema)
-        if state.get(key) == 1:
+        if key in done or state.get(key) == 1:
             return None
         if state.get(key) == 0:
             return " -> ".join(trail)
@@ -733,6 +742,7 @@ def ref_cycle(registry: Registry, uri: str) -> str | None:
                 return found
     except RecursionError:
         return f"{uri}: $ref chain too long to follow"
+    done.update(state)  # every one walked to the end (a loop would have returned above)
     return None
 
 
