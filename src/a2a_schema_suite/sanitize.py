@@ -154,12 +154,19 @@ def result(case: CaseResult) -> CaseResult:
     ``description``, ``reason``, ``note``, ...) and its errors; the tested document (``data``)
     is kept as is."""
     changes: dict[str, Any] = {}
-    for member in dataclasses.fields(case):
-        name, value = member.name, getattr(case, member.name)
-        # text only (not the Outcome enum); the document is kept as is
-        if name != "data" and type(value) is str and (clean := visible(value)) != value:
+    for name in _text_fields(type(case)):
+        value = getattr(case, name)
+        # text only (not the Outcome enum)
+        if type(value) is str and (clean := visible(value)) != value:
             changes[name] = clean
     if case.errors:
         changes["errors"] = tuple(error(e) for e in case.errors)
     # a result with nothing to clean (every passed one in a run) is itself: no copy per result
     return case.replaced(**changes) if changes else case
+
+
+@functools.lru_cache(maxsize=8)
+def _text_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a result type :func:`result` looks at: all but the document (``data``),
+    kept as is. Found once per type, not per result."""
+    return tuple(member.name for member in dataclasses.fields(kind) if member.name != "data")
