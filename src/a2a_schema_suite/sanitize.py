@@ -165,8 +165,14 @@ def result(case: CaseResult) -> CaseResult:
     return case.replaced(**changes) if changes else case
 
 
-@functools.lru_cache(maxsize=8)
+#: a result type -> :func:`_text_fields` of it
+_TEXT_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def _text_fields(kind: type) -> tuple[str, ...]:
     """The fields of a result type :func:`result` looks at: all but the document (``data``),
     kept as is. Found once per type, not per result."""
-    return tuple(member.name for member in dataclasses.fields(kind) if member.name != "data")
+    found = _TEXT_FIELDS.get(kind)
+    if found is None:
+        found = _TEXT_FIELDS[kind] = tuple(m.name for m in dataclasses.fields(kind) if m.name != "data")
+    return found
