@@ -105,3 +105,31 @@ def test_unreadable_file(tmp_path: Path, monkeypatch):
     monkeypatch.setattr("a2a_schema_suite.jsonio.os.open", refuse)
     with pytest.raises(LoadFailure, match="Permission denied"):
         load_path(path)
+
+
+def test_value_tokens_walk_values_not_keys_with_their_paths_and_lines():
+    from a2a_schema_suite.jsonio import pointer_lines, value_tokens
+
+    text = '{"a/b": [1, {"c~d": "x", "e": []}],\n "k": "v",\n "n": null}'
+    found = [(path, match.group()) for path, match in value_tokens(text)]
+    assert found == [
+        ((), "{"),
+        (("a/b",), "["),
+        (("a/b", 0), "1"),
+        (("a/b", 1), "{"),
+        (("a/b", 1, "c~d"), '"x"'),
+        (("a/b", 1, "e"), "["),
+        (("k",), '"v"'),
+        (("n",), "null"),
+    ]
+    lines = pointer_lines(text)
+    assert lines == {
+        "": 1,
+        "/a~1b": 1,
+        "/a~1b/0": 1,
+        "/a~1b/1": 1,
+        "/a~1b/1/c~0d": 1,
+        "/a~1b/1/e": 1,
+        "/k": 2,
+        "/n": 3,
+    }

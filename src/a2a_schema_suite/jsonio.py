@@ -32,7 +32,7 @@ import re
 import select
 import stat
 import sys
-from collections.abc import Generator, Iterable
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -584,24 +584,16 @@ def line_of_pointer(text: str, pointer: str) -> int | None:
 # --- line numbers of arbitrary JSON pointers ----------------------------------------------------
 
 
-def pointer_lines(text: str) -> dict[str, int]:
-    """Line on which the value at each JSON pointer of ``text`` starts (text already accepted).
-
-    The tokens are :data:`TOKEN`'s, the loader's own."""
-    lines: dict[str, int] = {}
+def value_tokens(text: str) -> Iterator[tuple[tuple[str | int, ...], re.Match[str]]]:
+    """Each value of a JSON ``text`` (already accepted), in order, as ``(path, first token)``:
+    an object or array at its opening bracket, any other value at its token; an object's keys
+    are no values. The path holds member names and array indexes; the tokens are
+    :data:`TOKEN`'s, the loader's own."""
     stack: list[list[Any]] = []  # [is_object, key, index, expecting_key]
-    line, position = 1, 0
-
-    def here() -> str:
-        return "".join("/" + (pointer.escape(f[1]) if f[0] else str(f[2])) for f in stack)
-
     for match in TOKEN.finditer(text):
-        start = match.start()
-        line += text.count("\n", position, start)
-        position = start
         token = match.group()
         if token in ("{", "["):
-            lines.setdefault(here(), line)
+            yield tuple(f[1] if f[0] else f[2] for f in stack), match
             stack.append([token == "{", None, 0, True])
         elif token in ("}", "]"):
             if stack:
@@ -618,7 +610,18 @@ def pointer_lines(text: str) -> dict[str, int]:
             stack[-1][1] = json.loads(token)
             stack[-1][3] = False
         else:
-            lines.setdefault(here(), line)
+            yield tuple(f[1] if f[0] else f[2] for f in stack), match
+
+
+def pointer_lines(text: str) -> dict[str, int]:
+    """Line on which the value at each JSON pointer of ``text`` starts (text already accepted)."""
+    lines: dict[str, int] = {}
+    line, position = 1, 0
+    for path, match in value_tokens(text):
+        start = match.start()
+        line += text.count("\n", position, start)
+        position = start
+        lines.setdefault(pointer.join(path), line)
     return lines
 
 

@@ -28,12 +28,11 @@ for byte (the text is edited in place, so its formatting stays the author's).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from a2a_schema_suite.jsonio import TOKEN
+from a2a_schema_suite.jsonio import value_tokens
 
 _PROSE = frozenset({"title", "description", "$comment"})
 _DATA = frozenset({"examples", "const", "default", "enum"})
@@ -58,28 +57,9 @@ class Mention:
 
 def _string_values(text: str) -> Iterator[tuple[tuple[str | int, ...], int, int]]:
     """``(path, start, end)`` of every string *value* of a JSON text (not of object keys)."""
-    stack: list[list[object]] = []  # [is_object, key, index, expecting_key]
-    for match in TOKEN.finditer(text):
-        token = match.group()
-        if token in ("{", "["):
-            stack.append([token == "{", None, 0, True])
-        elif token in ("}", "]"):
-            if stack:
-                stack.pop()
-        elif token == ",":
-            if stack:
-                if stack[-1][0]:
-                    stack[-1][3] = True
-                else:
-                    stack[-1][2] = int(str(stack[-1][2])) + 1
-        elif token == ":":
-            continue
-        elif stack and stack[-1][0] and stack[-1][3]:
-            stack[-1][1] = json.loads(token)
-            stack[-1][3] = False
-        elif token.startswith('"'):
-            path = tuple(f[1] if f[0] else f[2] for f in stack)
-            yield path, match.start(), match.end()  # type: ignore[misc]
+    for path, match in value_tokens(text):
+        if match.group().startswith('"'):
+            yield path, match.start(), match.end()
 
 
 def schema_prose(path: tuple[str | int, ...]) -> bool:
