@@ -378,7 +378,9 @@ def bench_suites(
             runner_times.append(
                 timed(lambda warm=warm: list(run_suites(suites, warm, RunOptions(), orphans)))
             )
-            named_times.append(timed(lambda warm=warm: list(run_suites(suites, warm, named, orphans))))
+            named_times.append(
+                timed(lambda warm=warm, named=named: list(run_suites(suites, warm, named, orphans)))
+            )
         # Each ratio is the median of the ratios of measurements taken one right after the other,
         # so that a change in the machine's load during the bench moves both sides of each.
         overhead = {
