@@ -801,6 +801,67 @@ def test_a_ref_cycle_is_found_after_a_clean_reference_into_the_same_schemas(tmp_
     assert reasons[("cases",)] == reasons[("cases/v1_0/b_bad.json",)]
 
 
+def _loop_check_project(tmp_path: Path, schemas: dict[str, dict], suites: dict[str, str]) -> Path:
+    for name, body in schemas.items():
+        write(
+            tmp_path / "schemas" / "v1_0" / name,
+            {"$schema": DRAFT, "$id": f"https://hostile.test/v1_0/{name}", **body},
+        )
+    for name, ref in suites.items():
+        suite = {
+            "schema": ref,
+            "description": name,
+            "tests": [{"description": "s", "valid": True, "data": "x"}],
+        }
+        write(tmp_path / "cases" / "v1_0" / name, suite)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "schemas, suites",
+    [
+        pytest.param(
+            {
+                # generic.json's $dynamicRef lands on its own "node" from a.json, on b.json from b.json
+                "generic.json": {
+                    "$defs": {
+                        "X": {"$dynamicRef": "#node"},
+                        "node": {"$dynamicAnchor": "node", "type": "string"},
+                    }
+                },
+                "a.json": {"$ref": "generic.json#/$defs/X"},
+                "b.json": {"$dynamicAnchor": "node", "$ref": "generic.json#/$defs/X"},
+            },
+            {"a_first.json": "v1_0/a.json", "b_second.json": "v1_0/b.json"},
+            id="a $dynamicRef whose target depends on the way in",
+        ),
+        pytest.param(
+            {
+                "chain.json": {
+                    "$defs": {f"c{i}": {"$ref": f"#/$defs/c{i + 1}"} for i in range(1500)} | {"c1500": {}}
+                }
+            },
+            {"a_first.json": "v1_0/chain.json#/$defs/c700", "b_second.json": "v1_0/chain.json#/$defs/c0"},
+            id="a chain too long to follow from one reference, not from the other",
+        ),
+    ],
+)
+def test_the_loop_check_says_of_a_reference_what_it_says_of_it_alone(tmp_path, schemas, suites):
+    # What the store remembers of one reference's walk must never change what it says of the next:
+    # the second suite gets the same verdict and words after the first as alone.
+    project = _loop_check_project(tmp_path, schemas, suites)
+    said = {}
+    for args in (("cases",), ("cases/v1_0/b_second.json",)):
+        code, out, _ = cli(
+            project, "run", *args, "--schemas", "schemas", "--engine", "jsonschema-rs", "--format", "json"
+        )
+        results = {r["suite"]: r for r in json.loads(out)["results"]}
+        second = results["cases/v1_0/b_second.json"]
+        said[args] = (code, second["outcome"], second["reason"])
+    assert said[("cases",)] == said[("cases/v1_0/b_second.json",)]
+    assert said[("cases",)][:2] == (3, "errored")
+
+
 # --- random hostile projects (hypothesis) ---------------------------------------------------------
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402

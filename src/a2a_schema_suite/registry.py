@@ -285,9 +285,9 @@ class SchemaStore:
     _rs_registries: dict[tuple[str, str], Any] = field(default_factory=dict)
     #: (version, profile) -> what explain words that registry's errors with (:meth:`glossary`)
     _glossaries: dict[tuple[str, str], explain.Glossary] = field(default_factory=dict)
-    #: (version, profile) -> the ids of that registry's subschemas a :func:`ref_cycle` walk found
-    #: no loop through (they live as long as the registry in ``_registries``)
-    _acyclic: dict[tuple[str, str], set[int]] = field(default_factory=dict)
+    #: (version, profile) -> what :func:`ref_cycle` remembers of that registry's subschemas (by id:
+    #: they live as long as the registry in ``_registries``)
+    _acyclic: dict[tuple[str, str], dict[int, int]] = field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
@@ -538,7 +538,7 @@ class SchemaStore:
             schema = resolved.contents
             if not isinstance(schema, (dict, bool)):
                 raise SchemaError(f"schema {ref!r} points at a {type(schema).__name__}, not a schema")
-            cycle = ref_cycle(registry, uri, self._acyclic.setdefault((version, profile), set()))
+            cycle = ref_cycle(registry, uri, self._acyclic.setdefault((version, profile), {}))
             if cycle is not None:
                 raise SchemaError(
                     f"schema {ref!r}: $ref cycle that never looks into the document "
@@ -676,7 +676,13 @@ def _format_problem(contents: Any) -> str | None:
     return None
 
 
-def ref_cycle(registry: Registry, uri: str, done: set[int] | None = None) -> str | None:
+#: The longest chain of in-place references (in levels of the walk) a remembered walk may have: far
+#: below any recursion limit, so that a walk that skips what is remembered ends as the same walk
+#: without it would (see :func:`ref_cycle`).
+_REMEMBERED_DEPTH = 100
+
+
+def ref_cycle(registry: Registry, uri: str, done: dict[int, int] | None = None) -> str | None:
     """A ``$ref`` loop that never reaches a keyword that looks into the document, or None.
 
     ``{"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}}``: validation would
@@ -686,64 +692,98 @@ def ref_cycle(registry: Registry, uri: str, done: set[int] | None = None) -> str
     ``dependentSchemas``) keep the same instance; every other subschema is still searched for
     loops of its own.
 
-    ``done``: the subschemas (by ``id``) of ``registry`` an earlier call walked to the end without
-    a loop; none of them can lead to one, so they are not walked again (the store checks every
-    schema reference of a registry: most share their definitions). A call that finds no loop adds
-    what it walked; one that finds a loop adds nothing.
+    ``done``: what earlier calls on the same ``registry`` remember (the store keeps one per
+    registry: most schema references share their definitions), the subschemas (by ``id``) a walk
+    finished without a loop, each with the longest chain of in-place references below it. A walk
+    does not enter them again: none can lead to a loop. The answer is always the one a walk
+    without ``done`` gives: a walk that skipped any and then found a loop, or whose longest chain
+    is over :data:`_REMEMBERED_DEPTH` (where the recursion limit could decide), is walked again
+    without them. What a walk finished is remembered only if it found nothing, stayed that
+    shallow and met no ``$dynamicRef`` (whose target depends on the way it was reached).
     """
-    done = set() if done is None else done
-    resolver = registry.resolver()
-    try:
-        start = resolver.lookup(uri)
-    except Unresolvable:
-        return None  # reported when the validator is built
-    #: id(schema) -> 0 in progress, 1 done (for the in-place graph)
-    state: dict[int, int] = {}
-    pending = [(start.contents, start.resolver)]
-    seen_roots: set[int] = set()
+    walk = _RefWalk(registry, uri, done or {})
+    found = walk.run()
+    if walk.skipped and (found is not None or walk.longest > _REMEMBERED_DEPTH):
+        walk = _RefWalk(registry, uri, {})
+        found = walk.run()
+    if done is not None and found is None and not walk.dynamic and walk.longest <= _REMEMBERED_DEPTH:
+        done.update(walk.heights)
+    return found
 
-    def in_place(schema: Any, here: Any, trail: list[str]) -> str | None:
+
+class _RefWalk:
+    """One :func:`ref_cycle` walk over the in-place graph, depth first, which also finds the
+    longest chain of in-place references below each subschema it finishes."""
+
+    def __init__(self, registry: Registry, uri: str, known: dict[int, int]) -> None:
+        self.registry, self.uri, self.known = registry, uri, known
+        self.state: dict[int, int] = {}  #: id(schema) -> 0 in progress, 1 finished
+        self.heights: dict[int, int] = {}  #: id(schema) -> longest chain from it, once finished
+        self.pending: list[tuple[Any, Any]] = []
+        self.seen_roots: set[int] = set()
+        self.skipped = False  #: entered none of ``known`` (it skipped one)
+        self.dynamic = False  #: met a ``$dynamicRef``
+        self.longest = 0  #: the longest chain from any subschema it started from
+
+    def run(self) -> str | None:
+        try:
+            start = self.registry.resolver().lookup(self.uri)
+        except Unresolvable:
+            return None  # reported when the validator is built
+        self.pending.append((start.contents, start.resolver))
+        try:
+            while self.pending:
+                schema, here = self.pending.pop()
+                found, height = self._in_place(schema, here, [self.uri])
+                if found:
+                    return found
+                self.longest = max(self.longest, height)
+        except RecursionError:
+            return f"{self.uri}: $ref chain too long to follow"
+        return None
+
+    def _in_place(self, schema: Any, here: Any, trail: list[str]) -> tuple[str | None, int]:
+        """``(the loop's trail or None, the longest chain from schema)``."""
         if not isinstance(schema, dict):
-            return None
+            return None, 0
         key = id(schema)
-        if key in done or state.get(key) == 1:
-            return None
-        if state.get(key) == 0:
-            return " -> ".join(trail)
-        state[key] = 0
+        known = self.known.get(key)
+        if known is not None:
+            self.skipped = True
+            return None, known
+        state = self.state.get(key)
+        if state == 1:
+            return None, self.heights[key]
+        if state == 0:
+            return " -> ".join(trail), 0
+        self.state[key] = 0
         if isinstance(schema.get("$id"), str):
             here = here.in_subresource(DRAFT202012.create_resource(schema))
+        below = 0
         for keyword in ("$ref", "$dynamicRef"):
             ref = schema.get(keyword)
             if isinstance(ref, str):
+                self.dynamic = self.dynamic or keyword == "$dynamicRef"
                 try:
                     target = here.lookup(ref)
                 except Unresolvable:
                     continue
-                found = in_place(target.contents, target.resolver, [*trail, ref])
+                found, height = self._in_place(target.contents, target.resolver, [*trail, ref])
                 if found:
-                    return found
+                    return found, 0
+                below = max(below, height)
         for sub in _in_place_children(schema):
-            found = in_place(sub, here, trail)
+            found, height = self._in_place(sub, here, trail)
             if found:
-                return found
+                return found, 0
+            below = max(below, height)
         for sub in _other_children(schema):
-            if isinstance(sub, dict) and id(sub) not in seen_roots:
-                seen_roots.add(id(sub))
-                pending.append((sub, here))
-        state[key] = 1
-        return None
-
-    try:
-        while pending:
-            schema, here = pending.pop()
-            found = in_place(schema, here, [uri])
-            if found:
-                return found
-    except RecursionError:
-        return f"{uri}: $ref chain too long to follow"
-    done.update(state)  # every one walked to the end (a loop would have returned above)
-    return None
+            if isinstance(sub, dict) and id(sub) not in self.seen_roots:
+                self.seen_roots.add(id(sub))
+                self.pending.append((sub, here))
+        self.state[key] = 1
+        self.heights[key] = below + 1
+        return None, below + 1
 
 
 def _in_place_children(schema: dict[str, Any]) -> Iterator[Any]:
