@@ -381,8 +381,9 @@ def bench_suites(
             named_times.append(
                 timed(lambda warm=warm, named=named: list(run_suites(suites, warm, named, orphans)))
             )
-        # Each ratio is the median of the ratios of measurements taken one right after the other,
-        # so that a change in the machine's load during the bench moves both sides of each.
+        # Each ratio is the median of the ratios of measurements taken in the same round (the bare
+        # loop, then each way of the runner), so that a change in the machine's load during the
+        # bench moves both sides of each.
         overhead = {
             "documents": len(documents),
             "load_schemas_s": load_store,
@@ -391,7 +392,7 @@ def bench_suites(
             "runner_ratio": statistics.median([r / b for r, b in zip(runner_times, bare_times, strict=True)]),
             "runner_named_s": statistics.median(named_times),
             "runner_named_ratio": statistics.median(
-                [r / b for r, b in zip(named_times, bare_times[: len(named_times)], strict=True)]
+                [r / b for r, b in zip(named_times, bare_times, strict=True)]
             ),
         }
         if engine == "jsonschema":

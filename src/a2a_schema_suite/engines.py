@@ -847,7 +847,10 @@ class RustError:
         #: the keyword python-jsonschema reports (what judging reads first)
         keyword = _KEYWORD_OF_KIND.get(type(kind))
         if keyword is None:  # the first error of its kind: the engine's kinds are a few classes
-            keyword = _KEYWORD_OF_KIND[type(kind)] = str(_KEYWORDS.get(type(kind).__name__, kind.name))
+            name = type(kind).__name__
+            keyword = str(_KEYWORDS.get(name, kind.name))
+            if name != "Custom":  # a custom keyword's kind is one class for every keyword it names
+                _KEYWORD_OF_KIND[type(kind)] = keyword
         self.keyword = keyword
 
     @property
@@ -927,7 +930,8 @@ _KEYWORDS = {
     "FalseSchema": None,
 }  # jsonschema names no keyword there
 _REF_KEYWORDS = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})
-#: an error kind's class -> the keyword of :class:`RustError` (each kind is a class of its own)
+#: an error kind's class -> the keyword of :class:`RustError` (each built-in kind is a class of its
+#: own, with one name; ``Custom``, which names the custom keyword, is never remembered)
 _KEYWORD_OF_KIND: dict[type, str] = {}
 
 
