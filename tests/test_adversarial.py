@@ -844,6 +844,24 @@ def _loop_check_project(tmp_path: Path, schemas: dict[str, dict], suites: dict[s
             {"a_first.json": "v1_0/chain.json#/$defs/c700", "b_second.json": "v1_0/chain.json#/$defs/c0"},
             id="a chain too long to follow from one reference, not from the other",
         ),
+        pytest.param(
+            {
+                # a $ref to a $dynamicAnchor name resolves through the dynamic scope too
+                "lib.json": {"$dynamicAnchor": "meta", "$defs": {"n": {"$ref": "#meta"}}},
+                "a.json": {"$dynamicAnchor": "meta", "$ref": "lib.json#/$defs/n"},
+            },
+            {"a_first.json": "v1_0/lib.json#/$defs/n", "b_second.json": "v1_0/a.json"},
+            id="a $ref to a $dynamicAnchor name",
+        ),
+        pytest.param(
+            {
+                # a $id below a file's root is entered relative to the way in
+                "root.json": {"allOf": [{"$id": "sub/d.json", "$ref": "loop.json"}]},
+                "loop.json": {"$id": "https://hostile.test/v1_0/sub/loop.json", "$ref": "d.json"},
+            },
+            {"a_first.json": "v1_0/root.json#/allOf/0", "b_second.json": "v1_0/root.json"},
+            id="a relative $id below a file's root",
+        ),
     ],
 )
 def test_the_loop_check_says_of_a_reference_what_it_says_of_it_alone(tmp_path, schemas, suites):

@@ -26,9 +26,11 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+import sys
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import Any, cast
 from urllib.parse import urldefrag, urljoin
 
@@ -286,8 +288,8 @@ class SchemaStore:
     #: (version, profile) -> what explain words that registry's errors with (:meth:`glossary`)
     _glossaries: dict[tuple[str, str], explain.Glossary] = field(default_factory=dict)
     #: (version, profile) -> what :func:`ref_cycle` remembers of that registry's subschemas (by id:
-    #: they live as long as the registry in ``_registries``)
-    _acyclic: dict[tuple[str, str], dict[int, int]] = field(default_factory=dict)
+    #: they live as long as the registry in ``_registries``), None where it may remember nothing
+    _acyclic: dict[tuple[str, str], dict[int, int] | None] = field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
@@ -538,7 +540,10 @@ class SchemaStore:
             schema = resolved.contents
             if not isinstance(schema, (dict, bool)):
                 raise SchemaError(f"schema {ref!r} points at a {type(schema).__name__}, not a schema")
-            cycle = ref_cycle(registry, uri, self._acyclic.setdefault((version, profile), {}))
+            if (version, profile) not in self._acyclic:
+                contents = [c for _, c in self.resources(version, profile)]
+                self._acyclic[version, profile] = loop_memo(contents)
+            cycle = ref_cycle(registry, uri, self._acyclic[version, profile])
             if cycle is not None:
                 raise SchemaError(
                     f"schema {ref!r}: $ref cycle that never looks into the document "
@@ -676,10 +681,36 @@ def _format_problem(contents: Any) -> str | None:
     return None
 
 
-#: The longest chain of in-place references (in levels of the walk) a remembered walk may have: far
-#: below any recursion limit, so that a walk that skips what is remembered ends as the same walk
-#: without it would (see :func:`ref_cycle`).
-_REMEMBERED_DEPTH = 100
+#: Frames a walk may use besides one per level of in-place references (the walk's own calls, a
+#: ``referencing`` lookup), counted generously.
+_WALK_FRAMES = 64
+
+#: Keywords whose target depends on the way a subschema was reached (a ``$ref`` to a
+#: ``$dynamicAnchor`` name resolves through the dynamic scope too).
+_DYNAMIC = frozenset({"$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor"})
+
+
+def loop_memo(schemas: Iterable[Any]) -> dict[int, int] | None:
+    """What :func:`ref_cycle` may remember across the references of one registry of ``schemas``
+    (the contents of its files): an empty memo, or None where remembering could change an
+    answer. Every reference is resolved the same whichever way a subschema was reached only
+    when no schema has a dynamic keyword (:data:`_DYNAMIC`) or a ``$id`` below its file's root
+    (the walk enters a nested ``$id`` relative to the way in). A key of that spelling anywhere,
+    even a member name, is enough to say None."""
+
+    def plain(node: Any, root: bool) -> bool:
+        if isinstance(node, dict):
+            if not _DYNAMIC.isdisjoint(node) or (not root and "$id" in node):
+                return False
+            return all(plain(value, False) for value in node.values())
+        if isinstance(node, list):
+            return all(plain(value, False) for value in node)
+        return True
+
+    try:
+        return {} if all(plain(contents, True) for contents in schemas) else None
+    except RecursionError:
+        return None
 
 
 def ref_cycle(registry: Registry, uri: str, done: dict[int, int] | None = None) -> str | None:
@@ -692,23 +723,33 @@ def ref_cycle(registry: Registry, uri: str, done: dict[int, int] | None = None) 
     ``dependentSchemas``) keep the same instance; every other subschema is still searched for
     loops of its own.
 
-    ``done``: what earlier calls on the same ``registry`` remember (the store keeps one per
-    registry: most schema references share their definitions), the subschemas (by ``id``) a walk
-    finished without a loop, each with the longest chain of in-place references below it. A walk
-    does not enter them again: none can lead to a loop. The answer is always the one a walk
-    without ``done`` gives: a walk that skipped any and then found a loop, or whose longest chain
-    is over :data:`_REMEMBERED_DEPTH` (where the recursion limit could decide), is walked again
-    without them. What a walk finished is remembered only if it found nothing, stayed that
-    shallow and met no ``$dynamicRef`` (whose target depends on the way it was reached).
+    ``done``: a :func:`loop_memo` of ``registry``'s schemas, shared by the calls on it (the store
+    keeps one per registry: most references share their definitions). It remembers the
+    subschemas (by ``id``) a walk finished without a loop, each with the longest chain of
+    in-place references below it, and a later walk does not enter them again: none can lead to
+    a loop. The answer is always the one a walk without ``done`` gives: a walk that skipped any
+    and then found a loop, or whose longest chain could reach the recursion limit from here
+    (where the limit decides), is walked again without them.
     """
     walk = _RefWalk(registry, uri, done or {})
     found = walk.run()
-    if walk.skipped and (found is not None or walk.longest > _REMEMBERED_DEPTH):
+    if walk.skipped and (
+        found is not None or _stack_depth() + walk.longest + _WALK_FRAMES >= sys.getrecursionlimit()
+    ):
         walk = _RefWalk(registry, uri, {})
         found = walk.run()
-    if done is not None and found is None and not walk.dynamic and walk.longest <= _REMEMBERED_DEPTH:
+    if done is not None and found is None:
         done.update(walk.heights)
     return found
+
+
+def _stack_depth() -> int:
+    """The frames on the stack of the caller."""
+    depth = 0
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    return depth
 
 
 class _RefWalk:
@@ -721,8 +762,7 @@ class _RefWalk:
         self.heights: dict[int, int] = {}  #: id(schema) -> longest chain from it, once finished
         self.pending: list[tuple[Any, Any]] = []
         self.seen_roots: set[int] = set()
-        self.skipped = False  #: entered none of ``known`` (it skipped one)
-        self.dynamic = False  #: met a ``$dynamicRef``
+        self.skipped = False  #: skipped one of ``known``
         self.longest = 0  #: the longest chain from any subschema it started from
 
     def run(self) -> str | None:
@@ -763,7 +803,6 @@ class _RefWalk:
         for keyword in ("$ref", "$dynamicRef"):
             ref = schema.get(keyword)
             if isinstance(ref, str):
-                self.dynamic = self.dynamic or keyword == "$dynamicRef"
                 try:
                     target = here.lookup(ref)
                 except Unresolvable:
