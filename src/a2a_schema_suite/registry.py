@@ -541,8 +541,7 @@ class SchemaStore:
             if not isinstance(schema, (dict, bool)):
                 raise SchemaError(f"schema {ref!r} points at a {type(schema).__name__}, not a schema")
             if (version, profile) not in self._acyclic:
-                contents = [c for _, c in self.resources(version, profile)]
-                self._acyclic[version, profile] = loop_memo(contents)
+                self._acyclic[version, profile] = loop_memo(registry[u].contents for u in registry)
             cycle = ref_cycle(registry, uri, self._acyclic[version, profile])
             if cycle is not None:
                 raise SchemaError(
