@@ -134,3 +134,34 @@ def test_branch_errors_are_walked_only_as_far_as_a_matcher_needs():
     missing = [Matcher(keyword="minLength"), Matcher(keyword="maxItems")]
     assert unmatched([Matcher(keyword="pattern"), *missing], errors) == missing
     assert made == ["required", "type", "enum", "const", "pattern"]
+
+
+@pytest.mark.skipif(not rust_available(), reason="jsonschema-rs is not installed")
+def test_a_custom_keyword_of_the_compiled_engine_is_named_per_error():
+    # jsonschema-rs gives every custom keyword's error one kind class (``Custom``): the keyword a
+    # RustError reports must be each error's own, not the first one's remembered by class
+    import jsonschema_rs
+
+    from a2a_schema_suite.engines import RustError
+
+    class Even:
+        def __init__(self, parent, value, path):
+            pass
+
+        def validate(self, instance):
+            if isinstance(instance, int) and instance % 2:
+                raise ValueError("odd")
+
+    class Short:
+        def __init__(self, parent, value, path):
+            pass
+
+        def validate(self, instance):
+            if isinstance(instance, str) and len(instance) > 2:
+                raise ValueError("long")
+
+    schema = {"properties": {"a": {"even": True}, "b": {"short": True}}}
+    compiled = jsonschema_rs.validator_for(schema, keywords={"even": Even, "short": Short})
+    errors = list(compiled.iter_errors({"a": 3, "b": "xyz"}))
+    assert {type(e.kind).__name__ for e in errors} == {"Custom"}
+    assert sorted(RustError(None, e).keyword for e in errors) == ["even", "short"]

@@ -679,7 +679,7 @@ class RustValidator:
         path = tuple(error.instance_path)
         schema_path = tuple(p for p in error.evaluation_path if p not in _REF_KEYWORDS)
         kind = error.kind
-        keyword = _KEYWORDS.get(type(kind).__name__, kind.name)
+        keyword = _keyword_of_kind(kind)
         context: list[ValidationError] = []
         if keyword in ("anyOf", "oneOf") and type(kind).__name__ != "OneOfMultipleValid":
             for branch in kind.context:
@@ -709,7 +709,7 @@ class RustValidator:
         """The members of :meth:`_convert`'s error that wording reads, for an error without
         branch errors."""
         kind = error.kind
-        keyword = _KEYWORDS.get(type(kind).__name__, kind.name)
+        keyword = _keyword_of_kind(kind)
         location = error.absolute_keyword_location or ""
         try:
             value, schema = self._lookup(location), self._lookup(location.rpartition("/")[0])
@@ -717,7 +717,7 @@ class RustValidator:
             value, schema = None, None
         return Leaf(keyword, error.instance, self._message(keyword, kind, error), value, schema)
 
-    def _message(self, keyword: str, kind: Any, error: Any) -> str:
+    def _message(self, keyword: str | None, kind: Any, error: Any) -> str:
         """The message python-jsonschema gives for the same failure (its wording is the one the
         suites' ``expectedErrors`` pin); the engine's own message where there is no equivalent."""
         instance = error.instance
@@ -843,15 +843,8 @@ class RustError:
         else:
             self.absolute_path = parent.absolute_path + _relative(self._path, parent._path)
         self._converted: ValidationError | None = None
-        kind = error.kind
         #: the keyword python-jsonschema reports (what judging reads first)
-        keyword = _KEYWORD_OF_KIND.get(type(kind))
-        if keyword is None:  # the first error of its kind: the engine's kinds are a few classes
-            name = type(kind).__name__
-            keyword = str(_KEYWORDS.get(name, kind.name))
-            if name != "Custom":  # a custom keyword's kind is one class for every keyword it names
-                _KEYWORD_OF_KIND[type(kind)] = keyword
-        self.keyword = keyword
+        self.keyword = str(_keyword_of_kind(error.kind))
 
     @property
     def children(self) -> list[RustError]:
@@ -930,9 +923,21 @@ _KEYWORDS = {
     "FalseSchema": None,
 }  # jsonschema names no keyword there
 _REF_KEYWORDS = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})
-#: an error kind's class -> the keyword of :class:`RustError` (each built-in kind is a class of its
-#: own, with one name; ``Custom``, which names the custom keyword, is never remembered)
-_KEYWORD_OF_KIND: dict[type, str] = {}
+#: an error kind's class -> :func:`_keyword_of_kind` of its errors
+_KEYWORD_OF_KIND: dict[type, str | None] = {}
+
+
+def _keyword_of_kind(kind: Any) -> str | None:
+    """The keyword python-jsonschema reports for a jsonschema-rs error of ``kind`` (None where it
+    names none), looked up once per kind class: each built-in kind is a class of its own with one
+    name, but ``Custom``, one class for every custom keyword, names the keyword of each error."""
+    if type(kind) in _KEYWORD_OF_KIND:
+        return _KEYWORD_OF_KIND[type(kind)]
+    name = type(kind).__name__
+    keyword = _KEYWORDS.get(name, kind.name)
+    if name != "Custom":
+        _KEYWORD_OF_KIND[type(kind)] = keyword
+    return keyword
 
 
 def _relative(path: tuple[Any, ...], parent: tuple[Any, ...]) -> tuple[Any, ...]:

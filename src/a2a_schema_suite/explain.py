@@ -469,7 +469,6 @@ class Pending(_Located):
         #: this error or a branch error under it (its id, or a RustError's key) -> its message
         #: (made on the first message: most errors are never worded)
         self._messages: dict[Any, str] | None = None
-        self._path: str | None = None
 
     def detail(self) -> ErrorDetail:
         if self._detail is None:

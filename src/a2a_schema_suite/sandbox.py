@@ -148,11 +148,10 @@ def limit_memory(mib: int) -> None:
 _announce: Callable[[CaseInfo], None] | None = None
 
 
-def announce(info: CaseInfo | Callable[[], CaseInfo]) -> None:
-    """Called by the runner before each case: in a lane, tells the parent which case starts
-    (``info``, or what ``info()`` gives: called only there, so in process nothing is built)."""
+def announce(info: CaseInfo) -> None:
+    """Called by the runner before each case: in a lane, tells the parent which case starts."""
     if _announce is not None:
-        _announce(info() if callable(info) else info)
+        _announce(info)
 
 
 def in_lane() -> bool:
