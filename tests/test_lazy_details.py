@@ -7,6 +7,7 @@ report reads, and that what is read is what the eager path gave.
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 
 import pytest
@@ -16,7 +17,7 @@ from a2a_schema_suite.engines import rust_available
 from a2a_schema_suite.registry import SchemaStore
 from a2a_schema_suite.results import DeferredErrors, Outcome
 from a2a_schema_suite.runner import RunOptions, run_suites
-from a2a_schema_suite.suite import Suite, load_suites
+from a2a_schema_suite.suite import Matcher, Suite, load_suites
 from a2a_schema_suite.tool import bundled_cases, bundled_schemas
 
 ENGINES = ["jsonschema", *(["jsonschema-rs"] if rust_available() else [])]
@@ -165,3 +166,89 @@ def test_a_custom_keyword_of_the_compiled_engine_is_named_per_error():
     errors = list(compiled.iter_errors({"a": 3, "b": "xyz"}))
     assert {type(e.kind).__name__ for e in errors} == {"Custom"}
     assert sorted(RustError(None, e).keyword for e in errors) == ["even", "short"]
+
+
+_MANY_ERRORS = [
+    {"id": 1, "contextId": 2, "status": 3, "history": 4, "artifacts": 5, "metadata": 6},
+    {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}, "history": [{"parts": []}] * 4},
+    {"status": {}},
+]
+
+
+@pytest.mark.parametrize("limit", [1, 2, 1000])
+def test_found_errors_are_the_pending_errors_however_far_they_were_looked_for(engine_store, limit):
+    task = engine_store.validator("v1_0/task.json")
+    for document in [*_MANY_ERRORS, {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}]:
+        eager = explain.pending_errors(task, document, limit)
+        found = explain.Found.of(task, document, limit)
+        assert bool(found) == bool(eager), document
+        as_found = list(found)  # the engine's order, the truncated entry last
+        assert sorted(e.keyword for e in as_found) == sorted(e.keyword for e in eager)
+        entries = found.entries()
+        assert [(e.keyword, e.path) for e in entries] == [(e.keyword, e.path) for e in eager]
+        assert DeferredErrors(entries) == DeferredErrors(eager)
+        # the same pending errors, read after the order is known as before it
+        pending = [e for e in entries if isinstance(e, explain.Pending)]
+        assert {id(e) for e in pending} == {id(e) for e in as_found if isinstance(e, explain.Pending)}
+        after = found.followed_by((explain.truncated(9),))
+        assert after.entries() == (*entries, explain.truncated(9)) and list(after)[-1] == explain.truncated(9)
+
+
+class _Counting:
+    """A validator that counts the errors its engine was asked for."""
+
+    def __init__(self, validator) -> None:
+        self.validator, self.looked_for = validator, 0
+
+    def iter_raw(self, instance):
+        from a2a_schema_suite.engines import iter_raw
+
+        for error in iter_raw(self.validator, instance):
+            self.looked_for += 1
+            yield error
+
+    def __getattr__(self, name):
+        return getattr(self.validator, name)
+
+
+def test_a_case_named_in_a_report_looks_for_its_errors_only_as_far_as_its_matchers_need(engine_store):
+    from a2a_schema_suite.engines import iter_raw
+    from a2a_schema_suite.runner import run_test
+
+    task = engine_store.validator("v1_0/task.json")
+    document = _MANY_ERRORS[0]
+    every = explain.collect_errors(task, document)
+    first = explain.Pending(next(iter_raw(task, document)), task)
+    assert len(every) > 3
+    suite = Suite.from_dict(
+        {
+            "description": "lazy",
+            "schema": "v1_0/task.json",
+            "tests": [
+                {
+                    "description": "many errors",
+                    "data": document,
+                    "valid": False,
+                    "expectedErrors": [{"keyword": first.keyword, "path": first.path}],
+                }
+            ],
+        },
+        "lazy",
+        bundled_cases() / "lazy.json",
+    )
+    (test,) = suite.tests
+    # a report that names a passed case only: the first error satisfies the matcher, no more is looked for
+    counting = _Counting(task)
+    named = run_test(suite, test, counting, keep_passed=False)
+    assert named.outcome is Outcome.PASSED and named.errors == () and counting.looked_for == 1
+    # a report that shows it (JSON): every error, in the order the eager path gives
+    counting = _Counting(task)
+    kept = run_test(suite, test, counting, keep_passed=True)
+    assert kept.outcome is Outcome.PASSED and counting.looked_for == len(every)
+    assert tuple(kept.errors) == every
+    # a failed case shows its errors whatever the report: every one is looked for
+    wrong = dataclasses.replace(test, expected_errors=(Matcher(keyword="maxItems"),))
+    counting = _Counting(task)
+    failed = run_test(suite, wrong, counting, keep_passed=False)
+    assert failed.outcome is Outcome.FAILED and tuple(failed.errors) == every
+    assert counting.looked_for == len(every)

@@ -37,7 +37,7 @@ from jsonschema.protocols import Validator
 from a2a_schema_suite import migration, schemawalk
 from a2a_schema_suite.engines import Leaf, RustError, iter_raw
 from a2a_schema_suite.pointer import parse as parse_pointer
-from a2a_schema_suite.results import MAX_MESSAGE, ErrorDetail, _pointer, redacting_now, shorten
+from a2a_schema_suite.results import MAX_MESSAGE, Entry, ErrorDetail, _pointer, redacting_now, shorten
 
 _SECTIONS = re.compile(r"§\s?\d+(?:\.\d+)*(?: D\d+)?")
 _SHORT_REPR = 40
@@ -679,6 +679,84 @@ def pending_errors(
     if not more:
         return found
     return (*found, truncated(limit))
+
+
+class Found:
+    """The errors of one document, found only as far as they are read (a passed case whose
+    ``expectedErrors`` the first error satisfies never looks for the second), then ``after``
+    (what judging adds: policy findings).
+
+    Iterating gives the errors in the engine's order, each looked for when the reader gets to it
+    (any number of times: what was found is kept), then the ``truncated`` entry past ``limit``,
+    then ``after``. :meth:`entries` is every one as :func:`pending_errors` orders them (most
+    relevant first), then ``after``: what a result keeps. Both are the same pending errors."""
+
+    __slots__ = ("_search", "after")
+
+    def __init__(self, search: _Search, after: tuple[Entry, ...] = ()) -> None:
+        self._search, self.after = search, after
+
+    @classmethod
+    def of(cls, validator: Validator, instance: Any, limit: int = MAX_DOCUMENT_ERRORS) -> Found:
+        return cls(_Search(validator, instance, limit))
+
+    def followed_by(self, after: tuple[Entry, ...]) -> Found:
+        """The same errors (not looked for again), then ``after`` instead."""
+        return Found(self._search, after)
+
+    def __bool__(self) -> bool:
+        return self._search.pull(0) or bool(self.after)
+
+    def __iter__(self) -> Iterator[Entry]:
+        yield from self._search.as_found()
+        yield from self.after
+
+    def entries(self) -> tuple[Entry, ...]:
+        return self._search.entries() + self.after
+
+
+class _Search:
+    """One validation's error search, kept between the readers of its :class:`Found` views."""
+
+    __slots__ = ("_raw", "_sorted", "found", "limit", "more", "validator")
+
+    def __init__(self, validator: Validator, instance: Any, limit: int) -> None:
+        self.validator, self.limit = validator, limit
+        self._raw: Iterator[Any] | None = iter_raw(validator, instance)
+        self.found: list[Pending] = []  # the first ``limit`` errors, in the engine's order
+        self.more = False  # is there one past them (the truncated entry)?
+        self._sorted: tuple[Pending | ErrorDetail, ...] | None = None
+
+    def pull(self, index: int) -> bool:
+        """Is there an ``index``-th error (``limit``: one past the kept ones)? Looked for now if
+        it was not yet."""
+        while self._raw is not None and len(self.found) <= index and not self.more:
+            error = next(self._raw, None)
+            if error is None:
+                self._raw = None
+            elif len(self.found) < self.limit:
+                self.found.append(Pending(error, self.validator))
+            else:
+                self.more, self._raw = True, None
+        return index < len(self.found) or (index == self.limit and self.more)
+
+    def as_found(self) -> Iterator[Pending | ErrorDetail]:
+        index = 0
+        while index < self.limit and self.pull(index):
+            yield self.found[index]
+            index += 1
+        if self.pull(self.limit):
+            yield truncated(self.limit)
+
+    def entries(self) -> tuple[Pending | ErrorDetail, ...]:
+        """:func:`pending_errors` of the document (the same order, the same pending errors)."""
+        if self._sorted is None:
+            self.pull(self.limit)
+            errors = list(self.found)
+            if len(errors) > 1:
+                errors.sort(key=lambda pending: _relevance(pending.error), reverse=True)
+            self._sorted = (*errors, truncated(self.limit)) if self.more else tuple(errors)
+        return self._sorted
 
 
 def truncated(limit: int) -> ErrorDetail:

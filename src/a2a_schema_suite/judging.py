@@ -148,21 +148,34 @@ def judge_case(
     description: str,
     expected_valid: bool,
     expected_errors: tuple[Matcher, ...],
-    errors: Iterable[Entry],
+    errors: Iterable[Entry] | explain.Found,
     policy: str = DEFAULT_POLICY,
     *,
     line: int | None = None,
     data: Any = None,
+    keep_passed: bool = True,
 ) -> CaseResult:
     """Compare the verdict with the expectation and, for invalid data, the pinned reasons.
 
     Policy findings decide only under ``policy="error"`` (under ``warn`` a valid document with
     policy findings is a *warning*, under ``off`` they are dropped); advice is left out: a suite
     pins what a profile accepts, the 0.3 leftovers interop tolerates are its subject.
+
+    Given the :class:`~a2a_schema_suite.explain.Found` errors of :func:`case_errors`, the engine
+    looks for them only as far as the verdict and the matchers need; the result then keeps them
+    all, unless it passed and ``keep_passed`` is False (a report that names a passed case only:
+    the rest of its errors are never looked for).
     """
-    decision = decide(errors, policy, advice=False)
+    if isinstance(errors, explain.Found):
+        # the engine's errors are schema errors: every one decides (decide's own rule)
+        rest = decide(errors.after, policy, advice=False)
+        valid, warnings = not errors.followed_by(rest.decisive), rest.warnings
+        kept: explain.Found | tuple[Entry, ...] = errors.followed_by(rest.kept)
+    else:
+        decision = decide(errors, policy, advice=False)
+        valid, warnings, kept = decision.valid, decision.warnings, decision.kept
     outcome, reason = Outcome.PASSED, None
-    if decision.valid != expected_valid:
+    if valid != expected_valid:
         outcome = Outcome.FAILED
         reason = (
             "expected valid, but it was rejected"
@@ -171,23 +184,25 @@ def judge_case(
         )
     elif not expected_valid:
         # path and keyword first: a message is worded only for a matcher that pins one
-        missing = unmatched(expected_errors, decision.kept)
+        missing = unmatched(expected_errors, kept)
         if missing:
             outcome = Outcome.FAILED
             reason = "invalid, but not for the expected reason: no error matches " + "; ".join(
                 f"{{{m}}}" for m in missing
             )
-    if outcome is Outcome.PASSED and decision.valid and decision.warnings:
-        outcome, reason = Outcome.WARNING, decision.warning_reason()
+    if outcome is Outcome.PASSED and valid and warnings:
+        outcome, reason = Outcome.WARNING, policy_reason(warnings)
+    if isinstance(kept, explain.Found):
+        kept = () if outcome is Outcome.PASSED and not keep_passed else kept.entries()
     # positionally (source, then line, data): one is made per case
     return CaseResult(
         suite,
         schema,
         description,
         expected_valid,
-        decision.valid,
+        valid,
         outcome,
-        deferred(decision.kept),
+        deferred(kept),
         reason,
         None,
         line,
@@ -394,6 +409,13 @@ def document_errors(
     if policy != "off":
         errors += tuple(policy_findings(schema, data))
     return DeferredErrors(errors)
+
+
+def case_errors(validator: Validator, schema: str, data: Any, policy: str = DEFAULT_POLICY) -> explain.Found:
+    """:func:`document_errors` without advice (what a suite's case is judged on), the schema
+    errors looked for only as far as they are read (see :func:`judge_case`)."""
+    found = explain.Found.of(validator, data)
+    return found.followed_by(tuple(policy_findings(schema, data))) if policy != "off" else found
 
 
 def _paths(errors: Iterable[Entry]) -> set[str]:

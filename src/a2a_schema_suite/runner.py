@@ -25,7 +25,7 @@ from a2a_schema_suite import sandbox, streamrules
 from a2a_schema_suite.candidates import AUTO
 from a2a_schema_suite.guard import Crash, contain, contained, load_error_detail
 from a2a_schema_suite.judging import (
-    document_errors,
+    case_errors,
     errored,
     judge_case,
     stream_errors,
@@ -73,12 +73,16 @@ def run_test(
     validator: Validator,
     profile: str = DEFAULT_PROFILE,
     policy: str = DEFAULT_POLICY,
+    *,
+    keep_passed: bool = True,
 ) -> CaseResult:
     """Validate one test's data and judge the verdict and, for invalid data, the reasons (a
-    crash while judging makes it *errored*: :func:`~a2a_schema_suite.guard.contained`)."""
+    crash while judging makes it *errored*: :func:`~a2a_schema_suite.guard.contained`).
+    ``keep_passed`` False: a passed result's errors are not looked for past what judging needs
+    (:attr:`RunOptions.keep_passed`); every error is looked for here, under the case's guard."""
     try:
         # a suite's verdict leaves advice out (judge_case): not computed
-        errors = document_errors(validator, suite.schema, test.data, policy, advice=False)
+        errors = case_errors(validator, suite.schema, test.data, policy)
         return judge_case(
             suite.name,
             suite.schema,
@@ -89,6 +93,7 @@ def run_test(
             policy,
             line=test.line,
             data=test.data,
+            keep_passed=keep_passed,
         )
     except Exception as exc:
         crashed = _case_crashed(suite, test, contained(exc))
@@ -141,9 +146,11 @@ class CaseJudge:
         validator: Validator,
         profile: str = DEFAULT_PROFILE,
         policy: str = DEFAULT_POLICY,
+        *,
+        keep_passed: bool = True,
     ) -> None:
         self.suite, self.store, self.validator = suite, store, validator
-        self.profile, self.policy = profile, policy
+        self.profile, self.policy, self.keep_passed = profile, policy, keep_passed
         # the same for every stream of the suite: found for the first
         self._line_validator: Validator | None = None
         self._rules: dict[str, streamrules.StreamRules] = {}
@@ -152,7 +159,9 @@ class CaseJudge:
         return case.accept(self)
 
     def test(self, case: CaseTest) -> CaseResult:
-        return run_test(self.suite, case, self.validator, self.profile, self.policy)
+        return run_test(
+            self.suite, case, self.validator, self.profile, self.policy, keep_passed=self.keep_passed
+        )
 
     def stream(self, case: StreamCase) -> CaseResult:
         def judged() -> CaseResult:
@@ -232,7 +241,11 @@ def suite_results(
         problem = None
     except SchemaError as exc:
         validator, problem = None, str(exc)
-    judged = None if validator is None else CaseJudge(item, store, validator, profile, policy)
+    judged = (
+        None
+        if validator is None
+        else CaseJudge(item, store, validator, profile, policy, keep_passed=options.keep_passed)
+    )
     for test in tests:
         started = time.perf_counter()
         if announcing:

@@ -85,8 +85,11 @@ def unmatched(matchers: Iterable[Matcher], errors: Iterable[Any]) -> list[Matche
     """The ``matchers`` that no error of ``errors`` (or nested in one) matches: each is tried on
     the errors themselves first, and on their branch errors only when none of them matches. The
     branch errors are found as far as a matcher needs them (and once for every matcher), any
-    message worded only when asked."""
-    errors = tuple(errors)
+    message worded only when asked. ``errors`` is read once for each matcher, only as far as it
+    needs (a :class:`~a2a_schema_suite.explain.Found` looks for its errors no further); a one-shot
+    iterator is read whole first."""
+    if isinstance(errors, Iterator):
+        errors = tuple(errors)
     missing = []
     found: list[Any] = []  # the branch errors walked so far, for the next matchers
     walk: Iterator[Any] | None = None
