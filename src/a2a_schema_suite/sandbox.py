@@ -26,6 +26,7 @@ import collections
 import contextlib
 import ctypes
 import ctypes.util
+import functools
 import multiprocessing
 import os
 import signal
@@ -160,6 +161,29 @@ def in_lane() -> bool:
     return _announce is not None
 
 
+class _Outbox:
+    """What a lane tells its parent: each write is a tuple of ``(kind, value)`` messages. A
+    result waits for the lane's next message (the next case's announcement, made right after it,
+    or the unit's end) and goes in the same write: one write per case, not two. Its case stays
+    the one under way until then, as the parent sees it: a lane that dies before (pickling a
+    huge result, say) errs that case, as it did when the result was written alone."""
+
+    __slots__ = ("conn", "held")
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.held: list[tuple[str, Any]] = []
+
+    def hold(self, result: Any) -> None:
+        if self.held:  # two results without an announcement between them (a suite problem)
+            self.conn.send(tuple(self.held))
+        self.held = [("result", result)]
+
+    def send(self, kind: str, value: Any) -> None:
+        messages, self.held = (*self.held, (kind, value)), []
+        self.conn.send(messages)
+
+
 def _lane_main(conn: Connection, setup: Callable[[], None], budget: Budget, parent: int) -> None:
     global _announce
     from a2a_schema_suite import guard
@@ -168,7 +192,8 @@ def _lane_main(conn: Connection, setup: Callable[[], None], budget: Budget, pare
     guard.leave_memory_errors_to_supervisor()  # reported below as over the memory ceiling
     setup()
     limit_memory(budget.memory_mib)
-    _announce = lambda info: conn.send(("case", info))  # noqa: E731
+    outbox = _Outbox(conn)
+    _announce = functools.partial(outbox.send, "case")
     while True:
         try:
             task = conn.recv()
@@ -183,16 +208,16 @@ def _lane_main(conn: Connection, setup: Callable[[], None], budget: Budget, pare
                 try:
                     item = next(results)
                 except StopIteration as stop:
-                    conn.send(("done", stop.value))
+                    outbox.send("done", stop.value)
                     break
-                conn.send(("result", item))
+                outbox.hold(item)
         except MemoryError:
             os._exit(MEMORY_EXIT)
         except (EOFError, OSError, BrokenPipeError):  # the parent is gone
             os._exit(0)
         except Exception as exc:  # outside any case's guard: the parent reports it, the run goes on
             try:
-                conn.send(("crash", guard.internal_error(exc)))
+                outbox.send("crash", guard.internal_error(exc))
             except Exception:
                 os._exit(1)
 
@@ -290,6 +315,27 @@ def run_units(
         if todo or any(not f for f in finished):
             lanes.append(_Lane(context, setup, budget))
 
+    def take(lane: _Lane, kind: str, value: Any) -> bool:
+        """One message of ``lane``'s worker (:class:`_Outbox`); False if it ended the lane."""
+        if kind == "case":
+            lane.case = value
+            lane.deadline = time.monotonic() + budget.seconds
+        elif kind == "result":
+            results[lane.unit].append(value)  # type: ignore[index]
+            if on_result is not None:
+                on_result(value)
+            lane.case = None
+            lane.deadline = time.monotonic() + budget.seconds
+        elif kind == "crash":
+            fail(lane, value)
+            return False
+        else:  # "done": the worker waits for its next unit
+            payloads[lane.unit], finished[lane.unit] = value, True  # type: ignore[index]
+            lane.unit, lane.case, lane.deadline = None, None, float("inf")
+            if todo:
+                assign(lane)
+        return True
+
     run_deadline = budget.run_deadline if budget.run_deadline is not None else float("inf")
 
     def out_of_time() -> None:
@@ -336,30 +382,15 @@ def run_units(
             timeout = min(timeout, max(0.0, run_deadline - now))
             ready = wait([lane.conn for lane in busy], timeout=timeout)
             for lane in [lane for lane in busy if lane.conn in ready]:
-                while True:  # every message already there, then back to waiting
+                while True:  # every write already there, then back to waiting
                     try:
-                        kind, value = lane.conn.recv()
+                        messages = lane.conn.recv()
                     except (EOFError, OSError):
                         lane.process.join(5)
                         fail(lane, _death(lane.process, budget))
                         break
-                    if kind == "case":
-                        lane.case = value
-                        lane.deadline = time.monotonic() + budget.seconds
-                    elif kind == "result":
-                        results[lane.unit].append(value)  # type: ignore[index]
-                        if on_result is not None:
-                            on_result(value)
-                        lane.case = None
-                        lane.deadline = time.monotonic() + budget.seconds
-                    elif kind == "crash":
-                        fail(lane, value)
+                    if not all(take(lane, kind, value) for kind, value in messages):
                         break
-                    else:  # "done": the worker waits for its next unit
-                        payloads[lane.unit], finished[lane.unit] = value, True  # type: ignore[index]
-                        lane.unit, lane.case, lane.deadline = None, None, float("inf")
-                        if todo:
-                            assign(lane)
                     if lane.unit is None or not lane.conn.poll():
                         break
             now = time.monotonic()
