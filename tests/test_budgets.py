@@ -520,3 +520,30 @@ def test_mutate_runs_under_the_run_budget(tmp_path):
     )
     assert time.monotonic() - started < 20
     assert code == 3 and "error: mutate: over the run budget" in err, out + err
+
+
+def test_a_lane_writes_each_result_with_its_next_message():
+    from a2a_schema_suite.sandbox import _Outbox
+
+    class Conn:
+        def __init__(self) -> None:
+            self.writes: list[tuple[tuple[str, object], ...]] = []
+
+        def send(self, value: tuple[tuple[str, object], ...]) -> None:
+            self.writes.append(value)
+
+    conn = Conn()
+    outbox = _Outbox(conn)  # type: ignore[arg-type]
+    outbox.send("case", 1)
+    outbox.hold("r1")
+    assert conn.writes == [(("case", 1),)]  # the result waits
+    outbox.send("case", 2)
+    outbox.hold("r2")
+    outbox.hold("r3")  # no announcement between: the first goes alone, in its order
+    outbox.send("done", None)
+    assert conn.writes == [
+        (("case", 1),),
+        (("result", "r1"), ("case", 2)),
+        (("result", "r2"),),
+        (("result", "r3"), ("done", None)),
+    ]
