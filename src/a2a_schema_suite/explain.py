@@ -702,14 +702,18 @@ class Found:
 
     def followed_by(self, after: tuple[Entry, ...]) -> Found:
         """The same errors (not looked for again), then ``after`` instead."""
-        return Found(self._search, after)
+        return self if after is self.after else Found(self._search, after)
+
+    def any_error(self) -> bool:
+        """Did the engine find an error (looked for now if none was yet)?"""
+        search = self._search
+        return bool(search.found) or search.more or search.next()
 
     def __bool__(self) -> bool:
-        return self._search.pull(0) or bool(self.after)
+        return bool(self.after) or self.any_error()
 
     def __iter__(self) -> Iterator[Entry]:
-        yield from self._search.as_found()
-        yield from self.after
+        return itertools.chain(self._search.as_found(), self.after)
 
     def entries(self) -> tuple[Entry, ...]:
         return self._search.entries() + self.after
@@ -727,31 +731,34 @@ class _Search:
         self.more = False  # is there one past them (the truncated entry)?
         self._sorted: tuple[Pending | ErrorDetail, ...] | None = None
 
-    def pull(self, index: int) -> bool:
-        """Is there an ``index``-th error (``limit``: one past the kept ones)? Looked for now if
-        it was not yet."""
-        while self._raw is not None and len(self.found) <= index and not self.more:
-            error = next(self._raw, None)
-            if error is None:
-                self._raw = None
-            elif len(self.found) < self.limit:
-                self.found.append(Pending(error, self.validator))
-            else:
-                self.more, self._raw = True, None
-        return index < len(self.found) or (index == self.limit and self.more)
+    def next(self) -> bool:
+        """Look for one more error: False if there is none (or one past ``limit``: ``more``)."""
+        if self._raw is None:
+            return False
+        error = next(self._raw, None)
+        if error is None:
+            self._raw = None
+            return False
+        if len(self.found) < self.limit:
+            self.found.append(Pending(error, self.validator))
+            return True
+        self.more, self._raw = True, None
+        return False
 
     def as_found(self) -> Iterator[Pending | ErrorDetail]:
+        found = self.found
         index = 0
-        while index < self.limit and self.pull(index):
-            yield self.found[index]
+        while index < len(found) or self.next():
+            yield found[index]
             index += 1
-        if self.pull(self.limit):
+        if self.more:
             yield truncated(self.limit)
 
     def entries(self) -> tuple[Pending | ErrorDetail, ...]:
         """:func:`pending_errors` of the document (the same order, the same pending errors)."""
         if self._sorted is None:
-            self.pull(self.limit)
+            while self.next():
+                pass
             errors = list(self.found)
             if len(errors) > 1:
                 errors.sort(key=lambda pending: _relevance(pending.error), reverse=True)

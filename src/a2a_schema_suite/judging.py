@@ -169,7 +169,7 @@ def judge_case(
     if isinstance(errors, explain.Found):
         # the engine's errors are schema errors: every one decides (decide's own rule)
         rest = decide(errors.after, policy, advice=False)
-        valid, warnings = not errors.followed_by(rest.decisive), rest.warnings
+        valid, warnings = not (rest.decisive or errors.any_error()), rest.warnings
         kept: explain.Found | tuple[Entry, ...] = errors.followed_by(rest.kept)
     else:
         decision = decide(errors, policy, advice=False)
@@ -411,9 +411,14 @@ def document_errors(
     return DeferredErrors(errors)
 
 
-def case_errors(validator: Validator, schema: str, data: Any, policy: str = DEFAULT_POLICY) -> explain.Found:
-    """:func:`document_errors` without advice (what a suite's case is judged on), the schema
-    errors looked for only as far as they are read (see :func:`judge_case`)."""
+def case_errors(
+    validator: Validator, schema: str, data: Any, policy: str = DEFAULT_POLICY, *, lazily: bool = True
+) -> explain.Found | DeferredErrors:
+    """:func:`document_errors` without advice (what a suite's case is judged on); ``lazily``,
+    the schema errors are looked for only as far as they are read (see :func:`judge_case`):
+    for a result that may keep fewer than all of them."""
+    if not lazily:
+        return document_errors(validator, schema, data, policy, advice=False)
     found = explain.Found.of(validator, data)
     return found.followed_by(tuple(policy_findings(schema, data))) if policy != "off" else found
 

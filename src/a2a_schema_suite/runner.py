@@ -82,7 +82,8 @@ def run_test(
     (:attr:`RunOptions.keep_passed`); every error is looked for here, under the case's guard."""
     try:
         # a suite's verdict leaves advice out (judge_case): not computed
-        errors = case_errors(validator, suite.schema, test.data, policy)
+        # kept whatever its verdict, a result needs every error: found in one go
+        errors = case_errors(validator, suite.schema, test.data, policy, lazily=not keep_passed)
         return judge_case(
             suite.name,
             suite.schema,
