@@ -5,6 +5,7 @@ Also the bounded memory of long streams (findings capped), and a smoke run of th
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import multiprocessing
 import os
@@ -368,3 +369,20 @@ def test_benchmark_smoke_run(tmp_path):
     assert results["fresh"]["verdicts_as_expected"]
     assert results["cards.jsonschema.jobs1"]["same_verdicts"]
     assert results["stream.jsonschema-rs.300.errors"]["peak_rss_mb"] < 150
+
+
+def test_a_result_pickles_with_every_field():
+    from a2a_schema_suite.results import CaseResult, ErrorDetail, Outcome
+
+    error = ErrorDetail(path="$", pointer="", schema_path="#/type", keyword="type", message="m")
+    result = CaseResult(
+        "suite", "v1_0/task.json", "case", False, False, Outcome.PASSED, (error,), "why", "s.jsonl", 3,
+        {"data": [1]}, 0.25, "note", ("roots",),
+    )  # fmt: skip
+    copy = pickle.loads(pickle.dumps(result))
+    assert type(copy) is CaseResult and copy == result
+    # the fields equality leaves out are kept too
+    assert (copy.data, copy.duration, copy.roots) == ({"data": [1]}, 0.25, ("roots",))
+    assert [getattr(copy, f.name) for f in dataclasses.fields(CaseResult)] == [
+        getattr(result, f.name) for f in dataclasses.fields(CaseResult)
+    ]
