@@ -374,3 +374,26 @@ def test_an_error_under_a_member_named_enum_names_its_definition(tmp_path):
     )
     assert done.returncode == 1, done.stderr
     assert "(schema /properties/enum/type; spec: v9/a.json#/$defs/Thing)" in done.stdout
+
+
+def test_walks_kept_replays_each_walk_of_a_schema_as_made_without():
+    import json
+
+    from a2a_schema_suite.tool import bundled_schemas
+
+    schemas = [json.loads(p.read_text()) for p in sorted(bundled_schemas().rglob("*.json"))]
+    schemas.append({"$id": "https://x.test/a", "$defs": {"b": {"$id": "b", "items": {"$ref": "#"}}}})
+    variants = [{}, {"lenient": True}, {"into_defs": False}, {"legacy": False}, {"base": "https://y.test/"}]
+    fresh = [[list(subschemas(s, **v)) for v in variants] for s in schemas]
+    made = []
+    with schemawalk.walks_kept():
+        for _ in range(2):  # the second time, each walk is the kept one
+            made.append([[list(subschemas(s, **v)) for v in variants] for s in schemas])
+        again = subschemas(schemas[0], lenient=True)
+        assert next(again) is next(subschemas(schemas[0], lenient=True))  # the same nodes
+        # another object with the same contents is walked on its own
+        copy = json.loads(json.dumps(schemas[0]))
+        assert next(subschemas(copy)).schema is copy
+    assert made[0] == fresh and made[1] == fresh
+    # outside, nothing is kept
+    assert next(subschemas(schemas[0])) is not next(subschemas(schemas[0]))

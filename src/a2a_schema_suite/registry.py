@@ -594,6 +594,11 @@ def _schema_problem(contents: Any, engine: str = engines.DEFAULT_ENGINE) -> str 
         return "a schema file must hold a JSON object"
     if not isinstance(contents.get("$id"), str) or not contents["$id"]:
         return "schema has no $id"
+    with schemawalk.walks_kept():  # each check below walks the same schema for other keywords
+        return _walked_schema_problem(contents, engine)
+
+
+def _walked_schema_problem(contents: dict[str, Any], engine: str) -> str | None:
     # Before the meta check: a foreign $schema would make jsonschema-rs fetch it (or read a
     # file:// path), and a pattern nested too deeply for re.compile breaks the "regex" format.
     problem = _dialect_problem(contents, absolute_only=True) or _pattern_problem(contents)

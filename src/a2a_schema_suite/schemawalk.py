@@ -20,6 +20,8 @@ This module imports no engine and no registry (they import it): it knows JSON Sc
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -233,6 +235,25 @@ def children(
             yield Subschema(here, value, key, None, node.base, condition)
 
 
+#: Within :func:`walks_kept`: ``(id(schema), walk arguments)`` -> (the schema, its walk).
+_KEPT: contextvars.ContextVar[dict[tuple[Any, ...], tuple[Any, list[Subschema]]] | None] = (
+    contextvars.ContextVar("a2a_schema_suite_walks_kept", default=None)
+)
+
+
+@contextlib.contextmanager
+def walks_kept() -> Iterator[None]:
+    """Within, each :func:`subschemas` walk of one schema object is made once and replayed:
+    for the checks of one schema file, each of which looks for other keywords. Nothing may
+    change the schemas walked meanwhile (each entry holds its schema, so an ``id`` is not
+    reused while it lives)."""
+    token = _KEPT.set({})
+    try:
+        yield
+    finally:
+        _KEPT.reset(token)
+
+
 def subschemas(
     schema: Any,
     pointer: str = "",
@@ -248,6 +269,19 @@ def subschemas(
     ``definitions`` as the unknown keyword it is in 2020-12; ``lenient``: see :func:`children`.
     Never recursive in Python: a schema nested thousands deep is walked, not a RecursionError.
     """
+    kept = _KEPT.get()
+    if kept is None:
+        return _subschemas(schema, pointer, base, into_defs, legacy, lenient)
+    key = (id(schema), pointer, base, into_defs, legacy, lenient)
+    hit = kept.get(key)
+    if hit is None or hit[0] is not schema:
+        hit = kept[key] = (schema, list(_subschemas(schema, pointer, base, into_defs, legacy, lenient)))
+    return iter(hit[1])
+
+
+def _subschemas(
+    schema: Any, pointer: str, base: str, into_defs: bool, legacy: bool, lenient: bool
+) -> Iterator[Subschema]:
     stack = [Subschema(pointer, schema, None, None, _rebased(schema, base), False)]
     while stack:
         node = stack.pop()
@@ -255,7 +289,10 @@ def subschemas(
             continue
         yield node
         below = [
-            Subschema(c.pointer, c.schema, c.keyword, c.name, _rebased(c.schema, c.base), c.condition)
+            # a child keeps its parent's base, unless its own $id moves it (a node made anew)
+            c
+            if (rebased := _rebased(c.schema, c.base)) == c.base
+            else Subschema(c.pointer, c.schema, c.keyword, c.name, rebased, c.condition)
             for c in children(node, into_defs=into_defs, legacy=legacy, lenient=lenient)
         ]
         stack.extend(reversed(below))
