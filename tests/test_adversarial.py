@@ -880,6 +880,77 @@ def test_the_loop_check_says_of_a_reference_what_it_says_of_it_alone(tmp_path, s
     assert said[("cases",)][:2] == (3, "errored")
 
 
+@pytest.mark.parametrize("engine", ["jsonschema", "auto"])
+def test_a_reference_that_fails_errs_the_case_in_every_report_though_its_pinned_error_comes_first(
+    tmp_path, engine
+):
+    # The pinned error ($.a) is found before the dangling reference under b is met: judging that
+    # stopped there for a report that shows no errors of a passed case made it pass in text and
+    # junit, and errored in JSON.
+    write(
+        tmp_path / "schemas" / "v1_0" / "x.json",
+        {
+            "$schema": DRAFT,
+            "$id": "https://hostile.test/v1_0/x.json",
+            "type": "object",
+            "properties": {"a": {"type": "string"}, "b": {"$ref": "#/$defs/missing"}},
+        },
+    )
+    suite = {
+        "schema": "v1_0/x.json",
+        "description": "x",
+        "tests": [
+            {
+                "description": "a wrong, b present",
+                "valid": False,
+                "data": {"a": 1, "b": 2},
+                "expectedErrors": [{"path": "$.a", "keyword": "type"}],
+            }
+        ],
+    }
+    write(tmp_path / "cases" / "v1_0" / "x.json", suite)
+    for report in ("text", "junit", "json"):
+        code, out, _ = cli(
+            tmp_path, "run", "cases", "--schemas", "schemas", "--engine", engine, "--format", report
+        )
+        assert code == 3, (report, out)
+        if report == "json":
+            (result,) = json.loads(out)["results"]
+            assert result["outcome"] == "errored" and "cannot be resolved" in result["reason"]
+
+
+def test_a_schema_refused_for_its_dialect_is_not_an_internal_error_for_a_bad_id_further_on(tmp_path):
+    # The schema checks share their walks of a file: the first check stops at the foreign
+    # $schema, and the $id below, which no URL parser takes, must not be walked ahead of it.
+    write(
+        tmp_path / "schemas" / "v1_0" / "y.json",
+        {
+            "$schema": DRAFT,
+            "$id": "https://hostile.test/v1_0/y.json",
+            "type": "object",
+            "properties": {
+                "a": {"$schema": "http://example.com/other"},
+                "b": {"properties": {"c": {"$id": "http://[oops/x.json"}}},
+            },
+        },
+    )
+    write(
+        tmp_path / "cases" / "v1_0" / "y.json",
+        {
+            "schema": "v1_0/y.json",
+            "description": "y",
+            "tests": [{"description": "ok", "valid": True, "data": {}}],
+        },
+    )
+    code, out, _ = cli(tmp_path, "run", "cases", "--schemas", "schemas", "--format", "json")
+    assert code == 3
+    (result,) = json.loads(out)["results"]
+    assert result["outcome"] == "errored"
+    assert (
+        "$schema 'http://example.com/other' at /properties/a/$schema is not Draft 2020-12" in result["reason"]
+    )
+
+
 # --- random hostile projects (hypothesis) ---------------------------------------------------------
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402

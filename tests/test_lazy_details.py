@@ -239,16 +239,16 @@ def test_a_case_named_in_a_report_looks_for_its_errors_only_as_far_as_its_matche
     (test,) = suite.tests
     # a report that names a passed case only: the first error satisfies the matcher, no more is looked for
     counting = _Counting(task)
-    named = run_test(suite, test, counting, keep_passed=False)
+    named = run_test(suite, test, counting, lazily=True)
     assert named.outcome is Outcome.PASSED and named.errors == () and counting.looked_for == 1
     # a report that shows it (JSON): every error, in the order the eager path gives
     counting = _Counting(task)
-    kept = run_test(suite, test, counting, keep_passed=True)
+    kept = run_test(suite, test, counting)
     assert kept.outcome is Outcome.PASSED and counting.looked_for == len(every)
     assert tuple(kept.errors) == every
     # a failed case shows its errors whatever the report: every one is looked for
     wrong = dataclasses.replace(test, expected_errors=(Matcher(keyword="maxItems"),))
     counting = _Counting(task)
-    failed = run_test(suite, wrong, counting, keep_passed=False)
+    failed = run_test(suite, wrong, counting, lazily=True)
     assert failed.outcome is Outcome.FAILED and tuple(failed.errors) == every
     assert counting.looked_for == len(every)

@@ -290,10 +290,12 @@ class SchemaStore:
     #: (version, profile) -> what :func:`ref_cycle` remembers of that registry's subschemas (by id:
     #: they live as long as the registry in ``_registries``), None where it may remember nothing
     _acyclic: dict[tuple[str, str], dict[int, int] | None] = field(default_factory=dict)
+    _resolving: dict[tuple[str, str], bool] = field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        for cache in ("_registries", "_validators", "_rs_registries", "_glossaries", "_acyclic"):
+        caches = ("_registries", "_validators", "_rs_registries", "_glossaries", "_acyclic", "_resolving")
+        for cache in caches:
             state[cache] = {}
         return state
 
@@ -395,6 +397,17 @@ class SchemaStore:
             ]
             self._registries[key] = Registry().with_resources(resources)
         return self._registries[key]
+
+    def references_resolve(self, version: str, profile: str = DEFAULT_PROFILE) -> bool:
+        """Does every reference of this version's schemas under ``profile`` resolve (see
+        :func:`every_reference_resolves`)? Then a validation meets no reference it cannot
+        follow, and may stop at any error without skipping a failure: judging looks for a
+        case's errors only as far as it needs them there (:func:`a2a_schema_suite.judging.case_errors`)."""
+        key = (version, profile)
+        if key not in self._resolving:
+            uris = [f.uri for f in self.files.values() if f.version == version]
+            self._resolving[key] = every_reference_resolves(self.registry(version, profile), uris)
+        return self._resolving[key]
 
     def glossary(self, version: str, profile: str = DEFAULT_PROFILE) -> explain.Glossary:
         """What :mod:`a2a_schema_suite.explain` words the errors of this version's validators
@@ -634,6 +647,26 @@ def _meta_problem(contents: Any, engine: str) -> str | None:
 
 # ---------------------------------------------------------------------------------------------
 # Hostile schemas: what both engines must refuse alike (SECURITY.md)
+
+
+def every_reference_resolves(registry: Registry, uris: Iterable[str]) -> bool:
+    """Does every ``$ref`` and ``$dynamicRef`` in a schema position of the resources ``uris``
+    resolve in ``registry``, from the base URI in force where it is written? False also where
+    a base or a reference is no URL at all: nothing is proven then."""
+    resolved: set[tuple[str, str]] = set()  # the same few references recur from the same bases
+    try:
+        for uri in uris:
+            for node in schemawalk.subschemas(registry.contents(uri), base=uri):
+                if not isinstance(node.schema, dict):
+                    continue
+                for keyword in ("$ref", "$dynamicRef"):
+                    reference = node.schema.get(keyword)
+                    if isinstance(reference, str) and (node.base, reference) not in resolved:
+                        registry.resolver(base_uri=node.base).lookup(reference)
+                        resolved.add((node.base, reference))
+    except Exception:  # Unresolvable, a ValueError from a URL parser, ...
+        return False
+    return True
 
 
 def keyword_values(schema: Any, keyword: str, pointer: str = "") -> Iterator[tuple[str, Any]]:

@@ -74,16 +74,17 @@ def run_test(
     profile: str = DEFAULT_PROFILE,
     policy: str = DEFAULT_POLICY,
     *,
-    keep_passed: bool = True,
+    lazily: bool = False,
 ) -> CaseResult:
     """Validate one test's data and judge the verdict and, for invalid data, the reasons (a
     crash while judging makes it *errored*: :func:`~a2a_schema_suite.guard.contained`).
-    ``keep_passed`` False: a passed result's errors are not looked for past what judging needs
-    (:attr:`RunOptions.keep_passed`); every error is looked for here, under the case's guard."""
+    ``lazily``: a passed result keeps no errors (:attr:`RunOptions.keep_passed` False), and
+    none of the suite's references fails (:meth:`SchemaStore.references_resolve`), so the
+    search for the errors may stop where judging has what it needs, and nothing it skips could
+    have made the case errored; a failed case's errors are all looked for, under its guard."""
     try:
         # a suite's verdict leaves advice out (judge_case): not computed
-        # kept whatever its verdict, a result needs every error: found in one go
-        errors = case_errors(validator, suite.schema, test.data, policy, lazily=not keep_passed)
+        errors = case_errors(validator, suite.schema, test.data, policy, lazily=lazily)
         return judge_case(
             suite.name,
             suite.schema,
@@ -94,7 +95,7 @@ def run_test(
             policy,
             line=test.line,
             data=test.data,
-            keep_passed=keep_passed,
+            keep_passed=not lazily,
         )
     except Exception as exc:
         crashed = _case_crashed(suite, test, contained(exc))
@@ -151,7 +152,10 @@ class CaseJudge:
         keep_passed: bool = True,
     ) -> None:
         self.suite, self.store, self.validator = suite, store, validator
-        self.profile, self.policy, self.keep_passed = profile, policy, keep_passed
+        self.profile, self.policy = profile, policy
+        # a passed result keeps no errors: its search may stop early, where no reference it
+        # skips could fail (every error looked for, such a case would be errored)
+        self.lazily = not keep_passed and store.references_resolve(store.resolve(suite.schema)[0], profile)
         # the same for every stream of the suite: found for the first
         self._line_validator: Validator | None = None
         self._rules: dict[str, streamrules.StreamRules] = {}
@@ -160,9 +164,7 @@ class CaseJudge:
         return case.accept(self)
 
     def test(self, case: CaseTest) -> CaseResult:
-        return run_test(
-            self.suite, case, self.validator, self.profile, self.policy, keep_passed=self.keep_passed
-        )
+        return run_test(self.suite, case, self.validator, self.profile, self.policy, lazily=self.lazily)
 
     def stream(self, case: StreamCase) -> CaseResult:
         def judged() -> CaseResult:

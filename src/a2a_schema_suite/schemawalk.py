@@ -275,7 +275,11 @@ def subschemas(
     key = (id(schema), pointer, base, into_defs, legacy, lenient)
     hit = kept.get(key)
     if hit is None or hit[0] is not schema:
-        hit = kept[key] = (schema, list(_subschemas(schema, pointer, base, into_defs, legacy, lenient)))
+        try:
+            walk = list(_subschemas(schema, pointer, base, into_defs, legacy, lenient))
+        except Exception:  # a $id no URL parser takes: met where the caller's own walk meets it
+            return _subschemas(schema, pointer, base, into_defs, legacy, lenient)
+        hit = kept[key] = (schema, walk)
     return iter(hit[1])
 
 
