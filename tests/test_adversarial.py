@@ -951,6 +951,37 @@ def test_a_schema_refused_for_its_dialect_is_not_an_internal_error_for_a_bad_id_
     )
 
 
+@pytest.mark.parametrize("engine", ["jsonschema", "jsonschema-rs", "auto"])
+def test_a_schema_with_an_id_no_url_parser_takes_is_refused_with_its_reason(tmp_path, engine):
+    write(
+        tmp_path / "schemas" / "v1_0" / "z.json",
+        {
+            "$schema": DRAFT,
+            "$id": "https://hostile.test/v1_0/z.json",
+            "type": "object",
+            "properties": {"b": {"properties": {"c": {"$id": "http://[oops/x.json"}}}},
+        },
+    )
+    write(
+        tmp_path / "cases" / "v1_0" / "z.json",
+        {
+            "schema": "v1_0/z.json",
+            "description": "z",
+            "tests": [{"description": "ok", "valid": True, "data": {}}],
+        },
+    )
+    code, out, _ = cli(
+        tmp_path, "run", "cases", "--schemas", "schemas", "--engine", engine, "--format", "json"
+    )
+    assert code == 3
+    (result,) = json.loads(out)["results"]
+    assert result["outcome"] == "errored"
+    assert (
+        "$id 'http://[oops/x.json' at /properties/b/properties/c/$id is not a URI reference"
+        in result["reason"]
+    )
+
+
 # --- random hostile projects (hypothesis) ---------------------------------------------------------
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402

@@ -614,7 +614,9 @@ def _schema_problem(contents: Any, engine: str = engines.DEFAULT_ENGINE) -> str 
 def _walked_schema_problem(contents: dict[str, Any], engine: str) -> str | None:
     # Before the meta check: a foreign $schema would make jsonschema-rs fetch it (or read a
     # file:// path), and a pattern nested too deeply for re.compile breaks the "regex" format.
-    problem = _dialect_problem(contents, absolute_only=True) or _pattern_problem(contents)
+    problem = (
+        _dialect_problem(contents, absolute_only=True) or _pattern_problem(contents) or _id_problem(contents)
+    )
     if problem is not None:
         return problem
     shape = also_accepts_problem(contents)
@@ -945,6 +947,18 @@ def compiled_says_valid(validator: Any | None, instance: Any) -> bool:
 def _meta_valid_fast(contents: Any) -> bool:
     """True if ``contents`` is certainly a valid Draft 2020-12 schema (False: ask python)."""
     return compiled_says_valid(_draft202012_meta_validator(), contents)
+
+
+def _id_problem(contents: Any) -> str | None:
+    """A ``$id`` that no URL parser takes (``http://[oops``): no engine could place what it
+    names, and every lookup through it would fail."""
+    for pointer, value in keyword_values(contents, "$id"):
+        if isinstance(value, str):
+            try:
+                urljoin(engines.DRAFT_2020_12, urldefrag(value)[0])
+            except ValueError as exc:
+                return f"$id {excerpt(value)} at {pointer} is not a URI reference: {exc}"
+    return None
 
 
 def _pattern_problem(contents: Any) -> str | None:

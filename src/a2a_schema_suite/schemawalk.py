@@ -188,8 +188,14 @@ class Subschema:
 
 
 def _rebased(schema: Any, base: str) -> str:
+    """The base URI in force in ``schema`` (its ``$id`` against ``base``). A ``$id`` no URL
+    parser takes (``http://[oops``) moves nothing: the schema store refuses such a file, the
+    walk of anything else goes on."""
     if isinstance(schema, dict) and isinstance(schema.get("$id"), str):
-        return urljoin(base, urldefrag(schema["$id"])[0])
+        try:
+            return urljoin(base, urldefrag(schema["$id"])[0])
+        except ValueError:
+            return base
     return base
 
 
