@@ -252,3 +252,27 @@ def test_a_case_named_in_a_report_looks_for_its_errors_only_as_far_as_its_matche
     failed = run_test(suite, wrong, counting, lazily=True)
     assert failed.outcome is Outcome.FAILED and tuple(failed.errors) == every
     assert counting.looked_for == len(every)
+
+
+def test_the_bundled_schemas_let_a_case_stop_early_and_a_failing_reference_does_not(tmp_path):
+    from a2a_schema_suite.registry import every_reference_resolves
+
+    store = SchemaStore.load(bundled_schemas())
+    versions = sorted({f.version for f in store.files.values()})
+    assert versions and all(store.references_resolve(v, p) for v in versions for p in ("strict", "interop"))
+    registry = store.registry(versions[-1])
+    uris = [f.uri for f in store.files.values() if f.version == versions[-1]]
+    assert every_reference_resolves(registry, uris)
+
+    from referencing import Registry
+    from referencing.jsonschema import DRAFT202012
+
+    def one(schema):
+        uri = "https://x.test/s.json"
+        registry = Registry().with_resource(uri, DRAFT202012.create_resource(schema))
+        return every_reference_resolves(registry, [uri])
+
+    assert one({"properties": {"a": {"$ref": "#/$defs/a"}}, "$defs": {"a": {}}})
+    assert not one({"properties": {"a": {"$ref": "#/$defs/missing"}}})
+    assert not one({"items": {"$dynamicRef": "other.json#x"}})
+    assert not one({"items": {"$ref": "http://[oops/x.json"}})

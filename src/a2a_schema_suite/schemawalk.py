@@ -280,12 +280,8 @@ def subschemas(
         return _subschemas(schema, pointer, base, into_defs, legacy, lenient)
     key = (id(schema), pointer, base, into_defs, legacy, lenient)
     hit = kept.get(key)
-    if hit is None or hit[0] is not schema:
-        try:
-            walk = list(_subschemas(schema, pointer, base, into_defs, legacy, lenient))
-        except Exception:  # a $id no URL parser takes: met where the caller's own walk meets it
-            return _subschemas(schema, pointer, base, into_defs, legacy, lenient)
-        hit = kept[key] = (schema, walk)
+    if hit is None or hit[0] is not schema:  # (the walk raises nothing: see _rebased)
+        hit = kept[key] = (schema, list(_subschemas(schema, pointer, base, into_defs, legacy, lenient)))
     return iter(hit[1])
 
 
