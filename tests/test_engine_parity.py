@@ -18,10 +18,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from a2a_schema_suite import engines
+from a2a_schema_suite import engines, pyengine
 from a2a_schema_suite.choices import ENGINE_CHOICES, ENGINES, PROFILES
 from a2a_schema_suite.cli import main
 from a2a_schema_suite.jsonio import iter_jsonl
+from a2a_schema_suite.regexlint.ecma import ecma_pattern
 from a2a_schema_suite.registry import SchemaStore
 from a2a_schema_suite.results import CaseResult, ErrorDetail
 from a2a_schema_suite.runner import RunOptions, run_suites
@@ -397,7 +398,7 @@ def test_rust_engine_reports_a_value_without_json_form_instead_of_raising(stores
 
 
 def test_ecma_pattern_rewrites_only_the_end_anchor():
-    assert engines.ecma_pattern("^[0-9]+$") == r"^[0-9]+\Z"
-    assert engines.ecma_pattern(r"^a\$b[$]$") == r"^a\$b[$]\Z"
-    assert engines.ecma_pattern(r"^$|^x[\]$]$") == r"^\Z|^x[\]$]\Z"
-    assert engines.compile_pattern("^[0-9]+$").search("12\n") is None
+    assert ecma_pattern("^[0-9]+$") == r"^[0-9]+\Z"
+    assert ecma_pattern(r"^a\$b[$]$") == r"^a\$b[$]\Z"
+    assert ecma_pattern(r"^$|^x[\]$]$") == r"^\Z|^x[\]$]\Z"
+    assert pyengine.compile_pattern("^[0-9]+$").search("12\n") is None

@@ -1,6 +1,6 @@
 """The Python engine's speed-ups change nothing but the time: same verdicts, same error details.
 
-engines.python_validator_class caches what python-jsonschema recomputes for every document (the
+pyengine.python_validator_class caches what python-jsonschema recomputes for every document (the
 ``$ref`` lookups, a validator object for every subschema it descends into, the search for the
 members ``unevaluatedProperties`` has not seen): these tests compare
 it, on every bundled case and stream line under both profiles, with the same class doing that
@@ -19,7 +19,7 @@ from referencing import Registry
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
-from a2a_schema_suite import engines
+from a2a_schema_suite import pyengine
 from a2a_schema_suite.choices import PROFILES
 from a2a_schema_suite.jsonio import iter_jsonl
 from a2a_schema_suite.registry import SchemaStore
@@ -48,8 +48,8 @@ def _details(validator: Any, document: Any) -> list[ErrorDetail]:
 
 def _validator(store: SchemaStore, ref: str, profile: str) -> Any:
     version, uri = store.resolve(ref)
-    return engines.python_validator_class()(
-        {"$ref": uri}, registry=store.registry(version, profile), format_checker=engines.format_checker()
+    return pyengine.python_validator_class()(
+        {"$ref": uri}, registry=store.registry(version, profile), format_checker=pyengine.format_checker()
     )
 
 
@@ -57,10 +57,10 @@ def test_the_validators_resolver_is_found():
     """The ``$ref`` cache reads the validator's resolver from jsonschema's private ``_resolver``;
     if jsonschema renames it, the cache falls back to the stock keyword (still correct) and this
     test says the speed-up is gone."""
-    validator = engines.python_validator_class()({"$ref": "#/$defs/x", "$defs": {"x": {"type": "string"}}})
-    assert engines.validator_resolver(validator) is not None
+    validator = pyengine.python_validator_class()({"$ref": "#/$defs/x", "$defs": {"x": {"type": "string"}}})
+    assert pyengine.validator_resolver(validator) is not None
     (child,) = [validator.evolve(schema={"type": "string"})]
-    assert engines.validator_resolver(child) is not None
+    assert pyengine.validator_resolver(child) is not None
 
 
 def test_same_errors_with_and_without_the_caches(store, monkeypatch):
@@ -68,12 +68,12 @@ def test_same_errors_with_and_without_the_caches(store, monkeypatch):
     assert len(documents) > 1000
     fast = {(ref, profile): _validator(store, ref, profile) for ref, profile, _ in documents}
     got = [_details(fast[ref, profile], doc) for ref, profile, doc in documents]
-    assert engines._RESOLVED, "the $ref cache was never used"
-    assert engines._EVOLVED, "the evolve cache was never used"
-    monkeypatch.setattr(engines, "validator_resolver", lambda validator: None)  # every lookup: stock
-    monkeypatch.setattr(engines, "_MAX_EVOLVED", 0)  # every subschema: a new validator
-    monkeypatch.setattr(engines, "_plain_closed", lambda schema: False)  # unevaluatedProperties: stock
-    engines._EVOLVED.clear()
+    assert pyengine._RESOLVED, "the $ref cache was never used"
+    assert pyengine._EVOLVED, "the evolve cache was never used"
+    monkeypatch.setattr(pyengine, "validator_resolver", lambda validator: None)  # every lookup: stock
+    monkeypatch.setattr(pyengine, "_MAX_EVOLVED", 0)  # every subschema: a new validator
+    monkeypatch.setattr(pyengine, "_plain_closed", lambda schema: False)  # unevaluatedProperties: stock
+    pyengine._EVOLVED.clear()
     plain = {(ref, profile): _validator(store, ref, profile) for ref, profile, _ in documents}
     expected = [_details(plain[ref, profile], doc) for ref, profile, doc in documents]
     assert sum(1 for details in expected if details) > 100  # invalid documents are compared too
@@ -82,8 +82,8 @@ def test_same_errors_with_and_without_the_caches(store, monkeypatch):
 
 def test_a_ref_is_looked_up_once_per_resolver(monkeypatch):
     schema = {"properties": {"a": {"$ref": "#/$defs/s"}, "b": {"$ref": "#/$defs/s"}}, "$defs": {"s": {}}}
-    validator = engines.python_validator_class()(schema)
-    engines._RESOLVED.clear()
+    validator = pyengine.python_validator_class()(schema)
+    pyengine._RESOLVED.clear()
     calls = []
     resolver_type = type(Registry().resolver())
     lookup = resolver_type.lookup
@@ -95,41 +95,41 @@ def test_a_ref_is_looked_up_once_per_resolver(monkeypatch):
 
 def test_descending_twice_into_a_subschema_reuses_its_validator():
     schema = {"properties": {"a": {"type": "integer"}}}
-    validator = engines.python_validator_class()(schema)
-    resolver = engines.validator_resolver(validator)
+    validator = pyengine.python_validator_class()(schema)
+    resolver = pyengine.validator_resolver(validator)
     sub = schema["properties"]["a"]
     first = validator.evolve(schema=sub, _resolver=resolver)
     assert validator.evolve(schema=sub, _resolver=resolver) is first
-    assert first.schema is sub and engines.validator_resolver(first) is resolver
+    assert first.schema is sub and pyengine.validator_resolver(first) is resolver
     # any other change (or another validator) makes a new one
     assert validator.evolve(schema=sub) is not first
-    other = engines.python_validator_class()(schema)
+    other = pyengine.python_validator_class()(schema)
     assert other.evolve(schema=sub, _resolver=resolver) is not first
 
 
 def test_the_caches_stay_bounded(monkeypatch):
-    monkeypatch.setattr(engines, "_MAX_RESOLVED", 3)
-    monkeypatch.setattr(engines, "_MAX_EVOLVED", 3)
-    engines._RESOLVED.clear()
-    engines._EVOLVED.clear()
+    monkeypatch.setattr(pyengine, "_MAX_RESOLVED", 3)
+    monkeypatch.setattr(pyengine, "_MAX_EVOLVED", 3)
+    pyengine._RESOLVED.clear()
+    pyengine._EVOLVED.clear()
     schema = {"$defs": {str(i): {"type": "integer"} for i in range(10)}}
     for i in range(10):
-        validator = engines.python_validator_class()({**schema, "$ref": f"#/$defs/{i}"})
+        validator = pyengine.python_validator_class()({**schema, "$ref": f"#/$defs/{i}"})
         assert not validator.is_valid("x")
-        assert len(engines._RESOLVED) <= 3 and len(engines._EVOLVED) <= 3
+        assert len(pyengine._RESOLVED) <= 3 and len(pyengine._EVOLVED) <= 3
 
 
 def test_an_unresolvable_ref_raises_as_the_stock_keyword_does_and_is_not_cached():
-    engines._RESOLVED.clear()
+    pyengine._RESOLVED.clear()
     schema = {"$ref": "#/$defs/missing"}
-    ours = engines.python_validator_class()(schema)
+    ours = pyengine.python_validator_class()(schema)
     for _ in range(2):
         with pytest.raises(Unresolvable) as caught:
             ours.is_valid(1)
         with pytest.raises(Unresolvable) as stock:
             jsonschema.Draft202012Validator(schema).is_valid(1)
         assert type(caught.value) is type(stock.value) and str(caught.value) == str(stock.value)
-    assert not engines._RESOLVED
+    assert not pyengine._RESOLVED
 
 
 def test_dynamic_refs_still_follow_the_dynamic_scope():
@@ -150,7 +150,7 @@ def test_dynamic_refs_still_follow_the_dynamic_scope():
     registry = Registry().with_resources(
         [(s["$id"], DRAFT202012.create_resource(s)) for s in (tree, strict_tree)]
     )
-    ours = engines.python_validator_class()({"$ref": "https://example.test/strict-tree"}, registry=registry)
+    ours = pyengine.python_validator_class()({"$ref": "https://example.test/strict-tree"}, registry=registry)
     stock = jsonschema.Draft202012Validator({"$ref": "https://example.test/strict-tree"}, registry=registry)
     for document in ({"children": [{"children": []}]}, {"children": [{"extra": 1}]}, {"extra": 1}):
         for _ in range(2):
@@ -198,7 +198,7 @@ UNEVALUATED = [
 
 @pytest.mark.parametrize(("schema", "document"), UNEVALUATED)
 def test_unevaluated_properties_says_what_the_stock_keyword_says(schema, document):
-    ours = engines.python_validator_class()(schema)
+    ours = pyengine.python_validator_class()(schema)
     stock = jsonschema.Draft202012Validator(schema)
     assert _details(ours, document) == _details(stock, document)
     assert ours.is_valid(document) == stock.is_valid(document)
@@ -215,4 +215,4 @@ def test_unevaluated_properties_still_raises_where_the_stock_search_would():
     with pytest.raises(Unresolvable):
         jsonschema.Draft202012Validator(schema).is_valid({"a": 1})
     with pytest.raises(Unresolvable):
-        engines.python_validator_class()(schema).is_valid({"a": 1})
+        pyengine.python_validator_class()(schema).is_valid({"a": 1})

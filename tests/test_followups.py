@@ -341,7 +341,7 @@ def test_a_trailing_newline_fails_pattern_dollar_through_every_ref(
 def test_the_ecma_class_does_not_leak_into_jsonschema_itself():
     import jsonschema
 
-    from a2a_schema_suite.engines import python_validator_class
+    from a2a_schema_suite.pyengine import python_validator_class
 
     ours = python_validator_class()
     declared = {"$schema": DIALECT, "pattern": "^\\d+$"}

@@ -243,3 +243,39 @@ def test_the_cycle_finder_finds_a_cycle():
     graph = _imports()
     graph["a2a_schema_suite.coverage.report"].add("a2a_schema_suite.reporters.coverage.html")  # as it was
     assert _cycle(graph) is not None
+
+
+#: Issue 26, "Done when": a newcomer reads a module whole and a class in one sitting.
+MAX_MODULE_LINES = 900
+MAX_CLASS_LINES = 800
+
+
+def _oversized(root: Path) -> list[str]:
+    """The modules under ``root`` over :data:`MAX_MODULE_LINES` lines and the classes (nested
+    ones too) over :data:`MAX_CLASS_LINES`, each with its size."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        name = path.relative_to(root).as_posix()
+        lines = len(text.splitlines())
+        if lines > MAX_MODULE_LINES:
+            found.append(f"{name}: {lines} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
+                size = node.end_lineno - node.lineno + 1
+                if size > MAX_CLASS_LINES:
+                    found.append(f"{name}: class {node.name}: {size} lines")
+    return found
+
+
+def test_no_module_over_900_lines_and_no_class_over_800():
+    assert _oversized(SRC) == []
+
+
+def test_the_size_check_finds_a_long_module_and_a_long_class(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "short.py").write_text("x = 1\n" * MAX_MODULE_LINES)
+    (tmp_path / "pkg" / "long.py").write_text("x = 1\n" * (MAX_MODULE_LINES + 1))
+    members = "".join(f"        a{i} = {i}\n" for i in range(MAX_CLASS_LINES))  # + its class line
+    (tmp_path / "pkg" / "wide.py").write_text("def f():\n    class Inner:\n" + members)
+    assert _oversized(tmp_path) == ["pkg/long.py: 901 lines", "pkg/wide.py: class Inner: 801 lines"]

@@ -7,7 +7,7 @@ import pytest
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
-from a2a_schema_suite import engines, schemawalk
+from a2a_schema_suite import pyengine, schemawalk
 from a2a_schema_suite.registry import SchemaStore
 from a2a_schema_suite.schemawalk import KEYWORDS, Annotator, subschemas, transform
 
@@ -202,7 +202,7 @@ def test_transform_rebuilds_bottom_up_and_keeps_data():
 
 def _annotator(schema, follow=schemawalk.APPLICATORS):
     registry = Registry().with_resource(URI, DRAFT202012.create_resource(schema))
-    return Annotator(registry, engines.python_validator_class(), engines.format_checker(), follow=follow)
+    return Annotator(registry, pyengine.python_validator_class(), pyengine.format_checker(), follow=follow)
 
 
 def _applied(sites, pointer):
@@ -304,7 +304,7 @@ def test_branch_and_pattern_decisions_are_ecma262_like_run(where):
     sites = _annotator(schema).annotate(URI, text)
     assert sites[""].choices[0].matched == ((1,) if where == "pattern" else ())
     store = SchemaStore.load()
-    assert not engines.python_validator_class()(branch).is_valid(text)
+    assert not pyengine.python_validator_class()(branch).is_valid(text)
     assert jsonschema.Draft202012Validator(branch).is_valid(text)  # the stock class differs
     version_ref = "v1_0/agent_card.json#/$defs/AgentInterface/properties/protocolVersion"
     annotator = store.annotator("v1_0")

@@ -45,6 +45,9 @@ _DECIDERS = (
     "regexlint/timing.py",
     "regexlint/findings.py",
     "engines.py",
+    "pyengine.py",
+    # the $ref loops refused when a validator is built
+    "refloops.py",
     "jsonio.py",
     "verdicts.py",
     # the walks the schema checks search (keyword_values, schema_patterns) and their pointers

@@ -28,7 +28,7 @@ from referencing import Registry
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
-from a2a_schema_suite import engines, pointer, schemawalk
+from a2a_schema_suite import pointer, pyengine, schemawalk
 from a2a_schema_suite.coverage.report import (
     CoverageReport,
     Location,
@@ -110,7 +110,7 @@ def _tracing_class() -> type[Validator]:
     """The store's Python class (ECMA-262 ``pattern``) with every applicator traced: applicators are
     the only keywords an error can pass *through* (a leaf keyword's own schema is the error's
     ``schema``), so only they are wrapped."""
-    base = engines.python_validator_class()
+    base = pyengine.python_validator_class()
     applicators = {k for k, kw in schemawalk.KEYWORDS.items() if kw.kind == "applicator"}
     traced = {name: _traced(fn) for name, fn in base.VALIDATORS.items() if name in applicators}
     cls: type[Validator] = jsonschema.validators.extend(base, traced)
@@ -191,7 +191,7 @@ class _Index:
     def tracing_validator(self, uri: str) -> Validator:
         if uri not in self._tracing:
             self._tracing[uri] = _tracing_class()(
-                {"$ref": uri}, registry=self.registry, format_checker=engines.format_checker()
+                {"$ref": uri}, registry=self.registry, format_checker=pyengine.format_checker()
             )
         return self._tracing[uri]
 

@@ -33,7 +33,7 @@ def _registry(tree: SchemaTree, version: str) -> Registry:
 
 def ref_cycle_findings(tree: SchemaTree) -> Iterator[CaseResult]:
     """A ``$ref`` loop reachable from a schema file's root (what the store refuses)."""
-    from a2a_schema_suite.registry import ref_cycle
+    from a2a_schema_suite.refloops import ref_cycle
 
     registries = {version: _registry(tree, version) for version in tree.versions}
     for doc in tree.docs:

@@ -151,7 +151,7 @@ def _python_rejects(pattern: str) -> bool:
 
 def format_findings(doc: SchemaDoc) -> Iterator[CaseResult]:
     """Every ``format`` that is not a Draft 2020-12 format checked here (what the store refuses)."""
-    from a2a_schema_suite.engines import DRAFT_2020_12_FORMATS, format_checker
+    from a2a_schema_suite.pyengine import DRAFT_2020_12_FORMATS, format_checker
     from a2a_schema_suite.registry import keyword_values
 
     checkable = set(format_checker().checkers)

@@ -12,7 +12,7 @@ from urllib.parse import urldefrag
 
 from referencing import Registry
 
-from a2a_schema_suite import engines, pointer, schemawalk
+from a2a_schema_suite import pointer, pyengine, schemawalk
 from a2a_schema_suite.mutate.edits import Parts, nodes, pointer_of
 from a2a_schema_suite.schemawalk import Site, Sites, json_type
 
@@ -25,7 +25,7 @@ class Annotator(schemawalk.Annotator):
     and the facts the operators derive from schema locations."""
 
     def __init__(self, registry: Registry) -> None:
-        super().__init__(registry, engines.python_validator_class(), engines.format_checker())
+        super().__init__(registry, pyengine.python_validator_class(), pyengine.format_checker())
 
     def _through_refs(self, location: str, depth: int = 0) -> Iterator[tuple[str, dict[str, Any]]]:
         """``(location, schema)`` of ``location`` and of what it includes by ``$ref`` and
