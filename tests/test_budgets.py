@@ -522,8 +522,11 @@ def test_mutate_runs_under_the_run_budget(tmp_path):
     assert code == 3 and "error: mutate: over the run budget" in err, out + err
 
 
-def test_a_lane_writes_each_result_with_its_next_message():
-    from a2a_schema_suite.sandbox import _Outbox
+def test_a_lane_writes_its_results_in_batches_and_says_the_case_under_way_in_shared_state(monkeypatch):
+    """A case costs the lane no message: its position and start go to the shared state the parent
+    reads; results go together (64 at most, or after 20 ms), with the next message, or at the
+    unit's end. The state says how far the results go, sent or not."""
+    from a2a_schema_suite import sandbox
 
     class Conn:
         def __init__(self) -> None:
@@ -532,18 +535,137 @@ def test_a_lane_writes_each_result_with_its_next_message():
         def send(self, value: tuple[tuple[str, object], ...]) -> None:
             self.writes.append(value)
 
-    conn = Conn()
-    outbox = _Outbox(conn)  # type: ignore[arg-type]
-    outbox.send("case", 1)
-    outbox.hold("r1")
-    assert conn.writes == [(("case", 1),)]  # the result waits
-    outbox.send("case", 2)
-    outbox.hold("r2")
-    outbox.hold("r3")  # no announcement between: the first goes alone, in its order
-    outbox.send("done", None)
+    clock = [100.0]
+    monkeypatch.setattr(sandbox.time, "monotonic", lambda: clock[0])
+    conn, state = Conn(), [0.0, 0.0, 0.0]
+    outbox = sandbox._Outbox(conn, state)  # type: ignore[arg-type]
+    outbox.begin(5)
+    assert state == [-1, 5, 100.0]  # under way, produced, since
+    outbox.cases(5, [("s", "x.json", "a", True, 1, None), ("s", "x.json", "b", True, 2, None)])
     assert conn.writes == [
-        (("case", 1),),
-        (("result", "r1"), ("case", 2)),
-        (("result", "r2"),),
-        (("result", "r3"), ("done", None)),
+        (("cases", (5, (("s", "x.json", "a", True, 1, None), ("s", "x.json", "b", True, 2, None)))),)
     ]
+    clock[0] = 101.0
+    outbox.announce(5)
+    assert state == [5, 5, 101.0] and len(conn.writes) == 1  # no message for a case
+    outbox.hold("r5")
+    assert state == [-1, 6, 101.0] and len(conn.writes) == 1  # held
+    outbox.announce(6)
+    clock[0] = 101.05  # the first held result is 50 ms old: the batch goes
+    outbox.hold("r6")
+    assert conn.writes[-1] == (("result", "r5"), ("result", "r6")) and state[1] == 7
+    for i in range(sandbox._BATCH):  # a full batch goes at once
+        outbox.hold(i)
+    assert len(conn.writes) == 3 and len(conn.writes[-1]) == sandbox._BATCH
+    outbox.hold("last")
+    outbox.send("done", None)
+    assert conn.writes[-1] == (("result", "last"), ("done", None))
+
+
+# --- what a worker made but had not sent ------------------------------------------------------------
+
+
+def _numbered_task(
+    count: int, stops: dict[int, str], marks: str, *, start: int = 0, stop: int | None = None
+) -> object:
+    """A unit of ``count`` cases; at a position of ``stops`` the worker dies (``"die"``) or
+    hangs (``"hang"``) the first time it gets there, once the positions before it in ``stops``
+    have done so. Each case run is a line in the file ``marks`` (who ran what, how often)."""
+    from a2a_schema_suite import sandbox
+
+    end = count if stop is None else stop
+    sandbox.announce_cases(start, [("s", "x.json", f"case {i}", True, None, None) for i in range(start, end)])
+    for position in range(start, end):
+        sandbox.announce(position)
+        with open(marks, "a", encoding="utf-8") as file:
+            file.write(f"{position}\n")
+        how, order = stops.get(position), list(stops)
+        first_time = not os.path.exists(f"{marks}.{position}")
+        if how and first_time and all(os.path.exists(f"{marks}.{p}") for p in order[: order.index(position)]):
+            open(f"{marks}.{position}", "w").close()
+            if how == "die":
+                os._exit(9)
+            time.sleep(60)
+        yield f"result {position}"
+    return "payload"
+
+
+def _run_numbered(tmp_path, monkeypatch, count, stops, *, seconds=60.0, run_seconds=None):
+    from a2a_schema_suite import sandbox
+
+    # every result held until the unit ends: what a worker had not sent is all it made
+    monkeypatch.setattr(sandbox, "_BATCH", 10**6)
+    monkeypatch.setattr(sandbox, "_BATCH_SECONDS", 3600.0)
+    marks = tmp_path / "marks"
+    budget = sandbox.Budget(
+        seconds=seconds,
+        run_seconds=run_seconds,
+        run_deadline=None if run_seconds is None else time.monotonic() + run_seconds,
+    )
+    [(results, payload)] = sandbox.run_units(
+        _numbered_task,
+        [(count, stops, str(marks))],
+        budget=budget,
+        jobs=1,
+        setup=lambda: None,
+        errored=lambda case, reason: f"errored {case[2]}: {reason.split(':')[0]}",
+        lost=lambda unit, reason: ([f"lost: {reason.split(':')[0]}"], None),
+        context=sandbox.pool_context(),
+    )
+    ran = [int(line) for line in marks.read_text().split()]
+    return results, payload, ran
+
+
+def test_the_results_a_dead_worker_had_not_sent_are_made_again_then_its_case_is_errored(
+    tmp_path, monkeypatch
+):
+    results, payload, ran = _run_numbered(tmp_path, monkeypatch, 8, {5: "die"})
+    assert results == [
+        *(f"result {i}" for i in range(5)),
+        "errored case 5: the validating process ended unexpectedly (exit status 9); the run went on",
+        "result 6",
+        "result 7",
+    ]
+    assert payload == "payload"
+    assert ran == [0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 6, 7]  # 0-4 again, never 5 again
+
+
+def test_a_worker_that_dies_again_while_making_them_again_costs_one_case_each_time(tmp_path, monkeypatch):
+    results, _, ran = _run_numbered(tmp_path, monkeypatch, 9, {6: "die", 2: "die"})
+    assert [r.split(":")[0] for r in results] == [
+        "result 0",
+        "result 1",
+        "errored case 2",
+        "result 3",
+        "result 4",
+        "result 5",
+        "errored case 6",
+        "result 7",
+        "result 8",
+    ]
+    assert ran == [0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 0, 1, 3, 4, 5, 7, 8]
+
+
+def test_a_case_over_the_time_budget_after_unsent_results(tmp_path, monkeypatch):
+    results, payload, ran = _run_numbered(tmp_path, monkeypatch, 5, {3: "hang"}, seconds=1.5)
+    assert results == [
+        "result 0",
+        "result 1",
+        "result 2",
+        "errored case 3: over the time budget",
+        "result 4",
+    ]
+    assert payload == "payload" and ran == [0, 1, 2, 3, 0, 1, 2, 4]
+
+
+def test_when_the_run_budget_is_spent_what_a_worker_had_not_sent_has_no_verdict(tmp_path, monkeypatch):
+    """The cases it had judged but not sent are *not run* (their verdicts went with it), the case
+    under way is over the run budget, the rest of the unit is lost: in their order."""
+    results, payload, ran = _run_numbered(tmp_path, monkeypatch, 6, {2: "hang"}, run_seconds=1.5)
+    assert results == [
+        "errored case 0: not run",
+        "errored case 1: not run",
+        "errored case 2: over the run budget",
+        "lost: not run",
+    ]
+    assert payload is None and ran == [0, 1, 2]

@@ -233,10 +233,10 @@ class _DieOnTwo(_Documents):
 
     __slots__ = ()
 
-    def results(self, store, start):
+    def results(self, store, start, stop=None):
         if self.files[0].name == "two.json":
             os._exit(7)
-        return super().results(store, start)
+        return super().results(store, start, stop)
 
 
 def test_a_dying_worker_loses_only_its_own_units(tmp_path):

@@ -147,6 +147,40 @@ def test_recursion_and_memory_errors_are_errored_in_the_lanes(site, tmp_path, en
     assert errored_reason(report).startswith(words)
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_cases_a_dead_worker_had_judged_keep_their_verdicts(site, tmp_path, jobs):
+    """A worker sends its results in batches: those it held when it died are made again by the
+    next one, in their place (the sandbox's own tests hold every result; here, a real run)."""
+    before = [(f"before {i}", True, {"id": str(i)}) for i in range(20)]
+    after = [(f"after {i}", True, {"id": str(i)}) for i in range(5)]
+    path = suite(tmp_path, *before, ("crashes", True, {"crash": True}), *after)
+    other = path.with_name("other.json")
+    other.write_text(path.read_text().replace('"crash"', '"calm"'))
+    code, out, _ = cli(
+        site,
+        tmp_path,
+        "run",
+        "cases",
+        "--engine",
+        "miniature:crashing-memory",
+        "--jobs",
+        jobs,
+        "--format",
+        "json",
+    )
+    report = json.loads(out)
+    assert code == 3
+    expected = (
+        [(d, "passed") for d, _, _ in before]
+        + [("crashes", "errored")]
+        + [(d, "passed") for d, _, _ in after]
+    )
+    calm = (
+        [(d, "passed") for d, _, _ in before] + [("crashes", "passed")] + [(d, "passed") for d, _, _ in after]
+    )
+    assert outcomes(report) == expected + calm
+
+
 def test_a_crash_in_a_stream_is_errored_at_its_entry_and_file(site, tmp_path):
     stream = tmp_path / "cases" / "s.jsonl"
     stream.parent.mkdir(parents=True)

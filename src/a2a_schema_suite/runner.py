@@ -217,28 +217,36 @@ def _until_first_failure(results: Iterable[CaseResult], fail_fast: bool) -> Iter
 
 
 def suite_results(
-    item: Suite | SuiteProblem, store: SchemaStore, options: RunOptions = RunOptions(), start: int = 0
+    item: Suite | SuiteProblem,
+    store: SchemaStore,
+    options: RunOptions = RunOptions(),
+    start: int = 0,
+    stop: int | None = None,
+    *,
+    offset: int = 0,
 ) -> Iterator[CaseResult]:
     """The results of one suite's selected tests and streams (one *errored* if unloadable),
-    from the ``start``-th selected one on."""
+    from the ``start``-th selected one on, up to the ``stop``-th (None: every one). In a lane,
+    the ``i``-th is announced as the unit's case ``offset + i``."""
     if isinstance(item, SuiteProblem):
         yield _suite_problem_result(item)
         return
     select = options.select
     tests = [t for t in item.cases if select is None or selects(select, f"{item.name} > {t.description}")][
-        start:
+        start:stop
     ]
     if not tests:
         return
     profile = options.profile or item.profile or DEFAULT_PROFILE
     policy = options.policy or item.policy or DEFAULT_POLICY
 
-    def case(test: Case) -> sandbox.CaseInfo:
-        return (item.name, item.schema, test.description, test.valid, test.line, test.source)
-
     announcing = sandbox.in_lane()  # in process, no case is announced
     if announcing:
-        sandbox.announce(case(tests[0]))  # building the validator counts towards the first case
+        sandbox.announce_cases(
+            offset + start,
+            [(item.name, item.schema, t.description, t.valid, t.line, t.source) for t in tests],
+        )
+        sandbox.announce(offset + start)  # building the validator counts towards the first case
     try:
         validator: Validator | None = store.validator(item.schema, profile)
         problem = None
@@ -249,10 +257,10 @@ def suite_results(
         if validator is None
         else CaseJudge(item, store, validator, profile, policy, keep_passed=options.keep_passed)
     )
-    for test in tests:
+    for position, test in enumerate(tests, offset + start):
         started = time.perf_counter()
         if announcing:
-            sandbox.announce(case(test))
+            sandbox.announce(position)
         if judged is None:
             result = errored(
                 item.name,
@@ -393,11 +401,16 @@ def _documents(
     profile: str,
     policy: str,
     refused: Mapping[Path, str],
+    first: int = 0,
 ) -> Iterator[CaseResult]:
-    for path in files:
+    """The results of ``files``, the first being the unit's case ``first`` (in a lane)."""
+    if sandbox.in_lane():
+        sandbox.announce_cases(
+            first, [(p.as_posix(), schema or AUTO, p.as_posix(), True, None, None) for p in files]
+        )
+    for position, path in enumerate(files, first):
         started = time.perf_counter()
-        name = path.as_posix()
-        sandbox.announce((name, schema or AUTO, name, True, None, None))
+        sandbox.announce(position)
         result = validate_file(path, schema, store, profile, policy, refused.get(path))
         yield result.replaced(duration=time.perf_counter() - started)
 
@@ -460,18 +473,30 @@ class _SuiteFile:
     root: Path | None
     options: RunOptions
 
-    def results(self, store: SchemaStore, start: int) -> Generator[CaseResult, None, Any]:
-        """From the ``start``-th selected case on, counted over all the file's suites."""
+    def results(
+        self, store: SchemaStore, start: int, stop: int | None = None
+    ) -> Generator[CaseResult, None, Any]:
+        """From the ``start``-th selected case up to the ``stop``-th (None: the last), counted
+        over all the file's suites."""
         items = load_suite_file(self.path, self.name, self.root)
+        offset = 0  # the position of the item's first case in the file
         for item in items:
             selected = 1  # a suite problem is one errored result
             if isinstance(item, Suite):
                 selected = len(
                     [t for t in item.cases if selects(self.options.select, f"{item.name} > {t.description}")]
                 )
-            if start < selected:
-                yield from suite_results(item, store, self.options, start)
-            start = max(0, start - selected)
+            end = offset + selected
+            if start < end and (stop is None or offset < stop):
+                yield from suite_results(
+                    item,
+                    store,
+                    self.options,
+                    max(0, start - offset),
+                    None if stop is None or stop >= end else stop - offset,
+                    offset=offset,
+                )
+            offset = end
         return tuple(dataclasses.replace(i, tests=()) if isinstance(i, Suite) else i for i in items)
 
     def lost(self, why: str) -> tuple[list[CaseResult], Any]:
@@ -486,8 +511,10 @@ class _LoadedSuite:
     item: Suite | SuiteProblem
     options: RunOptions
 
-    def results(self, store: SchemaStore, start: int) -> Generator[CaseResult, None, Any]:
-        yield from suite_results(self.item, store, self.options, start)
+    def results(
+        self, store: SchemaStore, start: int, stop: int | None = None
+    ) -> Generator[CaseResult, None, Any]:
+        yield from suite_results(self.item, store, self.options, start, stop)
 
     def lost(self, why: str) -> tuple[list[CaseResult], Any]:
         schema = self.item.schema if isinstance(self.item, Suite) else ""
@@ -504,8 +531,11 @@ class _Documents:
     policy: str
     refused: Mapping[Path, str]
 
-    def results(self, store: SchemaStore, start: int) -> Generator[CaseResult, None, Any]:
-        yield from _documents(self.files[start:], self.schema, store, self.profile, self.policy, self.refused)
+    def results(
+        self, store: SchemaStore, start: int, stop: int | None = None
+    ) -> Generator[CaseResult, None, Any]:
+        files = self.files[start:stop]
+        yield from _documents(files, self.schema, store, self.profile, self.policy, self.refused, start)
 
     def lost(self, why: str) -> tuple[list[CaseResult], Any]:
         schema = self.schema or AUTO
@@ -517,9 +547,10 @@ class _Documents:
 _Unit = _SuiteFile | _LoadedSuite | _Documents
 
 
-def _unit_task(unit: _Unit, *, start: int = 0) -> Generator[CaseResult, None, Any]:
-    """In a lane: the results of ``unit`` from its ``start``-th case on; its payload last."""
-    return (yield from unit.results(_store(), start))
+def _unit_task(unit: _Unit, *, start: int = 0, stop: int | None = None) -> Generator[CaseResult, None, Any]:
+    """In a lane: the results of ``unit`` from its ``start``-th case up to its ``stop``-th
+    (None: to its end); its payload last."""
+    return (yield from unit.results(_store(), start, stop))
 
 
 def _unit_lost(unit: tuple[_Unit], why: str) -> tuple[list[CaseResult], Any]:

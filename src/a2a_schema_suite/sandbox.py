@@ -4,14 +4,19 @@ A hostile schema or document can make validation take hours (a ``oneOf``/``anyOf
 many ``$ref`` levels, an expensive ``uniqueItems``) or gigabytes, and the compiled engine
 (jsonschema-rs) cannot be interrupted from Python at all. So the cases are not validated in the
 process that reports them: a *lane* is a worker process that validates one unit (a suite file, a
-chunk of documents) after another and sends back each result as soon as it has it, announcing
-each case before it starts. The parent (:func:`run_units`) watches the clock:
+chunk of documents) after another. Before a suite's cases run it tells the parent what they are;
+then it writes the position of the case under way and the time it started where the parent can
+read it (shared memory: no message per case), and sends the results in batches
+(:class:`_Outbox`). The parent (:func:`run_units`) watches the clock:
 
 - **time budget**: a case with no verdict after :attr:`Budget.seconds` is *errored* ("over the
   time budget"); its worker is killed, a new one takes the unit up from the next case.
 - **memory ceiling**: each worker runs under ``RLIMIT_AS`` = its size at start +
   :attr:`Budget.memory_mib`. A case that needs more ends its worker (``MemoryError`` in Python,
   an allocation failure in Rust); it is *errored* ("over the memory ceiling") and the run goes on.
+- **nothing lost with a worker**: the results a stopped or dead worker had not sent yet are made
+  again by the next one (the cases are deterministic), then the case it stopped on is errored and
+  the unit goes on after it.
 - **no orphans**: a worker ends by itself when its parent dies, even by ``SIGKILL``
   (``PR_SET_PDEATHSIG`` on Linux, and a watchdog thread that sees the parent change everywhere);
   it ignores Ctrl-C and takes ``SIGTERM``/``SIGHUP`` by their default action (the parent stops
@@ -26,7 +31,6 @@ import collections
 import contextlib
 import ctypes
 import ctypes.util
-import functools
 import multiprocessing
 import os
 import signal
@@ -50,6 +54,14 @@ NOT_RUN = "not run: "
 MEMORY_EXIT = 86
 #: How often a worker looks whether its parent is still there.
 _WATCHDOG_SECONDS = 1.0
+#: A worker sends its results when it holds this many, or has held the first this long, and at
+#: the end of each unit: a few writes per unit instead of one per case (a progress line lags by
+#: at most this long).
+_BATCH = 64
+_BATCH_SECONDS = 0.02
+#: The slots of a lane's shared state: the position (in its unit) of the case under way (-1: none),
+#: the position of the next result it will make, and the ``time.monotonic()`` of the last change.
+_UNDER_WAY, _PRODUCED, _SINCE = range(3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +97,7 @@ class Budget:
         )
 
 
-#: What a case is, announced by the worker before it starts: enough to report it as errored.
+#: What a case is, told by the worker before its suite's cases run: enough to report it as errored.
 #: ``(suite, schema, description, expected_valid, line, source)``
 CaseInfo = tuple[str, str, str, "bool | None", "int | None", "str | None"]
 
@@ -146,13 +158,22 @@ def limit_memory(mib: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
-_announce: Callable[[CaseInfo], None] | None = None
+_announce: Callable[[int], None] | None = None
+_tell_cases: Callable[[int, Sequence[CaseInfo]], None] | None = None
 
 
-def announce(info: CaseInfo) -> None:
-    """Called by the runner before each case: in a lane, tells the parent which case starts."""
+def announce_cases(first: int, cases: Sequence[CaseInfo]) -> None:
+    """Called by the runner before a suite's cases run: in a lane, tells the parent what the
+    cases from position ``first`` of the unit on are (one message for all of them)."""
+    if _tell_cases is not None:
+        _tell_cases(first, cases)
+
+
+def announce(position: int) -> None:
+    """Called by the runner before each case: in a lane, the position (in its unit) of the case
+    that starts, where the parent reads it (no message)."""
     if _announce is not None:
-        _announce(info)
+        _announce(position)
 
 
 def in_lane() -> bool:
@@ -162,38 +183,59 @@ def in_lane() -> bool:
 
 
 class _Outbox:
-    """What a lane tells its parent: each write is a tuple of ``(kind, value)`` messages. A
-    result waits for the lane's next message (the next case's announcement, made right after it,
-    or the unit's end) and goes in the same write: one write per case, not two. Its case stays
-    the one under way until then, as the parent sees it: a lane that dies before (pickling a
-    huge result, say) errs that case, as it did when the result was written alone."""
+    """What a lane tells its parent. Each write is a tuple of ``(kind, value)`` messages; the
+    results are held and written together (:data:`_BATCH`, :data:`_BATCH_SECONDS`), with the
+    next message, or at the end of the unit. The shared ``state`` (:data:`_UNDER_WAY`...) says
+    which case is under way since when, and how far the results go: what the parent needs to
+    time a case, and to have the next worker make again what a stopped one had not sent."""
 
-    __slots__ = ("conn", "held")
+    __slots__ = ("conn", "held", "since", "state")
 
-    def __init__(self, conn: Connection) -> None:
-        self.conn = conn
+    def __init__(self, conn: Connection, state: Any) -> None:
+        self.conn, self.state = conn, state
         self.held: list[tuple[str, Any]] = []
+        self.since = 0.0
+
+    def begin(self, start: int) -> None:
+        """A unit's task starts at position ``start``: no case under way yet."""
+        state = self.state
+        state[_SINCE], state[_PRODUCED], state[_UNDER_WAY] = time.monotonic(), start, -1
+
+    def announce(self, position: int) -> None:
+        state = self.state
+        state[_SINCE] = time.monotonic()
+        state[_UNDER_WAY] = position
+
+    def cases(self, first: int, cases: Sequence[CaseInfo]) -> None:
+        self.send("cases", (first, tuple(cases)))
 
     def hold(self, result: Any) -> None:
-        if self.held:  # two results without an announcement between them (a suite problem)
+        now = time.monotonic()
+        if not self.held:
+            self.since = now
+        self.held.append(("result", result))
+        state = self.state
+        state[_PRODUCED] += 1
+        state[_UNDER_WAY], state[_SINCE] = -1, now
+        if len(self.held) >= _BATCH or now - self.since >= _BATCH_SECONDS:
             self.conn.send(tuple(self.held))
-        self.held = [("result", result)]
+            self.held = []
 
     def send(self, kind: str, value: Any) -> None:
         messages, self.held = (*self.held, (kind, value)), []
         self.conn.send(messages)
 
 
-def _lane_main(conn: Connection, setup: Callable[[], None], budget: Budget, parent: int) -> None:
-    global _announce
+def _lane_main(conn: Connection, state: Any, setup: Callable[[], None], budget: Budget, parent: int) -> None:
+    global _announce, _tell_cases
     from a2a_schema_suite import guard
 
     become_worker(parent)
     guard.leave_memory_errors_to_supervisor()  # reported below as over the memory ceiling
     setup()
     limit_memory(budget.memory_mib)
-    outbox = _Outbox(conn)
-    _announce = functools.partial(outbox.send, "case")
+    outbox = _Outbox(conn, state)
+    _announce, _tell_cases = outbox.announce, outbox.cases
     while True:
         try:
             task = conn.recv()
@@ -201,14 +243,15 @@ def _lane_main(conn: Connection, setup: Callable[[], None], budget: Budget, pare
             os._exit(0)
         if task is None:
             os._exit(0)
-        function, unit, start = task
+        function, unit, start, stop = task
         try:
-            results = function(*unit, start=start)
+            outbox.begin(start)
+            results = function(*unit, start=start, stop=stop)
             while True:
                 try:
                     item = next(results)
-                except StopIteration as stop:
-                    outbox.send("done", stop.value)
+                except StopIteration as stop_:
+                    outbox.send("done", stop_.value)
                     break
                 outbox.hold(item)
         except MemoryError:
@@ -226,12 +269,19 @@ def _lane_main(conn: Connection, setup: Callable[[], None], budget: Budget, pare
 # In the parent
 
 
+#: What the parent still has to do for a unit, in order: run its cases from ``start`` up to
+#: ``stop`` (None: to its end, whose payload ends the unit) in a worker, error the case at a
+#: position (its reason), or give up the rest of the unit (``lost``, its reason).
+_Step = tuple[str, Any, Any]
+
+
 class _Lane:
     def __init__(self, context: Any, setup: Callable[[], None], budget: Budget) -> None:
         mine, theirs = context.Pipe()
+        self.state = context.RawArray("d", 3)  # see _UNDER_WAY, _PRODUCED, _SINCE
         self.process = context.Process(
             target=_lane_main,
-            args=(theirs, setup, budget, os.getpid()),
+            args=(theirs, self.state, setup, budget, os.getpid()),
             daemon=True,
             name="a2a-schema-suite worker",
         )
@@ -239,8 +289,16 @@ class _Lane:
         theirs.close()
         self.conn: Connection = mine
         self.unit: int | None = None
-        self.case: CaseInfo | None = None
-        self.deadline = float("inf")
+        self.stop_at: int | None = None  #: where the task under way stops (None: the unit's end)
+        self.steps: list[_Step] = []  #: what the unit still needs after that task
+        self.assigned = float("inf")  #: when that task was sent
+
+    def deadline(self, seconds: float) -> float:
+        """When the worker, busy with a unit, has been ``seconds`` on the same case (or between
+        two, or loading the unit): the later of the task's sending and the worker's last change."""
+        if self.unit is None:
+            return float("inf")
+        return max(self.assigned, self.state[_SINCE]) + seconds
 
     def stop(self) -> None:
         with contextlib.suppress(Exception):
@@ -277,12 +335,14 @@ def run_units(
     context: Any,
     on_result: Callable[[Any], None] | None = None,
 ) -> Iterator[tuple[list[Any], Any]]:
-    """``(results, payload)`` of ``task(*unit, start=0)`` for every unit, in unit order, each case
-    under ``budget`` in one of ``jobs`` worker processes.
+    """``(results, payload)`` of ``task(*unit, start=0, stop=None)`` for every unit, in unit
+    order, each case under ``budget`` in one of ``jobs`` worker processes (``start`` and
+    ``stop``: the positions of the unit's cases a task makes, again, after a failed worker).
 
     ``setup`` runs once in each new worker (before the memory ceiling). A case over budget
-    becomes ``errored(case, reason)`` and the unit goes on from the next case in a new worker; a
-    worker that fails outside any case turns the rest of its unit into ``lost(unit, reason)``.
+    becomes ``errored(case, reason)`` and the unit goes on from the next case in a new worker,
+    which first makes again the results the failed one had not sent; a worker that fails
+    outside any case turns the rest of its unit into ``lost(unit, reason)``.
     Whatever ends this generator (the consumer, Ctrl-C, SIGTERM) stops every worker.
     ``on_result`` is called with each result as it arrives (a progress line), in any order.
     """
@@ -290,61 +350,121 @@ def run_units(
     results: list[list[Any]] = [[] for _ in units]
     payloads: list[Any] = [None] * count
     finished = [False] * count
-    todo = collections.deque((i, 0) for i in range(count))
+    #: position -> what the case is (told by the worker before it runs): to error it by name
+    cases: list[dict[int, CaseInfo]] = [{} for _ in units]
+    todo: collections.deque[tuple[int, list[_Step]]] = collections.deque(
+        (i, [("run", 0, None)]) for i in range(count)
+    )
     lanes: list[_Lane] = []
 
-    def assign(lane: _Lane) -> None:
-        index, start = todo.popleft()
-        lane.unit, lane.case = index, None
-        lane.deadline = time.monotonic() + budget.seconds  # loading the unit is timed too
-        lane.conn.send((task, units[index], start))
+    def finish(index: int, payload: Any) -> None:
+        payloads[index], finished[index] = payload, True
+        cases[index] = {}
+
+    def advance(lane: _Lane) -> None:
+        """Give ``lane`` its unit's next task, doing what needs no worker on the way; when the
+        unit is done, the next unit waiting."""
+        while lane.unit is not None and lane.steps:
+            index = lane.unit
+            (kind, first, second), *lane.steps = lane.steps
+            if kind == "run":
+                lane.stop_at, lane.assigned = second, time.monotonic()  # loading the unit is timed too
+                # the worker waits for its task: this is what it says until it starts
+                lane.state[_UNDER_WAY], lane.state[_PRODUCED] = -1, first
+                lane.conn.send((task, units[index], first, second))
+                return
+            if kind == "errored":
+                results[index].append(errored(cases[index][first], second))
+            else:  # "lost": the rest of the unit has no results
+                rest, payload = lost(units[index], first)
+                results[index].extend(rest)
+                finish(index, payload)
+                lane.unit, lane.steps = None, []
+        lane.unit, lane.assigned = None, float("inf")
+        if todo:
+            lane.unit, lane.steps = todo.popleft()
+            advance(lane)
 
     def fail(lane: _Lane, reason: str) -> None:
-        """The lane's worker is over budget or gone: report, replace it, go on."""
+        """The lane's worker is over budget or gone: report, replace it, go on. The results it
+        had made but not sent are made again first, then the case it was on is errored."""
         lane.stop()
         lanes.remove(lane)
         index = lane.unit
         if index is not None:
-            if lane.case is not None:
-                results[index].append(errored(lane.case, reason))
-                todo.appendleft((index, len(results[index])))  # the rest of the unit
-            else:
-                rest, payload = lost(units[index], reason)
-                results[index].extend(rest)
-                payloads[index], finished[index] = payload, True
+            received = len(results[index])
+            under_way, produced = int(lane.state[_UNDER_WAY]), int(lane.state[_PRODUCED])
+            plan: list[_Step] = []
+            if under_way >= 0 and under_way in cases[index]:
+                if under_way > received:
+                    plan.append(("run", received, under_way))
+                plan.append(("errored", under_way, reason))
+                if lane.stop_at is None or under_way + 1 < lane.stop_at:
+                    plan.append(("run", under_way + 1, lane.stop_at))
+                plan.extend(lane.steps)
+            else:  # no case under way: the rest of the unit is lost
+                if produced > received:
+                    plan.append(("run", received, produced))
+                plan.append(("lost", reason, None))
+            todo.appendleft((index, plan))
         if todo or any(not f for f in finished):
             lanes.append(_Lane(context, setup, budget))
 
     def take(lane: _Lane, kind: str, value: Any) -> bool:
         """One message of ``lane``'s worker (:class:`_Outbox`); False if it ended the lane."""
-        if kind == "case":
-            lane.case = value
-            lane.deadline = time.monotonic() + budget.seconds
-        elif kind == "result":
+        if kind == "result":
             results[lane.unit].append(value)  # type: ignore[index]
             if on_result is not None:
                 on_result(value)
-            lane.case = None
-            lane.deadline = time.monotonic() + budget.seconds
+        elif kind == "cases":
+            first, infos = value
+            cases[lane.unit].update(enumerate(infos, first))  # type: ignore[index]
         elif kind == "crash":
             fail(lane, value)
             return False
-        else:  # "done": the worker waits for its next unit
-            payloads[lane.unit], finished[lane.unit] = value, True  # type: ignore[index]
-            lane.unit, lane.case, lane.deadline = None, None, float("inf")
-            if todo:
-                assign(lane)
+        else:  # "done": the task's end (the unit's, with its payload, or a part's)
+            if lane.stop_at is None:
+                finish(lane.unit, value)  # type: ignore[arg-type]
+                lane.steps = []
+            advance(lane)
         return True
 
     run_deadline = budget.run_deadline if budget.run_deadline is not None else float("inf")
 
+    def unrun(index: int, plan: list[_Step], under_way: int = -1) -> None:
+        """The run budget is spent: in ``plan``'s order, the cases that had run but whose results
+        were lost with their worker (errored, not run), the case under way (over the run budget),
+        the cases errored already; the rest of the unit is left to ``lost``."""
+        for kind, first, second in plan:
+            if kind == "errored":
+                results[index].append(errored(cases[index][first], second))
+                continue
+            if kind != "run":
+                return
+            end = under_way if under_way >= 0 else second
+            for position in range(first, first if end is None else end):
+                if position in cases[index]:
+                    results[index].append(errored(cases[index][position], budget.not_run()))
+            if under_way >= 0:
+                if under_way in cases[index]:
+                    results[index].append(errored(cases[index][under_way], budget.over_run()))
+                under_way = -1
+            if second is None:
+                return
+
     def out_of_time() -> None:
         """The run budget is spent: every case under way and every unit not finished is errored."""
         for lane in lanes:
-            if lane.unit is not None and lane.case is not None:
-                results[lane.unit].append(errored(lane.case, budget.over_run()))
+            if lane.unit is not None:
+                received = len(results[lane.unit])
+                produced = int(lane.state[_PRODUCED])
+                under_way = int(lane.state[_UNDER_WAY])
+                plan: list[_Step] = [("run", received, produced if under_way < 0 else lane.stop_at)]
+                unrun(lane.unit, plan + lane.steps, under_way)
             lane.stop()
         lanes.clear()
+        for index, plan in todo:
+            unrun(index, plan)
         todo.clear()
         for index in range(count):
             if finished[index]:
@@ -372,13 +492,13 @@ def run_units(
                 break
             for lane in lanes:
                 if lane.unit is None and todo:
-                    assign(lane)
+                    advance(lane)
             busy = [lane for lane in lanes if lane.unit is not None]
             now = time.monotonic()
             if now >= run_deadline:
                 out_of_time()
                 continue
-            timeout = max(0.0, min(lane.deadline for lane in busy) - now) if busy else 0.1
+            timeout = max(0.0, min(lane.deadline(budget.seconds) for lane in busy) - now) if busy else 0.1
             timeout = min(timeout, max(0.0, run_deadline - now))
             ready = wait([lane.conn for lane in busy], timeout=timeout)
             for lane in [lane for lane in busy if lane.conn in ready]:
@@ -394,7 +514,7 @@ def run_units(
                     if lane.unit is None or not lane.conn.poll():
                         break
             now = time.monotonic()
-            for lane in [lane for lane in lanes if lane.unit is not None and lane.deadline <= now]:
+            for lane in [lane for lane in lanes if lane.deadline(budget.seconds) <= now]:
                 fail(lane, budget.over_time())
     finally:
         for lane in lanes:
@@ -415,7 +535,7 @@ class _NoResult:
 
 
 def _call_task(
-    function: Callable[..., Any], args: tuple[Any, ...], *, start: int = 0
+    function: Callable[..., Any], args: tuple[Any, ...], *, start: int = 0, stop: int | None = None
 ) -> Generator[Any, None, None]:
     yield function(*args)
 
