@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import shutil
 import socket
 import socketserver
@@ -529,11 +530,13 @@ def test_a_lane_writes_its_results_in_batches_and_says_the_case_under_way_in_sha
     from a2a_schema_suite import sandbox
 
     class Conn:
+        """The writes, each result as the parent loads it (a result is pickled when held)."""
+
         def __init__(self) -> None:
             self.writes: list[tuple[tuple[str, object], ...]] = []
 
         def send(self, value: tuple[tuple[str, object], ...]) -> None:
-            self.writes.append(value)
+            self.writes.append(tuple((k, pickle.loads(v) if k == "result" else v) for k, v in value))
 
     clock = [100.0]
     monkeypatch.setattr(sandbox.time, "monotonic", lambda: clock[0])
@@ -565,12 +568,27 @@ def test_a_lane_writes_its_results_in_batches_and_says_the_case_under_way_in_sha
 # --- what a worker made but had not sent ------------------------------------------------------------
 
 
+class _DiesPickled:
+    """A result whose pickling ends the worker (as a huge one over the memory ceiling would)."""
+
+    def __reduce__(self) -> tuple[object, ...]:
+        os._exit(9)
+
+
 def _numbered_task(
-    count: int, stops: dict[int, str], marks: str, *, start: int = 0, stop: int | None = None
+    count: int,
+    stops: dict[int, str],
+    marks: str,
+    exit_after: bool = False,
+    *,
+    start: int = 0,
+    stop: int | None = None,
 ) -> object:
-    """A unit of ``count`` cases; at a position of ``stops`` the worker dies (``"die"``) or
-    hangs (``"hang"``) the first time it gets there, once the positions before it in ``stops``
-    have done so. Each case run is a line in the file ``marks`` (who ran what, how often)."""
+    """A unit of ``count`` cases; at a position of ``stops`` the worker dies (``"die"``), hangs
+    (``"hang"``) or makes a result that ends it when pickled (``"pickle"``) the first time it
+    gets there, once the positions before it in ``stops`` have done so. ``exit_after``: the
+    worker dies after its last case, every time (outside any case). Each case run is a line in
+    the file ``marks`` (who ran what, how often)."""
     from a2a_schema_suite import sandbox
 
     end = count if stop is None else stop
@@ -585,12 +603,17 @@ def _numbered_task(
             open(f"{marks}.{position}", "w").close()
             if how == "die":
                 os._exit(9)
+            if how == "pickle":
+                yield _DiesPickled()
+                continue
             time.sleep(60)
         yield f"result {position}"
+    if exit_after:
+        os._exit(9)
     return "payload"
 
 
-def _run_numbered(tmp_path, monkeypatch, count, stops, *, seconds=60.0, run_seconds=None):
+def _run_numbered(tmp_path, monkeypatch, count, stops, *, seconds=60.0, run_seconds=None, exit_after=False):
     from a2a_schema_suite import sandbox
 
     # every result held until the unit ends: what a worker had not sent is all it made
@@ -604,7 +627,7 @@ def _run_numbered(tmp_path, monkeypatch, count, stops, *, seconds=60.0, run_seco
     )
     [(results, payload)] = sandbox.run_units(
         _numbered_task,
-        [(count, stops, str(marks))],
+        [(count, stops, str(marks), exit_after)],
         budget=budget,
         jobs=1,
         setup=lambda: None,
@@ -669,3 +692,76 @@ def test_when_the_run_budget_is_spent_what_a_worker_had_not_sent_has_no_verdict(
         "lost: not run",
     ]
     assert payload is None and ran == [0, 1, 2]
+
+
+def test_a_result_that_ends_the_worker_when_pickled_errs_its_case_never_a_loop(tmp_path, monkeypatch):
+    """Found by review: a result pickled in its batch, after its case, ended the worker outside
+    any case; the next worker made it again and died the same way until the run budget."""
+    results, payload, ran = _run_numbered(tmp_path, monkeypatch, 4, {2: "pickle"}, run_seconds=30)
+    assert results == [
+        "result 0",
+        "result 1",
+        "errored case 2: the validating process ended unexpectedly (exit status 9); the run went on",
+        "result 3",
+    ]
+    assert payload == "payload" and ran == [0, 1, 2, 0, 1, 3]
+
+
+def test_a_worker_that_always_dies_outside_any_case_ends_its_unit(tmp_path, monkeypatch):
+    """Its unsent results are made again once; when that worker dies the same way, they are
+    errored and the rest of the unit is lost: every unit ends."""
+    results, payload, ran = _run_numbered(tmp_path, monkeypatch, 3, {}, run_seconds=30, exit_after=True)
+    reason = "the validating process ended unexpectedly (exit status 9); the run went on"
+    assert results == [f"errored case {i}: {reason}" for i in range(3)] + [f"lost: {reason}"]
+    assert payload is None and ran == [0, 1, 2, 0, 1, 2]
+
+
+def test_the_cases_errored_before_a_worker_dies_outside_any_case_keep_their_reason(tmp_path, monkeypatch):
+    """Found by review: the worker making results again after a death at case 3 dies outside any
+    case; case 3 stays errored for its own reason, not hidden by the unit's loss."""
+    results, _, _ = _run_numbered(tmp_path, monkeypatch, 5, {3: "die"}, run_seconds=30, exit_after=True)
+    reason = "the validating process ended unexpectedly (exit status 9); the run went on"
+    assert results == [f"errored case {i}: {reason}" for i in range(4)] + [f"lost: {reason}"]
+
+
+def test_when_the_run_budget_is_spent_during_a_remaking_every_judged_case_is_said(tmp_path, monkeypatch):
+    """Found by review: cases 3 and 4, judged by a worker that died at 5, had no line of their
+    own when the budget ran out while the next worker hung at 2 making them again."""
+    results, _, _ = _run_numbered(tmp_path, monkeypatch, 8, {5: "die", 2: "hang"}, run_seconds=3)
+    assert results == [
+        "errored case 0: not run",
+        "errored case 1: not run",
+        "errored case 2: over the run budget",
+        "errored case 3: not run",
+        "errored case 4: not run",
+        "errored case 5: the validating process ended unexpectedly (exit status 9); the run went on",
+        "lost: not run",
+    ]
+
+
+def test_wording_a_kept_result_counts_towards_its_case_and_never_loops(tmp_path):
+    """Found by review: a JSON report keeps the errors of a passed case, worded when its result
+    is pickled; that happened in its batch, outside the case, so a worker over the time budget
+    there was killed, and the next one made the result again and was killed, until the run
+    budget. Now it is the case's time: errored over the time budget, the run goes on."""
+    root = schema_root(tmp_path, {"fan.json": fan_out(13)})
+    write(
+        tmp_path / "cases" / "a.json",
+        {"schema": "v1_0/fan.json", "tests": [{"description": "fan", "valid": False, "data": "x"}]},
+    )
+    write(
+        tmp_path / "cases" / "b.json",
+        {"schema": "v1_0/fan.json", "tests": [{"description": "fine", "valid": True, "data": 1}]},
+    )
+    started = time.monotonic()
+    code, out, err = cli(
+        tmp_path,
+        *("run", "cases", "--schemas", str(root), "--engine", "jsonschema", "--format", "json"),
+        *("--time-budget", "2", "--run-budget", "60"),
+        timeout=90,
+    )
+    assert time.monotonic() - started < 30, "the same case was made again and again"
+    outcomes = [(r["description"], r["outcome"], r.get("reason") or "") for r in json.loads(out)["results"]]
+    assert code == 3, out + err
+    assert [(d, o) for d, o, _ in outcomes] == [("fan", "errored"), ("fine", "passed")]
+    assert outcomes[0][2].startswith("over the time budget")

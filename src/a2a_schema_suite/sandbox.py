@@ -33,6 +33,7 @@ import ctypes
 import ctypes.util
 import multiprocessing
 import os
+import pickle
 import signal
 import sys
 import threading
@@ -184,10 +185,11 @@ def in_lane() -> bool:
 
 class _Outbox:
     """What a lane tells its parent. Each write is a tuple of ``(kind, value)`` messages; the
-    results are held and written together (:data:`_BATCH`, :data:`_BATCH_SECONDS`), with the
-    next message, or at the end of the unit. The shared ``state`` (:data:`_UNDER_WAY`...) says
-    which case is under way since when, and how far the results go: what the parent needs to
-    time a case, and to have the next worker make again what a stopped one had not sent."""
+    results are pickled as they come, held and written together (:data:`_BATCH`,
+    :data:`_BATCH_SECONDS`), with the next message, or at the end of the unit. The shared
+    ``state`` (:data:`_UNDER_WAY`...) says which case is under way since when, and how far the
+    results go: what the parent needs to time a case, and to have the next worker make again
+    what a stopped one had not sent."""
 
     __slots__ = ("conn", "held", "since", "state")
 
@@ -210,10 +212,14 @@ class _Outbox:
         self.send("cases", (first, tuple(cases)))
 
     def hold(self, result: Any) -> None:
+        # pickled now, while its case is still the one under way: the time it takes (a result
+        # words its errors to be pickled) is the case's, and a worker that dies doing it errs
+        # that case, not the batch it would have gone in
+        data = pickle.dumps(result, pickle.HIGHEST_PROTOCOL)
         now = time.monotonic()
         if not self.held:
             self.since = now
-        self.held.append(("result", result))
+        self.held.append(("result", data))
         state = self.state
         state[_PRODUCED] += 1
         state[_UNDER_WAY], state[_SINCE] = -1, now
@@ -361,6 +367,15 @@ def run_units(
         payloads[index], finished[index] = payload, True
         cases[index] = {}
 
+    def give_up(index: int, reason: str) -> None:
+        """The rest of the unit has no results: ``lost``'s, but for the cases it has already."""
+        rest, payload = lost(units[index], reason)
+        seen = {(r.suite, r.description) for r in results[index] if hasattr(r, "suite")}
+        results[index].extend(
+            r for r in rest if (getattr(r, "suite", None), getattr(r, "description", None)) not in seen
+        )
+        finish(index, payload)
+
     def advance(lane: _Lane) -> None:
         """Give ``lane`` its unit's next task, doing what needs no worker on the way; when the
         unit is done, the next unit waiting."""
@@ -375,10 +390,8 @@ def run_units(
                 return
             if kind == "errored":
                 results[index].append(errored(cases[index][first], second))
-            else:  # "lost": the rest of the unit has no results
-                rest, payload = lost(units[index], first)
-                results[index].extend(rest)
-                finish(index, payload)
+            else:  # "lost"
+                give_up(index, first)
                 lane.unit, lane.steps = None, []
         lane.unit, lane.assigned = None, float("inf")
         if todo:
@@ -403,8 +416,13 @@ def run_units(
                     plan.append(("run", under_way + 1, lane.stop_at))
                 plan.extend(lane.steps)
             else:  # no case under way: the rest of the unit is lost
-                if produced > received:
+                if produced > received and lane.stop_at is None:
                     plan.append(("run", received, produced))
+                elif produced > received:  # it died making them again: they are errored
+                    plan.extend(
+                        ("errored", p, reason) for p in range(received, produced) if p in cases[index]
+                    )
+                plan.extend(step for step in lane.steps if step[0] == "errored")
                 plan.append(("lost", reason, None))
             todo.appendleft((index, plan))
         if todo or any(not f for f in finished):
@@ -413,9 +431,10 @@ def run_units(
     def take(lane: _Lane, kind: str, value: Any) -> bool:
         """One message of ``lane``'s worker (:class:`_Outbox`); False if it ended the lane."""
         if kind == "result":
-            results[lane.unit].append(value)  # type: ignore[index]
+            result = pickle.loads(value)
+            results[lane.unit].append(result)  # type: ignore[index]
             if on_result is not None:
-                on_result(value)
+                on_result(result)
         elif kind == "cases":
             first, infos = value
             cases[lane.unit].update(enumerate(infos, first))  # type: ignore[index]
@@ -448,6 +467,10 @@ def run_units(
             if under_way >= 0:
                 if under_way in cases[index]:
                     results[index].append(errored(cases[index][under_way], budget.over_run()))
+                # the rest of a part being made again had been judged once: said one by one too
+                for position in range(under_way + 1, under_way + 1 if second is None else second):
+                    if position in cases[index]:
+                        results[index].append(errored(cases[index][position], budget.not_run()))
                 under_way = -1
             if second is None:
                 return
@@ -455,26 +478,20 @@ def run_units(
     def out_of_time() -> None:
         """The run budget is spent: every case under way and every unit not finished is errored."""
         for lane in lanes:
+            lane.stop()  # first: its state no longer changes
             if lane.unit is not None:
                 received = len(results[lane.unit])
                 produced = int(lane.state[_PRODUCED])
                 under_way = int(lane.state[_UNDER_WAY])
                 plan: list[_Step] = [("run", received, produced if under_way < 0 else lane.stop_at)]
                 unrun(lane.unit, plan + lane.steps, under_way)
-            lane.stop()
         lanes.clear()
         for index, plan in todo:
             unrun(index, plan)
         todo.clear()
         for index in range(count):
-            if finished[index]:
-                continue
-            rest, payload = lost(units[index], budget.not_run())
-            seen = {(r.suite, r.description) for r in results[index] if hasattr(r, "suite")}
-            results[index].extend(
-                r for r in rest if (getattr(r, "suite", None), getattr(r, "description", None)) not in seen
-            )
-            payloads[index], finished[index] = payload, True
+            if not finished[index]:
+                give_up(index, budget.not_run())
 
     try:
         if time.monotonic() < run_deadline:
