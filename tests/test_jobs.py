@@ -253,6 +253,33 @@ def test_a_dying_worker_loses_only_its_own_units(tmp_path):
     assert [r.outcome.value for r in (got[0][0], got[2][0])] == ["failed", "failed"]  # judged
 
 
+class _DieAfterFirst(_Documents):
+    """A unit whose worker dies after the result of its first document, outside any case."""
+
+    __slots__ = ()
+
+    def results(self, store, start, stop=None):
+        for result in super().results(store, start, stop):
+            yield result
+            os._exit(7)
+
+
+def test_a_worker_dying_outside_any_case_never_lists_a_document_twice(tmp_path):
+    """The first document's result is made again once, the worker dies again: both documents are
+    errored, each once, and the unit ends (a run budget bounds the test if it did not)."""
+    store = SchemaStore.load(SCHEMAS)
+    files = []
+    for name in ("a.json", "b.json"):
+        files.append(tmp_path / name)
+        files[-1].write_text('{"id": "t"}', encoding="utf-8")
+    unit = _DieAfterFirst(tuple(files), "v1_0/task.json", "strict", "warn", {})
+    budget = Budget(run_seconds=30, run_deadline=time.monotonic() + 30)
+    [(results, _)] = list(_in_lanes([unit], store, budget, 1))
+    assert [r.suite for r in results] == [f.as_posix() for f in files]
+    died = "the validating process ended unexpectedly (exit status 7)"
+    assert all(r.outcome.value == "errored" and died in r.reason for r in results)
+
+
 def test_ctrl_c_stops_the_workers_without_a_traceback(tmp_path):
     task = json.dumps({"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}})
     status = json.dumps(
