@@ -586,12 +586,15 @@ def _numbered_task(
 ) -> object:
     """A unit of ``count`` cases; at a position of ``stops`` the worker dies (``"die"``), hangs
     (``"hang"``) or makes a result that ends it when pickled (``"pickle"``) the first time it
-    gets there, once the positions before it in ``stops`` have done so. ``exit_after``: the
+    gets there, once the positions before it in ``stops`` have done so (``-1: "hang"``: a
+    worker making results again hangs before its first case). ``exit_after``: the
     worker dies after its last case, every time (outside any case). Each case run is a line in
     the file ``marks`` (who ran what, how often)."""
     from a2a_schema_suite import sandbox
 
     end = count if stop is None else stop
+    if stop is not None and stops.get(-1) == "hang":  # making results again: hangs before any case
+        time.sleep(60)
     sandbox.announce_cases(start, [("s", "x.json", f"case {i}", True, None, None) for i in range(start, end)])
     for position in range(start, end):
         sandbox.announce(position)
@@ -632,7 +635,7 @@ def _run_numbered(tmp_path, monkeypatch, count, stops, *, seconds=60.0, run_seco
         jobs=1,
         setup=lambda: None,
         errored=lambda case, reason: f"errored {case[2]}: {reason.split(':')[0]}",
-        lost=lambda unit, reason: ([f"lost: {reason.split(':')[0]}"], None),
+        lost=lambda unit, reason, start: ([f"lost from {start}: {reason.split(':')[0]}"], None),
         context=sandbox.pool_context(),
     )
     ran = [int(line) for line in marks.read_text().split()]
@@ -689,7 +692,7 @@ def test_when_the_run_budget_is_spent_what_a_worker_had_not_sent_has_no_verdict(
         "errored case 0: not run",
         "errored case 1: not run",
         "errored case 2: over the run budget",
-        "lost: not run",
+        "lost from 3: not run",
     ]
     assert payload is None and ran == [0, 1, 2]
 
@@ -712,7 +715,7 @@ def test_a_worker_that_always_dies_outside_any_case_ends_its_unit(tmp_path, monk
     errored and the rest of the unit is lost: every unit ends."""
     results, payload, ran = _run_numbered(tmp_path, monkeypatch, 3, {}, run_seconds=30, exit_after=True)
     reason = "the validating process ended unexpectedly (exit status 9); the run went on"
-    assert results == [f"errored case {i}: {reason}" for i in range(3)] + [f"lost: {reason}"]
+    assert results == [f"errored case {i}: {reason}" for i in range(3)] + [f"lost from 3: {reason}"]
     assert payload is None and ran == [0, 1, 2, 0, 1, 2]
 
 
@@ -721,7 +724,7 @@ def test_the_cases_errored_before_a_worker_dies_outside_any_case_keep_their_reas
     case; case 3 stays errored for its own reason, not hidden by the unit's loss."""
     results, _, _ = _run_numbered(tmp_path, monkeypatch, 5, {3: "die"}, run_seconds=30, exit_after=True)
     reason = "the validating process ended unexpectedly (exit status 9); the run went on"
-    assert results == [f"errored case {i}: {reason}" for i in range(4)] + [f"lost: {reason}"]
+    assert results == [f"errored case {i}: {reason}" for i in range(4)] + [f"lost from 4: {reason}"]
 
 
 def test_when_the_run_budget_is_spent_during_a_remaking_every_judged_case_is_said(tmp_path, monkeypatch):
@@ -735,7 +738,7 @@ def test_when_the_run_budget_is_spent_during_a_remaking_every_judged_case_is_sai
         "errored case 3: not run",
         "errored case 4: not run",
         "errored case 5: the validating process ended unexpectedly (exit status 9); the run went on",
-        "lost: not run",
+        "lost from 6: not run",
     ]
 
 
@@ -765,3 +768,56 @@ def test_wording_a_kept_result_counts_towards_its_case_and_never_loops(tmp_path)
     assert code == 3, out + err
     assert [(d, o) for d, o, _ in outcomes] == [("fan", "errored"), ("fine", "passed")]
     assert outcomes[0][2].startswith("over the time budget")
+
+
+def test_when_the_run_budget_is_spent_between_cases_of_a_remaking_every_judged_case_is_said(
+    tmp_path, monkeypatch
+):
+    """Found by the second review: the worker making 0-3 again had no case under way (loading
+    its unit) when the budget ran out, and 0-3, judged by the worker that died at 4, had no line."""
+    results, _, _ = _run_numbered(tmp_path, monkeypatch, 6, {4: "die", -1: "hang"}, run_seconds=3)
+    assert results == [
+        *(f"errored case {i}: not run" for i in range(4)),
+        "errored case 4: the validating process ended unexpectedly (exit status 9); the run went on",
+        "lost from 5: not run",
+    ]
+
+
+def _announces_then_dies(marks: str) -> None:
+    from a2a_schema_suite import sandbox
+
+    sandbox.announce_cases(0, [("s", "x.json", "inner case", True, None, None)])
+    sandbox.announce(0)
+    with open(marks, "a", encoding="utf-8") as file:
+        file.write("ran\n")
+    os._exit(9)
+
+
+def test_a_call_whose_worker_dies_ends_once_even_if_it_runs_suites_inside(tmp_path):
+    """Found by the second review (older than the batches): ``coverage`` runs suites inside one
+    call; their announcements made a worker that died look like a case of a unit to go on
+    with, and the whole call ran again and again until the run budget."""
+    from a2a_schema_suite import sandbox
+
+    marks = tmp_path / "marks"
+    started = time.monotonic()
+    with pytest.raises(sandbox.OverBudget, match="ended unexpectedly"):
+        sandbox.call(
+            _announces_then_dies,
+            (str(marks),),
+            budget=sandbox.Budget(run_seconds=20, run_deadline=time.monotonic() + 20),
+            setup=lambda: None,
+            context=sandbox.pool_context(),
+        )
+    assert time.monotonic() - started < 10
+    assert marks.read_text().split() == ["ran"]
+
+
+def test_a_budget_too_large_for_a_poll_is_no_internal_error(tmp_path):
+    """Found by the second review: --time-budget 1e300 ended the run with an OverflowError."""
+    write(
+        tmp_path / "cases" / "s.json",
+        {"schema": "v1_0/task.json", "tests": [{"description": "empty", "valid": False, "data": {}}]},
+    )
+    code, out, err = cli(tmp_path, "run", "cases", "--time-budget", "1e300", "--run-budget", "1e300")
+    assert code == 0 and "1 passed" in out, out + err

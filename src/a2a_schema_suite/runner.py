@@ -499,7 +499,9 @@ class _SuiteFile:
             offset = end
         return tuple(dataclasses.replace(i, tests=()) if isinstance(i, Suite) else i for i in items)
 
-    def lost(self, why: str) -> tuple[list[CaseResult], Any]:
+    def lost(self, why: str, start: int) -> tuple[list[CaseResult], Any]:
+        """The file's cases from the ``start``-th on have no results: one errored entry (the
+        parent never loads the file, so it cannot name them)."""
         problem = SuiteProblem(self.name, self.path, ())
         return [errored(self.name, "", "<suite file>", None, _lost_reason(why))], (problem,)
 
@@ -516,7 +518,7 @@ class _LoadedSuite:
     ) -> Generator[CaseResult, None, Any]:
         yield from suite_results(self.item, store, self.options, start, stop)
 
-    def lost(self, why: str) -> tuple[list[CaseResult], Any]:
+    def lost(self, why: str, start: int) -> tuple[list[CaseResult], Any]:
         schema = self.item.schema if isinstance(self.item, Suite) else ""
         return [errored(self.item.name, schema, "<suite file>", None, _lost_reason(why))], None
 
@@ -537,10 +539,11 @@ class _Documents:
         files = self.files[start:stop]
         yield from _documents(files, self.schema, store, self.profile, self.policy, self.refused, start)
 
-    def lost(self, why: str) -> tuple[list[CaseResult], Any]:
+    def lost(self, why: str, start: int) -> tuple[list[CaseResult], Any]:
+        """The documents from the ``start``-th on, each errored."""
         schema = self.schema or AUTO
         return [
-            errored(p.as_posix(), schema, p.as_posix(), True, _lost_reason(why)) for p in self.files
+            errored(p.as_posix(), schema, p.as_posix(), True, _lost_reason(why)) for p in self.files[start:]
         ], None
 
 
@@ -553,8 +556,8 @@ def _unit_task(unit: _Unit, *, start: int = 0, stop: int | None = None) -> Gener
     return (yield from unit.results(_store(), start, stop))
 
 
-def _unit_lost(unit: tuple[_Unit], why: str) -> tuple[list[CaseResult], Any]:
-    return unit[0].lost(why)
+def _unit_lost(unit: tuple[_Unit], why: str, start: int) -> tuple[list[CaseResult], Any]:
+    return unit[0].lost(why, start)
 
 
 def _case_errored(case: sandbox.CaseInfo, reason: str) -> CaseResult:

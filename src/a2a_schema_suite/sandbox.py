@@ -337,7 +337,7 @@ def run_units(
     jobs: int,
     setup: Callable[[], None],
     errored: Callable[[CaseInfo, str], Any],
-    lost: Callable[[tuple[Any, ...], str], tuple[list[Any], Any]],
+    lost: Callable[[tuple[Any, ...], str, int], tuple[list[Any], Any]],
     context: Any,
     on_result: Callable[[Any], None] | None = None,
 ) -> Iterator[tuple[list[Any], Any]]:
@@ -348,7 +348,8 @@ def run_units(
     ``setup`` runs once in each new worker (before the memory ceiling). A case over budget
     becomes ``errored(case, reason)`` and the unit goes on from the next case in a new worker,
     which first makes again the results the failed one had not sent; a worker that fails
-    outside any case turns the rest of its unit into ``lost(unit, reason)``.
+    outside any case turns the rest of its unit, from the ``start``-th case on, into
+    ``lost(unit, reason, start)``.
     Whatever ends this generator (the consumer, Ctrl-C, SIGTERM) stops every worker.
     ``on_result`` is called with each result as it arrives (a progress line), in any order.
     """
@@ -368,12 +369,9 @@ def run_units(
         cases[index] = {}
 
     def give_up(index: int, reason: str) -> None:
-        """The rest of the unit has no results: ``lost``'s, but for the cases it has already."""
-        rest, payload = lost(units[index], reason)
-        seen = {(r.suite, r.description) for r in results[index] if hasattr(r, "suite")}
-        results[index].extend(
-            r for r in rest if (getattr(r, "suite", None), getattr(r, "description", None)) not in seen
-        )
+        """The rest of the unit has no results: ``lost``'s, from the first case it has none for."""
+        rest, payload = lost(units[index], reason, len(results[index]))
+        results[index].extend(rest)
         finish(index, payload)
 
     def advance(lane: _Lane) -> None:
@@ -483,7 +481,10 @@ def run_units(
                 received = len(results[lane.unit])
                 produced = int(lane.state[_PRODUCED])
                 under_way = int(lane.state[_UNDER_WAY])
-                plan: list[_Step] = [("run", received, produced if under_way < 0 else lane.stop_at)]
+                # with no case under way: the results made and not sent, and in a part being made
+                # again, the rest of the part (judged once by the worker that died before)
+                end = produced if under_way < 0 and lane.stop_at is None else lane.stop_at
+                plan: list[_Step] = [("run", received, end)]
                 unrun(lane.unit, plan + lane.steps, under_way)
         lanes.clear()
         for index, plan in todo:
@@ -516,7 +517,8 @@ def run_units(
                 out_of_time()
                 continue
             timeout = max(0.0, min(lane.deadline(budget.seconds) for lane in busy) - now) if busy else 0.1
-            timeout = min(timeout, max(0.0, run_deadline - now))
+            # (a day at most: a budget of 1e300 s is no timeout a poll takes)
+            timeout = min(timeout, max(0.0, run_deadline - now), 86400.0)
             ready = wait([lane.conn for lane in busy], timeout=timeout)
             for lane in [lane for lane in busy if lane.conn in ready]:
                 while True:  # every write already there, then back to waiting
@@ -554,7 +556,15 @@ class _NoResult:
 def _call_task(
     function: Callable[..., Any], args: tuple[Any, ...], *, start: int = 0, stop: int | None = None
 ) -> Generator[Any, None, None]:
-    yield function(*args)
+    """One call is one case: what runs inside it (``coverage`` runs suites) announces nothing,
+    so a worker that fails ends the call, never a part of it made again."""
+    global _announce, _tell_cases
+    hooks, (_announce, _tell_cases) = (_announce, _tell_cases), (None, None)
+    try:
+        result = function(*args)
+    finally:
+        _announce, _tell_cases = hooks
+    yield result
 
 
 def call(
@@ -569,7 +579,7 @@ def call(
     :class:`OverBudget`. ``function`` must be importable by name and its result picklable; an
     exception it raises comes back as OverBudget with the internal error's words."""
 
-    def no_result(_unit: Any, reason: str) -> tuple[list[Any], Any]:
+    def no_result(_unit: Any, reason: str, _start: int) -> tuple[list[Any], Any]:
         return [_NoResult(reason)], None
 
     for results, _ in run_units(
