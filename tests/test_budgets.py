@@ -540,19 +540,21 @@ def test_a_lane_writes_its_results_in_batches_and_says_the_case_under_way_in_sha
 
     clock = [100.0]
     monkeypatch.setattr(sandbox.time, "monotonic", lambda: clock[0])
-    conn, state = Conn(), [0.0, 0.0, 0.0]
+    conn, state = Conn(), [0.0, 0.0, 0.0, 0.0]
     outbox = sandbox._Outbox(conn, state)  # type: ignore[arg-type]
     outbox.begin(5)
-    assert state == [-1, 5, 100.0]  # under way, produced, since
+    assert state == [-1, 5, 100.0, -1]  # under way, produced, since, set-up end
     outbox.cases(5, [("s", "x.json", "a", True, 1, None), ("s", "x.json", "b", True, 2, None)])
     assert conn.writes == [
         (("cases", (5, (("s", "x.json", "a", True, 1, None), ("s", "x.json", "b", True, 2, None)))),)
     ]
+    outbox.announce(5, 7)  # setting up cases 5 and 6
+    assert state == [5, 5, 100.0, 7]
     clock[0] = 101.0
     outbox.announce(5)
-    assert state == [5, 5, 101.0] and len(conn.writes) == 1  # no message for a case
+    assert state == [5, 5, 101.0, -1] and len(conn.writes) == 1  # no message for a case
     outbox.hold("r5")
-    assert state == [-1, 6, 101.0] and len(conn.writes) == 1  # held
+    assert state == [-1, 6, 101.0, -1] and len(conn.writes) == 1  # held
     outbox.announce(6)
     clock[0] = 101.05  # the first held result is 50 ms old: the batch goes
     outbox.hold("r6")
@@ -587,7 +589,8 @@ def _numbered_task(
     """A unit of ``count`` cases; at a position of ``stops`` the worker dies (``"die"``), hangs
     (``"hang"``) or makes a result that ends it when pickled (``"pickle"``) the first time it
     gets there, once the positions before it in ``stops`` have done so (``-1: "hang"``: a
-    worker making results again hangs before its first case). ``exit_after``: the
+    worker making results again hangs before its first case; ``-2``: setting the unit's cases
+    up dies or hangs, once). ``exit_after``: the
     worker dies after its last case, every time (outside any case). Each case run is a line in
     the file ``marks`` (who ran what, how often)."""
     from a2a_schema_suite import sandbox
@@ -596,6 +599,12 @@ def _numbered_task(
     if stop is not None and stops.get(-1) == "hang":  # making results again: hangs before any case
         time.sleep(60)
     sandbox.announce_cases(start, [("s", "x.json", f"case {i}", True, None, None) for i in range(start, end)])
+    sandbox.announce_setup(start, end)
+    if stops.get(-2) in ("die", "hang") and not os.path.exists(f"{marks}.setup"):  # setting up fails
+        open(f"{marks}.setup", "w").close()
+        if stops[-2] == "die":
+            os._exit(9)
+        time.sleep(60)
     for position in range(start, end):
         sandbox.announce(position)
         with open(marks, "a", encoding="utf-8") as file:
@@ -638,7 +647,7 @@ def _run_numbered(tmp_path, monkeypatch, count, stops, *, seconds=60.0, run_seco
         lost=lambda unit, reason, start: ([f"lost from {start}: {reason.split(':')[0]}"], None),
         context=sandbox.pool_context(),
     )
-    ran = [int(line) for line in marks.read_text().split()]
+    ran = [int(line) for line in marks.read_text().split()] if marks.exists() else []
     return results, payload, ran
 
 
@@ -821,3 +830,18 @@ def test_a_budget_too_large_for_a_poll_is_no_internal_error(tmp_path):
     )
     code, out, err = cli(tmp_path, "run", "cases", "--time-budget", "1e300", "--run-budget", "1e300")
     assert code == 0 and "1 passed" in out, out + err
+
+
+@pytest.mark.parametrize(
+    ("how", "reason"), [("die", "the validating process ended"), ("hang", "over the time budget")]
+)
+def test_a_set_up_that_fails_errs_every_case_of_its_suite_at_once(tmp_path, monkeypatch, how, reason):
+    """Found by the second review (older than the batches): a validator whose building killed or
+    hung the worker errored the first case, then was built again for the next, one worker (or
+    one time budget) per case."""
+    started = time.monotonic()
+    results, payload, ran = _run_numbered(tmp_path, monkeypatch, 50, {-2: how}, seconds=2, run_seconds=60)
+    assert [r.split(":")[0] for r in results] == [f"errored case {i}" for i in range(50)]
+    assert all(r.split(": ", 1)[1].startswith(reason) for r in results)
+    assert payload == "payload" and ran == []
+    assert time.monotonic() - started < 20

@@ -246,7 +246,9 @@ def suite_results(
             offset + start,
             [(item.name, item.schema, t.description, t.valid, t.line, t.source) for t in tests],
         )
-        sandbox.announce(offset + start)  # building the validator counts towards the first case
+        # setting the suite up (its validator) counts towards the first case; if it fails, every
+        # case fails with it, at once
+        sandbox.announce_setup(offset + start, offset + start + len(tests))
     try:
         validator: Validator | None = store.validator(item.schema, profile)
         problem = None

@@ -61,8 +61,10 @@ _WATCHDOG_SECONDS = 1.0
 _BATCH = 64
 _BATCH_SECONDS = 0.02
 #: The slots of a lane's shared state: the position (in its unit) of the case under way (-1: none),
-#: the position of the next result it will make, and the ``time.monotonic()`` of the last change.
-_UNDER_WAY, _PRODUCED, _SINCE = range(3)
+#: the position of the next result it will make, the ``time.monotonic()`` of the last change, and
+#: while a suite is set up for its cases (its validator built) the position after its last case
+#: (-1: no set-up under way): a set-up that fails fails each of them.
+_UNDER_WAY, _PRODUCED, _SINCE, _SETUP_END = range(4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +161,7 @@ def limit_memory(mib: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
-_announce: Callable[[int], None] | None = None
+_announce: Callable[..., None] | None = None
 _tell_cases: Callable[[int, Sequence[CaseInfo]], None] | None = None
 
 
@@ -175,6 +177,14 @@ def announce(position: int) -> None:
     that starts, where the parent reads it (no message)."""
     if _announce is not None:
         _announce(position)
+
+
+def announce_setup(first: int, end: int) -> None:
+    """Called by the runner before it sets a suite up for its cases ``first`` to ``end - 1``
+    (builds its validator): in a lane, a worker that dies or is stopped then errs every one of
+    them with the reason, instead of one, again for each (the time counts towards the first)."""
+    if _announce is not None:
+        _announce(first, end)
 
 
 def in_lane() -> bool:
@@ -201,12 +211,17 @@ class _Outbox:
     def begin(self, start: int) -> None:
         """A unit's task starts at position ``start``: no case under way yet."""
         state = self.state
-        state[_SINCE], state[_PRODUCED], state[_UNDER_WAY] = time.monotonic(), start, -1
+        state[_SINCE], state[_PRODUCED], state[_UNDER_WAY], state[_SETUP_END] = (
+            time.monotonic(),
+            start,
+            -1,
+            -1,
+        )
 
-    def announce(self, position: int) -> None:
+    def announce(self, position: int, setup_end: int = -1) -> None:
         state = self.state
         state[_SINCE] = time.monotonic()
-        state[_UNDER_WAY] = position
+        state[_SETUP_END], state[_UNDER_WAY] = setup_end, position
 
     def cases(self, first: int, cases: Sequence[CaseInfo]) -> None:
         self.send("cases", (first, tuple(cases)))
@@ -222,7 +237,7 @@ class _Outbox:
         self.held.append(("result", data))
         state = self.state
         state[_PRODUCED] += 1
-        state[_UNDER_WAY], state[_SINCE] = -1, now
+        state[_UNDER_WAY], state[_SETUP_END], state[_SINCE] = -1, -1, now
         if len(self.held) >= _BATCH or now - self.since >= _BATCH_SECONDS:
             self.conn.send(tuple(self.held))
             self.held = []
@@ -284,7 +299,7 @@ _Step = tuple[str, Any, Any]
 class _Lane:
     def __init__(self, context: Any, setup: Callable[[], None], budget: Budget) -> None:
         mine, theirs = context.Pipe()
-        self.state = context.RawArray("d", 3)  # see _UNDER_WAY, _PRODUCED, _SINCE
+        self.state = context.RawArray("d", 4)  # see _UNDER_WAY, _PRODUCED, _SINCE, _SETUP_END
         self.process = context.Process(
             target=_lane_main,
             args=(theirs, self.state, setup, budget, os.getpid()),
@@ -383,7 +398,7 @@ def run_units(
             if kind == "run":
                 lane.stop_at, lane.assigned = second, time.monotonic()  # loading the unit is timed too
                 # the worker waits for its task: this is what it says until it starts
-                lane.state[_UNDER_WAY], lane.state[_PRODUCED] = -1, first
+                lane.state[_UNDER_WAY], lane.state[_PRODUCED], lane.state[_SETUP_END] = -1, first, -1
                 lane.conn.send((task, units[index], first, second))
                 return
             if kind == "errored":
@@ -405,13 +420,17 @@ def run_units(
         if index is not None:
             received = len(results[index])
             under_way, produced = int(lane.state[_UNDER_WAY]), int(lane.state[_PRODUCED])
+            setup_end = int(lane.state[_SETUP_END])
             plan: list[_Step] = []
             if under_way >= 0 and under_way in cases[index]:
                 if under_way > received:
                     plan.append(("run", received, under_way))
-                plan.append(("errored", under_way, reason))
-                if lane.stop_at is None or under_way + 1 < lane.stop_at:
-                    plan.append(("run", under_way + 1, lane.stop_at))
+                after = under_way + 1  # the case it stopped on, or every case of a failed set-up
+                if setup_end > after:
+                    after = setup_end if lane.stop_at is None else min(setup_end, lane.stop_at)
+                plan.extend(("errored", p, reason) for p in range(under_way, after) if p in cases[index])
+                if lane.stop_at is None or after < lane.stop_at:
+                    plan.append(("run", after, lane.stop_at))
                 plan.extend(lane.steps)
             else:  # no case under way: the rest of the unit is lost
                 if produced > received and lane.stop_at is None:
