@@ -536,7 +536,7 @@ def test_a_lane_writes_its_results_in_batches_and_says_the_case_under_way_in_sha
             self.writes: list[tuple[tuple[str, object], ...]] = []
 
         def send(self, value: tuple[tuple[str, object], ...]) -> None:
-            self.writes.append(tuple((k, pickle.loads(v) if k == "result" else v) for k, v in value))
+            self.writes.append(tuple((k, pickle.loads(v[1]) if k == "result" else v) for k, v in value))
 
     clock = [100.0]
     monkeypatch.setattr(sandbox.time, "monotonic", lambda: clock[0])
@@ -845,3 +845,145 @@ def test_a_set_up_that_fails_errs_every_case_of_its_suite_at_once(tmp_path, monk
     assert all(r.split(": ", 1)[1].startswith(reason) for r in results)
     assert payload == "payload" and ran == []
     assert time.monotonic() - started < 20
+
+
+def _skipping_task(marks: str, *, start: int = 0, stop: int | None = None) -> object:
+    """Seven cases of which 1 and 2 are left out (as --fail-fast leaves a suite's rest out); the
+    worker dies at 4 the first time."""
+    from a2a_schema_suite import sandbox
+
+    end = 7 if stop is None else stop
+    sandbox.announce_cases(start, [("s", "x.json", f"case {i}", True, None, None) for i in range(start, end)])
+    for position in range(start, end):
+        if position in (1, 2):
+            continue
+        sandbox.announce(position)
+        with open(marks, "a", encoding="utf-8") as file:
+            file.write(f"{position}\n")
+        if position == 4 and not os.path.exists(f"{marks}.4"):
+            open(f"{marks}.4", "w").close()
+            os._exit(9)
+        yield f"result {position}"
+    return "payload"
+
+
+def test_a_unit_with_cases_left_out_goes_on_from_positions_not_from_a_count(tmp_path, monkeypatch):
+    """Found by the third review: with --fail-fast a suite's rest is left out, so the results
+    received (2: cases 0 and 3) were taken for a position, and the next worker ran case 2, left
+    out, and 3 again."""
+    from a2a_schema_suite import sandbox
+
+    monkeypatch.setattr(sandbox, "_BATCH", 2)  # 0 and 3 are sent before the worker dies at 4
+    marks = tmp_path / "marks"
+    [(results, payload)] = sandbox.run_units(
+        _skipping_task,
+        [(str(marks),)],
+        budget=sandbox.Budget(run_seconds=30, run_deadline=time.monotonic() + 30),
+        jobs=1,
+        setup=lambda: None,
+        errored=lambda case, reason: f"errored {case[2]}",
+        lost=lambda unit, reason, start: ([f"lost from {start}"], None),
+        context=sandbox.pool_context(),
+    )
+    assert results == ["result 0", "result 3", "errored case 4", "result 5", "result 6"]
+    assert payload == "payload"
+    assert marks.read_text().split() == ["0", "3", "4", "5", "6"]
+
+
+def _big_results(count: int, *, start: int = 0, stop: int | None = None) -> object:
+    from a2a_schema_suite import sandbox
+
+    end = count if stop is None else stop
+    sandbox.announce_cases(start, [("s", "x.json", f"case {i}", True, None, None) for i in range(start, end)])
+    for position in range(start, end):
+        sandbox.announce(position)
+        yield f"{position}:" + "x" * 4000
+    return None
+
+
+def test_a_parent_slow_to_read_costs_no_worker_its_cases(monkeypatch):
+    """Found by the third review: a worker blocked writing to a parent busy elsewhere (a slow
+    progress line) was past its deadline when the parent came back, and was killed: the rest of
+    its unit was lost. What it wrote is read first now."""
+    from a2a_schema_suite import sandbox
+
+    monkeypatch.setattr(sandbox, "_BATCH", 1)
+    slept: list[bool] = []
+
+    def slow_once(result: object) -> None:
+        if not slept:
+            slept.append(True)
+            time.sleep(2.5)  # the other worker fills the pipe meanwhile, and waits
+
+    got = list(
+        sandbox.run_units(
+            _big_results,
+            [(300,), (300,)],
+            budget=sandbox.Budget(seconds=1),
+            jobs=2,
+            setup=lambda: None,
+            errored=lambda case, reason: f"errored {case[2]}: {reason}",
+            lost=lambda unit, reason, start: ([f"lost from {start}: {reason}"], None),
+            context=sandbox.pool_context(),
+            on_result=slow_once,
+        )
+    )
+    assert [len(results) for results, _ in got] == [300, 300]
+    assert all(r.startswith(f"{i}:") for results, _ in got for i, r in enumerate(results))
+
+
+def _pid_then(marks: str, delay: float, *, start: int = 0, stop: int | None = None) -> object:
+    from a2a_schema_suite import sandbox
+
+    sandbox.announce_cases(start, [("s", "x.json", "case 0", True, None, None)] if start == 0 else [])
+    if start == 0:
+        sandbox.announce(0)
+        with open(marks, "w", encoding="utf-8") as file:
+            file.write(str(os.getpid()))
+        time.sleep(delay)
+        os._exit(9)
+    return None
+    yield
+
+
+def _quick(*, start: int = 0, stop: int | None = None) -> object:
+    yield "quick"
+    return None
+
+
+def _unit(function: object, *args: object, start: int = 0, stop: int | None = None) -> object:
+    return (yield from function(*args, start=start, stop=stop))  # type: ignore[operator]
+
+
+def test_an_idle_worker_killed_from_outside_is_replaced_not_an_internal_error(tmp_path):
+    """Found by the third review: the next task was written to an idle worker the system had
+    killed (BrokenPipeError: an internal error, every result lost)."""
+    import multiprocessing
+
+    from a2a_schema_suite import sandbox
+
+    marks = tmp_path / "pid"
+
+    def kill_the_idle_worker() -> None:
+        time.sleep(1.0)  # the quick unit is done; the other worker sleeps in its case
+        mine = int(marks.read_text())
+        for child in multiprocessing.active_children():
+            if child.pid != mine:
+                os.kill(child.pid, 9)
+
+    killer = threading.Thread(target=kill_the_idle_worker)
+    killer.start()
+    got = list(
+        sandbox.run_units(
+            _unit,
+            [(_pid_then, str(marks), 2.0), (_quick,)],
+            budget=sandbox.Budget(run_seconds=30, run_deadline=time.monotonic() + 30),
+            jobs=2,
+            setup=lambda: None,
+            errored=lambda case, reason: f"errored {case[2]}",
+            lost=lambda unit, reason, start: ([f"lost from {start}"], None),
+            context=sandbox.pool_context(),
+        )
+    )
+    killer.join()
+    assert [results for results, _ in got] == [["errored case 0"], ["quick"]]

@@ -229,6 +229,9 @@ def suite_results(
     from the ``start``-th selected one on, up to the ``stop``-th (None: every one). In a lane,
     the ``i``-th is announced as the unit's case ``offset + i``."""
     if isinstance(item, SuiteProblem):
+        if sandbox.in_lane():  # one case: its position, like any other's
+            sandbox.announce_cases(offset, [(item.name, "", "<suite file>", None, None, None)])
+            sandbox.announce(offset)
         yield _suite_problem_result(item)
         return
     select = options.select

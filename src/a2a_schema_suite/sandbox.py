@@ -234,17 +234,23 @@ class _Outbox:
         now = time.monotonic()
         if not self.held:
             self.since = now
-        self.held.append(("result", data))
         state = self.state
-        state[_PRODUCED] += 1
+        # its position: the case under way's (a result whose case was not announced, as in a
+        # call, follows the last one); --fail-fast leaves positions out, so the parent is told
+        under_way = int(state[_UNDER_WAY])
+        position = under_way if under_way >= 0 else int(state[_PRODUCED])
+        self.held.append(("result", (position, data)))
+        state[_PRODUCED] = position + 1
         state[_UNDER_WAY], state[_SETUP_END], state[_SINCE] = -1, -1, now
         if len(self.held) >= _BATCH or now - self.since >= _BATCH_SECONDS:
             self.conn.send(tuple(self.held))
             self.held = []
+            state[_SINCE] = time.monotonic()  # a parent slow to read is not this worker's time
 
     def send(self, kind: str, value: Any) -> None:
         messages, self.held = (*self.held, (kind, value)), []
         self.conn.send(messages)
+        self.state[_SINCE] = time.monotonic()
 
 
 def _lane_main(conn: Connection, state: Any, setup: Callable[[], None], budget: Budget, parent: int) -> None:
@@ -374,6 +380,8 @@ def run_units(
     finished = [False] * count
     #: position -> what the case is (told by the worker before it runs): to error it by name
     cases: list[dict[int, CaseInfo]] = [{} for _ in units]
+    #: the position after the last case of each unit with a result (--fail-fast leaves some out)
+    done = [0] * count
     todo: collections.deque[tuple[int, list[_Step]]] = collections.deque(
         (i, [("run", 0, None)]) for i in range(count)
     )
@@ -385,7 +393,7 @@ def run_units(
 
     def give_up(index: int, reason: str) -> None:
         """The rest of the unit has no results: ``lost``'s, from the first case it has none for."""
-        rest, payload = lost(units[index], reason, len(results[index]))
+        rest, payload = lost(units[index], reason, done[index])
         results[index].extend(rest)
         finish(index, payload)
 
@@ -399,10 +407,18 @@ def run_units(
                 lane.stop_at, lane.assigned = second, time.monotonic()  # loading the unit is timed too
                 # the worker waits for its task: this is what it says until it starts
                 lane.state[_UNDER_WAY], lane.state[_PRODUCED], lane.state[_SETUP_END] = -1, first, -1
-                lane.conn.send((task, units[index], first, second))
+                try:
+                    lane.conn.send((task, units[index], first, second))
+                except OSError:  # its idle worker is gone (killed from outside): a new one takes it
+                    todo.appendleft((index, [(kind, first, second), *lane.steps]))
+                    lane.unit, lane.steps = None, []
+                    lane.stop()
+                    lanes.remove(lane)
+                    lanes.append(_Lane(context, setup, budget))
                 return
             if kind == "errored":
                 results[index].append(errored(cases[index][first], second))
+                done[index] = first + 1
             else:  # "lost"
                 give_up(index, first)
                 lane.unit, lane.steps = None, []
@@ -418,7 +434,7 @@ def run_units(
         lanes.remove(lane)
         index = lane.unit
         if index is not None:
-            received = len(results[index])
+            received = done[index]
             under_way, produced = int(lane.state[_UNDER_WAY]), int(lane.state[_PRODUCED])
             setup_end = int(lane.state[_SETUP_END])
             plan: list[_Step] = []
@@ -448,8 +464,10 @@ def run_units(
     def take(lane: _Lane, kind: str, value: Any) -> bool:
         """One message of ``lane``'s worker (:class:`_Outbox`); False if it ended the lane."""
         if kind == "result":
-            result = pickle.loads(value)
+            position, data = value
+            result = pickle.loads(data)
             results[lane.unit].append(result)  # type: ignore[index]
+            done[lane.unit] = position + 1  # type: ignore[index]
             if on_result is not None:
                 on_result(result)
         elif kind == "cases":
@@ -474,6 +492,7 @@ def run_units(
         for kind, first, second in plan:
             if kind == "errored":
                 results[index].append(errored(cases[index][first], second))
+                done[index] = first + 1
                 continue
             if kind != "run":
                 return
@@ -481,13 +500,16 @@ def run_units(
             for position in range(first, first if end is None else end):
                 if position in cases[index]:
                     results[index].append(errored(cases[index][position], budget.not_run()))
+                    done[index] = position + 1
             if under_way >= 0:
                 if under_way in cases[index]:
                     results[index].append(errored(cases[index][under_way], budget.over_run()))
+                    done[index] = under_way + 1
                 # the rest of a part being made again had been judged once: said one by one too
                 for position in range(under_way + 1, under_way + 1 if second is None else second):
                     if position in cases[index]:
                         results[index].append(errored(cases[index][position], budget.not_run()))
+                        done[index] = position + 1
                 under_way = -1
             if second is None:
                 return
@@ -497,7 +519,7 @@ def run_units(
         for lane in lanes:
             lane.stop()  # first: its state no longer changes
             if lane.unit is not None:
-                received = len(results[lane.unit])
+                received = done[lane.unit]
                 produced = int(lane.state[_PRODUCED])
                 under_way = int(lane.state[_UNDER_WAY])
                 # with no case under way: the results made and not sent, and in a part being made
@@ -527,8 +549,8 @@ def run_units(
                 yielded += 1
             if yielded == count:
                 break
-            for lane in lanes:
-                if lane.unit is None and todo:
+            for lane in list(lanes):  # (advance replaces a lane whose idle worker is gone)
+                if lane in lanes and lane.unit is None and todo:
                     advance(lane)
             busy = [lane for lane in lanes if lane.unit is not None]
             now = time.monotonic()
@@ -553,7 +575,8 @@ def run_units(
                         break
             now = time.monotonic()
             for lane in [lane for lane in lanes if lane.deadline(budget.seconds) <= now]:
-                fail(lane, budget.over_time())
+                if not lane.conn.poll():  # what it wrote is read first: a slow reader is not its time
+                    fail(lane, budget.over_time())
     finally:
         for lane in lanes:
             lane.stop()
