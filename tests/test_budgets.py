@@ -23,6 +23,12 @@ from test_adversarial import CARD, cli, fan_out, schema_root, write
 
 from conftest import SCHEMAS, unused_version
 
+
+def one_test_suite(path, schema: str, description: str, valid: bool, data: object) -> None:
+    """A suite file of ``schema`` with one test."""
+    write(path, {"schema": schema, "tests": [{"description": description, "valid": valid, "data": data}]})
+
+
 # --- pattern analysis ---------------------------------------------------------------------------
 
 #: millions of pairs of automaton edges to compare: the analysis took 34 s, then accepted it
@@ -197,14 +203,8 @@ def test_merge_refuses_shard_metadata_that_cannot_be_true(tmp_path):
             "type": "string",
         },
     )
-    write(
-        tmp_path / "cases" / "a.json",
-        {"schema": "v1_0/x.json", "tests": [{"description": "ok", "valid": True, "data": "a"}]},
-    )
-    write(
-        tmp_path / "cases" / "b.json",
-        {"schema": "v1_0/x.json", "tests": [{"description": "bad", "valid": True, "data": 1}]},
-    )
+    one_test_suite(tmp_path / "cases" / "a.json", "v1_0/x.json", "ok", True, "a")
+    one_test_suite(tmp_path / "cases" / "b.json", "v1_0/x.json", "bad", True, 1)
     for k in (1, 2):
         code, out, err = cli(
             tmp_path,
@@ -292,10 +292,7 @@ def test_coverage_fail_under_with_nothing_to_cover_is_not_met(tmp_path):
         tmp_path / "schemas" / "v1_0" / "x.json",
         {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://t.test/v1_0/x.json"},
     )
-    write(
-        tmp_path / "cases" / "a.json",
-        {"schema": "v1_0/x.json", "tests": [{"description": "ok", "valid": True, "data": "a"}]},
-    )
+    one_test_suite(tmp_path / "cases" / "a.json", "v1_0/x.json", "ok", True, "a")
     code, out, err = cli(tmp_path, "coverage", "cases", "--schemas", "schemas", "--fail-under", "90")
     assert code == 4, out + err
     assert "nothing to cover" in out and "error: nothing to cover" in err
@@ -420,10 +417,7 @@ def test_the_run_budget_bounds_the_whole_run(tmp_path):
             tmp_path / "cases" / f"s{i}.json",
             {"schema": "v1_0/fan.json", "tests": [{"description": "slow", "valid": True, "data": "x"}]},
         )
-    write(
-        tmp_path / "cases" / "t.json",
-        {"schema": "v1_0/fan.json", "tests": [{"description": "fast", "valid": False, "data": "x"}]},
-    )
+    one_test_suite(tmp_path / "cases" / "t.json", "v1_0/fan.json", "fast", False, "x")
     started = time.monotonic()
     code, out, err = cli(
         tmp_path,
@@ -487,10 +481,7 @@ def test_the_probe_validates_answers_under_the_time_budget(tmp_path, raw_agent):
 def test_coverage_runs_under_the_run_budget(tmp_path):
     """``coverage`` ran every case in-process with no budget at all."""
     root = schema_root(tmp_path, {"fan.json": fan_out(26)})
-    write(
-        tmp_path / "cases" / "s.json",
-        {"schema": "v1_0/fan.json", "tests": [{"description": "slow", "valid": True, "data": "x"}]},
-    )
+    one_test_suite(tmp_path / "cases" / "s.json", "v1_0/fan.json", "slow", True, "x")
     started = time.monotonic()
     code, out, err = cli(
         tmp_path, "coverage", "cases", "--schemas", str(root), "--run-budget", "3", timeout=40
@@ -502,10 +493,7 @@ def test_coverage_runs_under_the_run_budget(tmp_path):
 def test_mutate_runs_under_the_run_budget(tmp_path):
     """``mutate`` validated every mutant in-process with no budget at all."""
     root = schema_root(tmp_path, {"fan.json": fan_out(26)})
-    write(
-        tmp_path / "cases" / "s.json",
-        {"schema": "v1_0/fan.json", "tests": [{"description": "slow", "valid": True, "data": 5}]},
-    )
+    one_test_suite(tmp_path / "cases" / "s.json", "v1_0/fan.json", "slow", True, 5)
     started = time.monotonic()
     code, out, err = cli(
         tmp_path,
@@ -540,10 +528,9 @@ def test_a_lane_writes_its_results_in_batches_and_says_the_case_under_way_in_sha
 
     clock = [100.0]
     monkeypatch.setattr(sandbox.time, "monotonic", lambda: clock[0])
-    conn, state = Conn(), [0.0, 0.0, 0.0, 0.0]
+    # as the parent leaves it for a task from case 5: under way, produced, since, set-up end
+    conn, state = Conn(), [-1, 5, 100.0, -1]
     outbox = sandbox._Outbox(conn, state)  # type: ignore[arg-type]
-    outbox.begin(5)
-    assert state == [-1, 5, 100.0, -1]  # under way, produced, since, set-up end
     outbox.cases(5, [("s", "x.json", "a", True, 1, None), ("s", "x.json", "b", True, 2, None)])
     assert conn.writes == [
         (("cases", (5, (("s", "x.json", "a", True, 1, None), ("s", "x.json", "b", True, 2, None)))),)
@@ -757,14 +744,8 @@ def test_wording_a_kept_result_counts_towards_its_case_and_never_loops(tmp_path)
     there was killed, and the next one made the result again and was killed, until the run
     budget. Now it is the case's time: errored over the time budget, the run goes on."""
     root = schema_root(tmp_path, {"fan.json": fan_out(13)})
-    write(
-        tmp_path / "cases" / "a.json",
-        {"schema": "v1_0/fan.json", "tests": [{"description": "fan", "valid": False, "data": "x"}]},
-    )
-    write(
-        tmp_path / "cases" / "b.json",
-        {"schema": "v1_0/fan.json", "tests": [{"description": "fine", "valid": True, "data": 1}]},
-    )
+    one_test_suite(tmp_path / "cases" / "a.json", "v1_0/fan.json", "fan", False, "x")
+    one_test_suite(tmp_path / "cases" / "b.json", "v1_0/fan.json", "fine", True, 1)
     started = time.monotonic()
     code, out, err = cli(
         tmp_path,

@@ -208,16 +208,6 @@ class _Outbox:
         self.held: list[tuple[str, Any]] = []
         self.since = 0.0
 
-    def begin(self, start: int) -> None:
-        """A unit's task starts at position ``start``: no case under way yet."""
-        state = self.state
-        state[_SINCE], state[_PRODUCED], state[_UNDER_WAY], state[_SETUP_END] = (
-            time.monotonic(),
-            start,
-            -1,
-            -1,
-        )
-
     def announce(self, position: int, setup_end: int = -1) -> None:
         state = self.state
         state[_SINCE] = time.monotonic()
@@ -272,7 +262,6 @@ def _lane_main(conn: Connection, state: Any, setup: Callable[[], None], budget: 
             os._exit(0)
         function, unit, start, stop = task
         try:
-            outbox.begin(start)
             results = function(*unit, start=start, stop=stop)
             while True:
                 try:
@@ -405,7 +394,7 @@ def run_units(
             (kind, first, second), *lane.steps = lane.steps
             if kind == "run":
                 lane.stop_at, lane.assigned = second, time.monotonic()  # loading the unit is timed too
-                # the worker waits for its task: this is what it says until it starts
+                # the worker waits for its task: what it says until it starts (set here, once)
                 lane.state[_UNDER_WAY], lane.state[_PRODUCED], lane.state[_SETUP_END] = -1, first, -1
                 try:
                     lane.conn.send((task, units[index], first, second))
