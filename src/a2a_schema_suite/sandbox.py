@@ -235,12 +235,10 @@ class _Outbox:
         if len(self.held) >= _BATCH or now - self.since >= _BATCH_SECONDS:
             self.conn.send(tuple(self.held))
             self.held = []
-            state[_SINCE] = time.monotonic()  # a parent slow to read is not this worker's time
 
     def send(self, kind: str, value: Any) -> None:
         messages, self.held = (*self.held, (kind, value)), []
         self.conn.send(messages)
-        self.state[_SINCE] = time.monotonic()
 
 
 def _lane_main(conn: Connection, state: Any, setup: Callable[[], None], budget: Budget, parent: int) -> None:
@@ -308,13 +306,17 @@ class _Lane:
         self.stop_at: int | None = None  #: where the task under way stops (None: the unit's end)
         self.steps: list[_Step] = []  #: what the unit still needs after that task
         self.assigned = float("inf")  #: when that task was sent
+        #: when the parent last read a write of the worker: a parent slow to read (a worker
+        #: blocked writing) is not the worker's time
+        self.heard = float("-inf")
 
     def deadline(self, seconds: float) -> float:
         """When the worker, busy with a unit, has been ``seconds`` on the same case (or between
-        two, or loading the unit): the later of the task's sending and the worker's last change."""
+        two, or loading the unit): from the latest of the task's sending, the worker's last
+        change and the parent's last read of it."""
         if self.unit is None:
             return float("inf")
-        return max(self.assigned, self.state[_SINCE]) + seconds
+        return max(self.assigned, self.state[_SINCE], self.heard) + seconds
 
     def stop(self) -> None:
         with contextlib.suppress(Exception):
@@ -554,6 +556,7 @@ def run_units(
                 while True:  # every write already there, then back to waiting
                     try:
                         messages = lane.conn.recv()
+                        lane.heard = time.monotonic()
                     except (EOFError, OSError):
                         lane.process.join(5)
                         fail(lane, _death(lane.process, budget))
