@@ -406,7 +406,7 @@ class RustValidator:
         if keyword in ("anyOf", "oneOf") and type(kind).__name__ != "OneOfMultipleValid":
             for branch in kind.context:
                 context.extend(self._convert(child, path, schema_path) for child in branch)
-        message = self._message(keyword, kind, error)
+        message = self._message(kind, error)
         # The keyword's value and the subschema it sits in, as the same objects python-jsonschema
         # hands back (explain.py names definitions by them).
         location = error.absolute_keyword_location or ""
@@ -437,9 +437,9 @@ class RustValidator:
             value, schema = self._lookup(location), self._lookup(location.rpartition("/")[0])
         except Exception:  # as _convert: no words, same verdict
             value, schema = None, None
-        return Leaf(keyword, error.instance, self._message(keyword, kind, error), value, schema)
+        return Leaf(keyword, error.instance, self._message(kind, error), value, schema)
 
-    def _message(self, keyword: str | None, kind: Any, error: Any) -> str:
+    def _message(self, kind: Any, error: Any) -> str:
         """The message python-jsonschema gives for the same failure (its wording is the one the
         suites' ``expectedErrors`` pin); the engine's own message where there is no equivalent."""
         instance = error.instance
