@@ -24,7 +24,7 @@ from typing import ClassVar
 import pytest
 
 import docsnippets
-from conftest import CASES, SCHEMAS
+from conftest import CASES, REPO, SCHEMAS
 
 #: the page of the docs site that shows the budgets
 SECURITY_PAGE = "explanation/security.md"
@@ -1211,3 +1211,29 @@ def test_the_readme_budget_snippet_is_real_output(tmp_path):
     )
     code, out, _ = cli(tmp_path, *command.split()[2:], timeout=60)
     assert code == 3 and out.rstrip("\n").split("\n") == expected
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="POSIX signals")
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_a_signal_during_shutdown_ends_the_process_with_its_code_and_nothing_ignored(signum, code):
+    # The command has written its report and is exiting when the signal comes (an atexit hook
+    # sends it, to pin the moment): the process ends as an interrupted one does (128 + N, said on
+    # stderr), with the report whole on stdout; not "Exception ignored ... Interrupted", exit 0.
+    script = (
+        "import atexit, os, sys\n"
+        f"atexit.register(lambda: os.kill(os.getpid(), {int(signum)}))\n"
+        "from a2a_schema_suite.cli import main\n"
+        "main(sys.argv[1:], prog_name='a2a-schema-suite')\n"
+    )
+    suite = CASES / "v1_0" / "agent_card.json"
+    proc = subprocess.run(
+        [sys.executable, "-c", script, "run", str(suite), "--schemas", str(SCHEMAS)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
+    assert proc.returncode == code, proc.stdout + proc.stderr
+    assert "Exception ignored" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.endswith(f"interrupted by {signal.Signals(signum).name}\n"), proc.stderr
+    assert " passed, 0 failed, 0 errored\n" in proc.stdout, proc.stdout

@@ -6,8 +6,11 @@ Each command lives in ``a2a_schema_suite.commands.<name>`` and exposes ``command
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
 import signal
+import sys
 from typing import Any
 
 import click
@@ -66,15 +69,46 @@ def _raise_interrupted(signum: int, _frame: object) -> None:
     raise Interrupted(signum)
 
 
+#: signal number -> the handler :func:`install_signal_handlers` replaced (put back, or
+#: :func:`_exit_at_once` for the default action, when the command ends: :func:`end_signal_handlers`)
+_REPLACED: dict[int, Any] = {}
+
+
 def install_signal_handlers() -> None:
     """SIGTERM and SIGHUP raise :class:`Interrupted` in the main thread (as SIGINT raises
-    KeyboardInterrupt): ``finally`` blocks run, worker processes are stopped."""
+    KeyboardInterrupt): ``finally`` blocks run, worker processes are stopped. Until the command
+    ends (:func:`end_signal_handlers`)."""
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
+            signum = getattr(signal, name)
             try:
-                signal.signal(getattr(signal, name), _raise_interrupted)
+                previous = signal.signal(signum, _raise_interrupted)
             except ValueError:  # not the main thread (an embedding caller): leave them be
                 return
+            _REPLACED.setdefault(signum, previous)
+
+
+def end_signal_handlers() -> None:
+    """The command has ended (its report written, its exit code decided): a SIGTERM or SIGHUP
+    from now on has nothing to interrupt. Raised into the interpreter's shutdown, it would only be
+    "Exception ignored" on stderr, and the process would exit 0. Where the signal's action was the
+    default, the process now ends as an interrupted one does, at once (:func:`_exit_at_once`);
+    a handler an embedding caller had set is put back."""
+    while _REPLACED:
+        signum, previous = _REPLACED.popitem()
+        with contextlib.suppress(ValueError, TypeError):  # not the main thread; a C-level handler
+            signal.signal(signum, _exit_at_once if previous in (signal.SIG_DFL, None) else previous)
+
+
+def _exit_at_once(signum: int, _frame: object) -> None:
+    """SIGTERM or SIGHUP after the command ended: what was printed is flushed, the signal is
+    named on stderr and the process ends with 128 + its number, as an interrupted run does."""
+    with contextlib.suppress(Exception):  # a flush interrupted by the signal itself
+        sys.stdout.flush()
+    with contextlib.suppress(Exception):
+        sys.stderr.write(f"interrupted by {signal.Signals(signum).name}\n")
+        sys.stderr.flush()
+    os._exit(128 + signum)
 
 
 def refuse_file_names_as_options(args: list[str]) -> None:
@@ -135,7 +169,10 @@ class _Group(click.Group):
         from a2a_schema_suite import console
 
         console.reset()  # -q/-v/--color of an earlier call in this process (tests) do not carry over
-        return super().main(*args, **kwargs)
+        try:
+            return super().main(*args, **kwargs)
+        finally:
+            end_signal_handlers()
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
