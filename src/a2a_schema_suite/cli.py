@@ -6,16 +6,12 @@ Each command lives in ``a2a_schema_suite.commands.<name>`` and exposes ``command
 
 from __future__ import annotations
 
-import contextlib
 import importlib
-import os
-import signal
-import sys
 from typing import Any
 
 import click
 
-from a2a_schema_suite import TOOL_NAME, __version__
+from a2a_schema_suite import TOOL_NAME, __version__, signals
 from a2a_schema_suite.choices import ExitCode
 from a2a_schema_suite.commands._options import console_options, interrupt_code, roots_option
 
@@ -53,62 +49,6 @@ SUMMARIES: dict[str, str] = {
     "new-version": "Scaffold a new protocol version from an existing one: schemas, cases, registration.",
     "sdk": "Run the cases through SDK adapters: where an SDK is too lenient, too strict, or round-trips.",
 }
-
-
-class Interrupted(KeyboardInterrupt):
-    """SIGTERM or SIGHUP, handled like Ctrl-C (the workers are stopped, the results so far are
-    reported as partial); the exit code is 128 + the signal's number (143, 129)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
-        self.code = 128 + signum
-
-
-def _raise_interrupted(signum: int, _frame: object) -> None:
-    raise Interrupted(signum)
-
-
-#: signal number -> the handler :func:`install_signal_handlers` replaced (put back, or
-#: :func:`_exit_at_once` for the default action, when the command ends: :func:`end_signal_handlers`)
-_REPLACED: dict[int, Any] = {}
-
-
-def install_signal_handlers() -> None:
-    """SIGTERM and SIGHUP raise :class:`Interrupted` in the main thread (as SIGINT raises
-    KeyboardInterrupt): ``finally`` blocks run, worker processes are stopped. Until the command
-    ends (:func:`end_signal_handlers`)."""
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signum = getattr(signal, name)
-            try:
-                previous = signal.signal(signum, _raise_interrupted)
-            except ValueError:  # not the main thread (an embedding caller): leave them be
-                return
-            _REPLACED.setdefault(signum, previous)
-
-
-def end_signal_handlers() -> None:
-    """The command has ended (its report written, its exit code decided): a SIGTERM or SIGHUP
-    from now on has nothing to interrupt. Raised into the interpreter's shutdown, it would only be
-    "Exception ignored" on stderr, and the process would exit 0. Where the signal's action was the
-    default, the process now ends as an interrupted one does, at once (:func:`_exit_at_once`);
-    a handler an embedding caller had set is put back."""
-    while _REPLACED:
-        signum, previous = _REPLACED.popitem()
-        with contextlib.suppress(ValueError, TypeError):  # not the main thread; a C-level handler
-            signal.signal(signum, _exit_at_once if previous in (signal.SIG_DFL, None) else previous)
-
-
-def _exit_at_once(signum: int, _frame: object) -> None:
-    """SIGTERM or SIGHUP after the command ended: what was printed is flushed, the signal is
-    named on stderr and the process ends with 128 + its number, as an interrupted run does."""
-    with contextlib.suppress(Exception):  # a flush interrupted by the signal itself
-        sys.stdout.flush()
-    with contextlib.suppress(Exception):
-        sys.stderr.write(f"interrupted by {signal.Signals(signum).name}\n")
-        sys.stderr.flush()
-    os._exit(128 + signum)
 
 
 def refuse_file_names_as_options(args: list[str]) -> None:
@@ -172,7 +112,7 @@ class _Group(click.Group):
         try:
             return super().main(*args, **kwargs)
         finally:
-            end_signal_handlers()
+            signals.restore()
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -180,13 +120,15 @@ class _Group(click.Group):
         except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
             raise
         except KeyboardInterrupt as exc:
-            click.echo(f"interrupted{f' by {exc}' if isinstance(exc, Interrupted) else ''}", err=True)
+            click.echo(f"interrupted{f' by {exc}' if isinstance(exc, signals.Interrupted) else ''}", err=True)
             ctx.exit(interrupt_code(exc))
         except Exception as exc:  # pragma: no cover - the last line of defence
             from a2a_schema_suite.sanitize import visible  # the message may quote a hostile document
 
             click.echo(visible(f"a2a-schema-suite: internal error: {type(exc).__name__}: {exc}"), err=True)
             ctx.exit(ExitCode.ERRORED)
+        finally:
+            signals.command_ended()  # its exit code is decided: a signal has nothing to interrupt
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -202,4 +144,4 @@ def main() -> None:
       a2a-schema-suite run cases/v1_0 -k part    # a subset
       a2a-schema-suite validate --schema v1_0/agent_card.json card.json
     """
-    install_signal_handlers()
+    signals.install()

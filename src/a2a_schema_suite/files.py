@@ -30,6 +30,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from a2a_schema_suite import signals
+
 
 @dataclass(frozen=True, slots=True)
 class Found:
@@ -249,17 +251,20 @@ def write_output(path: Path, text: str) -> None:
             stream.write(text)
         return
     directory = path.parent if str(path.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = stat.S_IMODE(target.st_mode) if target is not None else 0o666 & ~umask
-        os.chmod(temporary, mode)  # mkstemp's 0600 -> what the file had, or what open() makes
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    # a regular file on a local path: a SIGTERM waits for the write (a report the run finished is
+    # not lost half written; signals.held); a FIFO above is written as is, a signal ends the wait
+    with signals.held():
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+                stream.write(text)
+                stream.flush()
+                os.fsync(stream.fileno())
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = stat.S_IMODE(target.st_mode) if target is not None else 0o666 & ~umask
+            os.chmod(temporary, mode)  # mkstemp's 0600 -> what the file had, or what open() makes
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise

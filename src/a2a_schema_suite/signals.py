@@ -1,0 +1,129 @@
+"""How a command takes SIGTERM and SIGHUP (SECURITY.md, "Trust model", row 7).
+
+- **While the command runs**, each raises :class:`Interrupted` in the main thread, as Ctrl-C
+  raises ``KeyboardInterrupt``: ``finally`` blocks run, the workers are stopped, the results so far
+  are reported, and the exit code is 128 + the signal's number (143, 129).
+- **While a report file is written** (:func:`held`: the temporary file, its ``fsync``, the
+  rename), a signal waits for the write to end, then interrupts: a report is never lost half
+  written. A second signal does not wait.
+- **Once the command has ended** (:func:`command_ended`: its exit code is decided), a signal has
+  nothing left to interrupt: it gets the action the process had for it before the command. For
+  the default action, the process ends at once, killed by the signal (a shell sees 143, 129); it
+  is never raised into click's exit ("Aborted!", exit 1) or the interpreter's ("Exception
+  ignored", exit 0). :func:`restore` then puts the earlier handlers back (an embedding caller's
+  too).
+- **A signal the process ignores** when the command starts (``nohup``) stays ignored.
+
+Only the main thread can set handlers: a command run from another thread changes none. A worker
+forked from the process takes a signal by its default action until it sets its own handlers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+#: The signals a command handles (those the platform has).
+_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+#: signal -> the handler :func:`install` replaced (None: one set outside Python)
+_previous: dict[int, Any] = {}
+#: the command's exit code is decided (a signal is passed on, not raised)
+_ended = False
+#: the signals :func:`held` keeps waiting (None: not in such a block)
+_waiting: list[int] | None = None
+#: the process that installed the handlers (a worker forked from it inherits them until it sets its own)
+_installer: int | None = None
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, handled like Ctrl-C (the workers are stopped, the results so far are
+    reported as partial); the exit code is 128 + the signal's number (143, 129)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+        self.code = 128 + signum
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+def install() -> None:
+    """SIGTERM and SIGHUP raise :class:`Interrupted` in the main thread from now until the
+    command ends; one the process ignores stays ignored."""
+    global _ended, _installer
+    if not _main_thread():
+        return
+    _ended, _installer = False, os.getpid()
+    for signum in _SIGNALS:
+        current = signal.getsignal(signum)
+        if current == signal.SIG_IGN or current is _on_signal:
+            continue
+        signal.signal(signum, _on_signal)
+        _previous[signum] = current
+
+
+def command_ended() -> None:
+    """The command's exit code is decided: a signal from now on gets the earlier action."""
+    global _ended
+    if _main_thread():
+        _ended = True
+
+
+def restore() -> None:
+    """Put back the handlers :func:`install` replaced (a signal meanwhile is passed on)."""
+    if not _main_thread():
+        return
+    command_ended()
+    for signum, previous in list(_previous.items()):
+        with contextlib.suppress(ValueError, TypeError, OSError):
+            signal.signal(signum, signal.SIG_DFL if previous is None else previous)
+    _previous.clear()
+
+
+@contextlib.contextmanager
+def held() -> Iterator[None]:
+    """A signal that comes in the block waits until the block has ended, then acts (a second one
+    acts at once)."""
+    global _waiting
+    if _waiting is not None or not _main_thread():
+        yield
+        return
+    _waiting = []
+    try:
+        yield
+    finally:
+        got, _waiting = _waiting, None
+        if got:
+            _on_signal(got[0], None)
+
+
+def _on_signal(signum: int, frame: Any) -> None:
+    if os.getpid() != _installer:  # a worker before its own set-up (sandbox.become_worker): its default
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+        return
+    if _waiting is not None and not _waiting and not _ended:
+        _waiting.append(signum)
+        return
+    if not _ended:
+        raise Interrupted(signum)
+    _pass_on(signum, frame)
+
+
+def _pass_on(signum: int, frame: Any) -> None:
+    """The action the process had for ``signum`` before the command."""
+    previous = _previous.get(signum, signal.SIG_DFL)
+    if previous == signal.SIG_IGN:
+        return
+    if previous is None or previous == signal.SIG_DFL:
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)  # the default action: the process ends, killed by it
+        return
+    previous(signum, frame)
