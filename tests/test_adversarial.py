@@ -1253,6 +1253,14 @@ _LATE_MOMENTS = {
         "signal.signal = set_\n"
     ),
     "at exit": "import atexit\natexit.register(lambda: os.kill(os.getpid(), SIGNUM))\n",
+    "its exit code on its way out": (  # sys.exit raised, before the command is known to have ended
+        "import a2a_schema_suite.signals as signals\n"
+        "ended = signals.command_ended\n"
+        "def command_ended():\n"
+        "    os.kill(os.getpid(), SIGNUM)\n"
+        "    ended()\n"
+        "signals.command_ended = command_ended\n"
+    ),
 }
 
 
@@ -1273,20 +1281,88 @@ def test_a_signal_after_the_command_ended_takes_its_default_action(moment, signu
 
 @pytest.mark.skipif(sys.platform != "linux", reason="POSIX signals")
 def test_an_ignored_sighup_stays_ignored(tmp_path):
-    # nohup: the run goes on and ends as it would have, its report whole
+    # nohup, and a hangup that reaches the whole process group (a terminal's): the run and its
+    # workers go on, and the run ends as it would have, its report whole
+    def nohup() -> None:
+        os.setsid()
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
     proc = subprocess.Popen(
-        [sys.executable, "-m", "a2a_schema_suite", "run", str(CASES), "--schemas", str(SCHEMAS)],
+        [
+            sys.executable,
+            "-m",
+            "a2a_schema_suite",
+            "run",
+            str(CASES),
+            "--schemas",
+            str(SCHEMAS),
+            "--jobs",
+            "2",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         cwd=tmp_path,
-        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN),  # what nohup does
+        preexec_fn=nohup,
     )
-    time.sleep(1.0)
-    proc.send_signal(signal.SIGHUP)
+    assert len(_wait_for_workers(str(CASES), proc.pid)) >= 2
+    os.killpg(proc.pid, signal.SIGHUP)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, out + err
     assert "interrupted" not in err and out.endswith(" failed, 0 errored\n"), out + err
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="POSIX signals")
+@pytest.mark.parametrize("to_file", [True, False])
+def test_a_sigterm_while_a_finished_report_is_made_waits_for_it(tmp_path, to_file):
+    # the run is over; the signal comes as its report is being made: the report is made and
+    # written whole (to --output or stdout), then the signal interrupts (143)
+    hook = (
+        "import a2a_schema_suite.reporters as reporters\n"
+        "render = reporters._render\n"
+        "def slow_render(*args):\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    return render(*args)\n"
+        "reporters._render = slow_render\n"
+    )
+    report = tmp_path / "report.json"
+    output = ["--output", str(report)] if to_file else []
+    proc = _cli_with_hook(
+        hook,
+        "run",
+        str(CASES / "v1_0" / "agent_card.json"),
+        "--schemas",
+        str(SCHEMAS),
+        "--format",
+        "json",
+        *output,
+    )
+    assert proc.returncode == 143, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stderr.endswith("interrupted by SIGTERM\n"), proc.stderr
+    results = json.loads(report.read_text() if to_file else proc.stdout)["results"]
+    assert results and all(r["outcome"] == "passed" for r in results)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="POSIX signals")
+def test_a_document_read_from_stdin_leaves_no_copy_when_a_late_signal_kills_the_process(tmp_path):
+    hook = _LATE_MOMENTS["leaving click"].replace("SIGNUM", str(int(signal.SIGTERM)))
+    suite = json.loads((CASES / "v1_0" / "agent_card.json").read_text())
+    document = json.dumps(next(t["data"] for t in suite["tests"] if t["valid"]))
+    script = (
+        f"import os, signal, sys\n{hook}\n"
+        "from a2a_schema_suite.cli import main\nmain(sys.argv[1:], prog_name='a2a-schema-suite')\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script, "validate", "-", "--schemas", str(SCHEMAS)],
+        input=document,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+    )
+    assert proc.returncode == -signal.SIGTERM, proc.stdout + proc.stderr
+    assert list(tmp_path.glob("a2a-stdin-*")) == []  # the user's document is not left behind
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="POSIX signals")

@@ -124,7 +124,9 @@ def become_worker(parent: int) -> None:
     """Signals and lifetime of a worker process whose parent is ``parent`` (a process id)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):  # the parent's handlers are inherited by fork: the default
+        # the parent's handlers are inherited by fork: the default, but one the parent ignores
+        # (nohup: a hangup reaches the whole process group) stays ignored
+        if hasattr(signal, name) and signal.getsignal(getattr(signal, name)) != signal.SIG_IGN:
             signal.signal(getattr(signal, name), signal.SIG_DFL)
     if sys.platform == "linux":
         with contextlib.suppress(Exception):

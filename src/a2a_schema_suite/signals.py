@@ -3,16 +3,18 @@
 - **While the command runs**, each raises :class:`Interrupted` in the main thread, as Ctrl-C
   raises ``KeyboardInterrupt``: ``finally`` blocks run, the workers are stopped, the results so far
   are reported, and the exit code is 128 + the signal's number (143, 129).
-- **While a report file is written** (:func:`held`: the temporary file, its ``fsync``, the
-  rename), a signal waits for the write to end, then interrupts: a report is never lost half
-  written. A second signal does not wait.
-- **Once the command has ended** (:func:`command_ended`: its exit code is decided), a signal has
-  nothing left to interrupt: it gets the action the process had for it before the command. For
-  the default action, the process ends at once, killed by the signal (a shell sees 143, 129); it
-  is never raised into click's exit ("Aborted!", exit 1) or the interpreter's ("Exception
-  ignored", exit 0). :func:`restore` then puts the earlier handlers back (an embedding caller's
-  too).
-- **A signal the process ignores** when the command starts (``nohup``) stays ignored.
+- **While a finished report is made and written** (:func:`held`: ``reporters.emit``, and a report
+  file's temporary file, ``fsync`` and rename), a signal waits for it, then interrupts: the report
+  is whole. A second signal does not wait, nor does any once a signal has interrupted the command
+  (its partial report goes as far as the next signal lets it).
+- **Once the command's exit code is decided** (on its way out as ``SystemExit`` or click's
+  ``Exit``, then :func:`command_ended`), a signal has nothing left to interrupt: it gets the
+  action the process had for it before the command. For the default action, the process ends at
+  once, killed by the signal (a shell sees 143, 129); it is never raised into click's exit
+  ("Aborted!", exit 1) or the interpreter's ("Exception ignored", exit 0). :func:`restore` then
+  puts the earlier handlers back (an embedding caller's too).
+- **A signal the process ignores** when the command starts (``nohup``) stays ignored, in the
+  workers too (``sandbox.become_worker``).
 
 Only the main thread can set handlers: a command run from another thread changes none. A worker
 forked from the process takes a signal by its default action until it sets its own handlers.
@@ -23,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -36,6 +39,8 @@ _previous: dict[int, Any] = {}
 _ended = False
 #: the signals :func:`held` keeps waiting (None: not in such a block)
 _waiting: list[int] | None = None
+#: a signal has interrupted the command (what it reports then is partial: nothing waits for it)
+_interrupted = False
 #: the process that installed the handlers (a worker forked from it inherits them until it sets its own)
 _installer: int | None = None
 
@@ -57,16 +62,16 @@ def _main_thread() -> bool:
 def install() -> None:
     """SIGTERM and SIGHUP raise :class:`Interrupted` in the main thread from now until the
     command ends; one the process ignores stays ignored."""
-    global _ended, _installer
+    global _ended, _installer, _interrupted
     if not _main_thread():
         return
-    _ended, _installer = False, os.getpid()
+    _ended, _installer, _interrupted = False, os.getpid(), False
     for signum in _SIGNALS:
         current = signal.getsignal(signum)
         if current == signal.SIG_IGN or current is _on_signal:
             continue
+        _previous[signum] = current  # first: a signal as it is replaced finds what to pass on
         signal.signal(signum, _on_signal)
-        _previous[signum] = current
 
 
 def command_ended() -> None:
@@ -90,9 +95,10 @@ def restore() -> None:
 @contextlib.contextmanager
 def held() -> Iterator[None]:
     """A signal that comes in the block waits until the block has ended, then acts (a second one
-    acts at once)."""
+    acts at once). Once a signal has interrupted the command, nothing waits: the partial report
+    is written as far as the next signal lets it."""
     global _waiting
-    if _waiting is not None or not _main_thread():
+    if _waiting is not None or _interrupted or not _main_thread():
         yield
         return
     _waiting = []
@@ -105,16 +111,28 @@ def held() -> Iterator[None]:
 
 
 def _on_signal(signum: int, frame: Any) -> None:
+    global _interrupted
     if os.getpid() != _installer:  # a worker before its own set-up (sandbox.become_worker): its default
         signal.signal(signum, signal.SIG_DFL)
         os.kill(os.getpid(), signum)
         return
-    if _waiting is not None and not _waiting and not _ended:
+    if _ended or _exiting():
+        _pass_on(signum, frame)
+        return
+    if _waiting is not None and not _waiting:
         _waiting.append(signum)
         return
-    if not _ended:
-        raise Interrupted(signum)
-    _pass_on(signum, frame)
+    _interrupted = True
+    raise Interrupted(signum)
+
+
+def _exiting() -> bool:
+    """Is the exit code decided, on its way out of the command (``sys.exit``, click's ``Exit``),
+    before :func:`command_ended` is reached? (A ``finally`` or ``__exit__`` on the way runs with
+    it as the exception being handled.)"""
+    exc = sys.exc_info()[1]
+    click_exit = getattr(sys.modules.get("click.exceptions"), "Exit", None)
+    return isinstance(exc, SystemExit) or (click_exit is not None and isinstance(exc, click_exit))
 
 
 def _pass_on(signum: int, frame: Any) -> None:

@@ -144,6 +144,10 @@ def command(
     if stdin_file is not None:  # the document came on stdin: name it "-" as the user typed it
         results = [_renamed(r, str(stdin_file), "-") for r in results]
         files = tuple(Path("-") if f == stdin_file else f for f in files)
+        # its copy is read: gone now, not only at exit (a process killed by a signal runs no atexit)
+        import shutil
+
+        shutil.rmtree(stdin_file.parent, ignore_errors=True)
     code = emit(
         RunReport(results, roots, read=(*files, store.root), shard=shard, engine=store.engine_label()),
         fmt,

@@ -179,6 +179,13 @@ def emit(report: Report, fmt: str, output: Path | None = None) -> int:
     whole text report reaches stdout, the reason goes to stderr and the exit code is ``ERRORED``
     (3).
     """
+    from a2a_schema_suite import signals
+
+    with signals.held():  # a finished report is made and written whole before a signal acts
+        return _emit(report, fmt, output)
+
+
+def _emit(report: Report, fmt: str, output: Path | None) -> int:
     import click
 
     from a2a_schema_suite.choices import ExitCode
