@@ -377,6 +377,45 @@ def test_a_taken_case_path_leaves_nothing_behind(tmp_path: Path):
     assert sorted(p.name for p in (tmp_path / "cases" / NEXT).iterdir()) == ["task.json"]
 
 
+def test_an_interrupted_new_version_leaves_nothing_behind(tmp_path: Path):
+    # a SIGTERM after the third file is written (a hook pins the moment): the files written are
+    # removed, the run ends as an interrupted one (143), and the version can be made again
+    shutil.copytree(SCHEMAS, tmp_path / "schemas")
+    shutil.copytree(CASES, tmp_path / "cases")
+    declare_suite_project(tmp_path)
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    script = (
+        "import os, pathlib, signal, sys\n"
+        "count, write_bytes, write_text = [0], pathlib.Path.write_bytes, pathlib.Path.write_text\n"
+        "def counted(write):\n"
+        "    def wrapped(self, *args, **kwargs):\n"
+        "        done = write(self, *args, **kwargs)\n"
+        "        count[0] += 1\n"
+        "        if count[0] == 3:\n"
+        "            os.kill(os.getpid(), signal.SIGTERM)\n"
+        "        return done\n"
+        "    return wrapped\n"
+        "pathlib.Path.write_bytes, pathlib.Path.write_text = counted(write_bytes), counted(write_text)\n"
+        "from a2a_schema_suite.cli import main\n"
+        "main(sys.argv[1:], prog_name='a2a-schema-suite')\n"
+    )
+    env = dict(os.environ, NO_COLOR="1", PYTHONPATH=str(REPO / "src"))
+    result = subprocess.run(
+        [sys.executable, "-c", script, "new-version", NEXT, "--from", "v1_0"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
+    assert result.returncode == 143, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr and "interrupted by SIGTERM" in result.stderr
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+    assert not (tmp_path / "schemas" / NEXT).exists()
+    again = cli("new-version", NEXT, "--from", "v1_0", cwd=tmp_path)
+    assert again.returncode == 0, again.stdout + again.stderr
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

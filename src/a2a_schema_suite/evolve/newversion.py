@@ -25,6 +25,7 @@ removes what was written.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
@@ -207,6 +208,12 @@ def scaffold(schema_root: Path, cases_root: Path | None, new: str, source: str) 
             f"{clashes[0]} exists already ({len(clashes)} destination(s) taken); nothing was written"
         )
     written: list[Path] = []
+    # the directories this call makes, deepest first (removed again with what was written)
+    made = sorted(
+        {d for p, _ in [*jobs, *stream_jobs] for d in p.parents if not d.exists()},
+        key=lambda d: len(d.parts),
+        reverse=True,
+    )
     try:
         for i, (path, content) in enumerate([*jobs, *stream_jobs]):
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -225,11 +232,16 @@ def scaffold(schema_root: Path, cases_root: Path | None, new: str, source: str) 
                 result.suites.append(path)
             else:
                 result.streams.append(path)
-    except OSError as exc:
+    except BaseException as exc:  # a failed write, or an interruption (Ctrl-C, SIGTERM): no half version
         for path in reversed(written):
             path.unlink(missing_ok=True)
         if new_dir.exists():
             shutil.rmtree(new_dir, ignore_errors=True)
+        for directory in made:
+            with contextlib.suppress(OSError):  # gone already, or not empty: not only ours
+                directory.rmdir()
+        if not isinstance(exc, OSError):
+            raise
         raise ScaffoldError(
             f"cannot write {exc.filename}: {exc.strerror}; what was written is removed"
         ) from None
