@@ -1313,15 +1313,17 @@ def test_an_ignored_sighup_stays_ignored(tmp_path):
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="POSIX signals")
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 @pytest.mark.parametrize("to_file", [True, False])
-def test_a_sigterm_while_a_finished_report_is_made_waits_for_it(tmp_path, to_file):
+def test_a_sigterm_while_a_finished_report_is_made_waits_for_it(tmp_path, to_file, signum, code):
     # the run is over; the signal comes as its report is being made: the report is made and
-    # written whole (to --output or stdout), then the signal interrupts (143)
+    # written whole (to --output or stdout), then the signal interrupts (143; Ctrl-C, which a
+    # cancelled GitHub Actions job sends first, 130)
     hook = (
         "import a2a_schema_suite.reporters as reporters\n"
         "render = reporters._render\n"
         "def slow_render(*args):\n"
-        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        f"    os.kill(os.getpid(), {int(signum)})\n"
         "    return render(*args)\n"
         "reporters._render = slow_render\n"
     )
@@ -1337,10 +1339,39 @@ def test_a_sigterm_while_a_finished_report_is_made_waits_for_it(tmp_path, to_fil
         "json",
         *output,
     )
-    assert proc.returncode == 143, proc.stdout + proc.stderr
-    assert "Traceback" not in proc.stderr and proc.stderr.endswith("interrupted by SIGTERM\n"), proc.stderr
+    assert proc.returncode == code, proc.stdout + proc.stderr
+    said = "interrupted by SIGTERM\n" if signum == signal.SIGTERM else "interrupted\n"
+    assert "Traceback" not in proc.stderr and proc.stderr.endswith(said), proc.stderr
     results = json.loads(report.read_text() if to_file else proc.stdout)["results"]
     assert results and all(r["outcome"] == "passed" for r in results)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="POSIX signals")
+def test_a_signal_as_a_command_that_returned_ends_takes_its_default_action(tmp_path):
+    # bundle returns (no sys.exit): a SIGTERM in the command runner's own lines after it (a
+    # trace pins the moment: the first line of its finally) kills the process, the file written;
+    # not "Aborted!" with exit 1
+    hook = (
+        "import inspect\n"
+        "from a2a_schema_suite import cli\n"
+        "lines, first = inspect.getsourcelines(cli._Group.invoke)\n"
+        "target = first + next(i for i, line in enumerate(lines) if 'command_ended()' in line)\n"
+        "fired = []\n"
+        "def local(frame, event, arg):\n"
+        "    if event == 'line' and frame.f_lineno == target and not fired:\n"
+        "        fired.append(1)\n"
+        "        os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    return local\n"
+        "runner = cli._Group.invoke.__code__\n"
+        "sys.settrace(lambda frame, event, arg: local if frame.f_code is runner else None)\n"
+    )
+    bundle = tmp_path / "bundle.json"
+    proc = _cli_with_hook(
+        hook, "bundle", "--version", "v1_0", "--schemas", str(SCHEMAS), "--output", str(bundle)
+    )
+    assert proc.returncode == -signal.SIGTERM, proc.stdout + proc.stderr
+    assert "Aborted" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    assert json.loads(bundle.read_text())["$defs"]
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="POSIX signals")

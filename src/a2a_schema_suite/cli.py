@@ -145,3 +145,9 @@ def main() -> None:
       a2a-schema-suite validate --schema v1_0/agent_card.json card.json
     """
     signals.install()
+
+
+@main.result_callback()
+def _returned(*_args: Any, **_kwargs: Any) -> None:
+    """The command returned (no ``sys.exit``): its exit code is decided."""
+    signals.command_ended()

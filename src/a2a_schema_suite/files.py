@@ -252,7 +252,7 @@ def write_output(path: Path, text: str) -> None:
         return
     directory = path.parent if str(path.parent) else Path(".")
     # a regular file on a local path: a SIGTERM waits for the write (a report the run finished is
-    # not lost half written; signals.held); a FIFO above is written as is, a signal ends the wait
+    # not lost half written; signals.held)
     with signals.held():
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
         try:

@@ -7,12 +7,15 @@
   file's temporary file, ``fsync`` and rename), a signal waits for it, then interrupts: the report
   is whole. A second signal does not wait, nor does any once a signal has interrupted the command
   (its partial report goes as far as the next signal lets it).
-- **Once the command's exit code is decided** (on its way out as ``SystemExit`` or click's
-  ``Exit``, then :func:`command_ended`), a signal has nothing left to interrupt: it gets the
-  action the process had for it before the command. For the default action, the process ends at
-  once, killed by the signal (a shell sees 143, 129); it is never raised into click's exit
-  ("Aborted!", exit 1) or the interpreter's ("Exception ignored", exit 0). :func:`restore` then
-  puts the earlier handlers back (an embedding caller's too).
+- **Once the command's exit code is decided** (it returned, or it is on its way out as
+  ``SystemExit``, click's ``Exit`` or a usage error; then :func:`command_ended`), a signal has
+  nothing left to interrupt: it gets the action the process had for it before the command. For
+  the default action, the process ends at once, killed by the signal (a shell sees 143, 129); it
+  is never raised into click's exit ("Aborted!", exit 1) or the interpreter's ("Exception
+  ignored", exit 0). :func:`restore` then puts the earlier handlers back (an embedding caller's
+  too).
+- **Ctrl-C** is Python's ``KeyboardInterrupt`` (130), held like the others while a finished
+  report is made and written.
 - **A signal the process ignores** when the command starts (``nohup``) stays ignored, in the
   workers too (``sandbox.become_worker``).
 
@@ -94,17 +97,23 @@ def restore() -> None:
 
 @contextlib.contextmanager
 def held() -> Iterator[None]:
-    """A signal that comes in the block waits until the block has ended, then acts (a second one
-    acts at once). Once a signal has interrupted the command, nothing waits: the partial report
-    is written as far as the next signal lets it."""
+    """A signal that comes in the block (Ctrl-C too, where it raises ``KeyboardInterrupt``) waits
+    until the block has ended, then acts (a second one acts at once). Once a signal has
+    interrupted the command, nothing waits: the partial report is written as far as the next
+    signal lets it."""
     global _waiting
     if _waiting is not None or _interrupted or not _main_thread():
         yield
         return
     _waiting = []
+    ctrl_c = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if ctrl_c:
+        signal.signal(signal.SIGINT, _on_signal)
     try:
         yield
     finally:
+        if ctrl_c:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         got, _waiting = _waiting, None
         if got:
             _on_signal(got[0], None)
@@ -123,16 +132,25 @@ def _on_signal(signum: int, frame: Any) -> None:
         _waiting.append(signum)
         return
     _interrupted = True
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
     raise Interrupted(signum)
 
 
 def _exiting() -> bool:
-    """Is the exit code decided, on its way out of the command (``sys.exit``, click's ``Exit``),
-    before :func:`command_ended` is reached? (A ``finally`` or ``__exit__`` on the way runs with
-    it as the exception being handled.)"""
+    """Is the exit code decided, on its way out of the command (``sys.exit``, click's ``Exit``, a
+    usage error), before :func:`command_ended` is reached? (A ``finally`` or ``__exit__`` on the
+    way runs with it as the exception being handled.)"""
     exc = sys.exc_info()[1]
-    click_exit = getattr(sys.modules.get("click.exceptions"), "Exit", None)
-    return isinstance(exc, SystemExit) or (click_exit is not None and isinstance(exc, click_exit))
+    if isinstance(exc, SystemExit):
+        return True
+    click_exceptions = sys.modules.get("click.exceptions")
+    decided = tuple(
+        getattr(click_exceptions, name)
+        for name in ("Exit", "ClickException", "Abort")
+        if hasattr(click_exceptions, name)
+    )
+    return bool(decided) and isinstance(exc, decided)
 
 
 def _pass_on(signum: int, frame: Any) -> None:
