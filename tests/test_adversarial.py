@@ -1229,6 +1229,10 @@ def _cli_with_hook(hook: str, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+#: ``run`` over one small suite (55 cases), as the signal tests run it
+_RUN_ONE_SUITE = ("run", str(CASES / "v1_0" / "agent_card.json"), "--schemas", str(SCHEMAS))
+
+
 #: Moments after the command has ended (report written, exit code decided) where a signal comes:
 #: while click leaves its outermost context, while the handlers are put back, at the interpreter's
 #: exit (an atexit hook).
@@ -1272,7 +1276,7 @@ def test_a_signal_after_the_command_ended_takes_its_default_action(moment, signu
     # its report whole; not "Aborted!" with exit 1 ("a test failed"), not "Exception ignored ...
     # Interrupted" with exit 0, not a traceback
     hook = _LATE_MOMENTS[moment].replace("SIGNUM", str(int(signum)))
-    proc = _cli_with_hook(hook, "run", str(CASES / "v1_0" / "agent_card.json"), "--schemas", str(SCHEMAS))
+    proc = _cli_with_hook(hook, *_RUN_ONE_SUITE)
     assert proc.returncode == -signum, proc.stdout + proc.stderr
     for noise in ("Aborted", "Exception ignored", "Traceback", "interrupted"):
         assert noise not in proc.stderr, proc.stderr
@@ -1329,16 +1333,7 @@ def test_a_sigterm_while_a_finished_report_is_made_waits_for_it(tmp_path, to_fil
     )
     report = tmp_path / "report.json"
     output = ["--output", str(report)] if to_file else []
-    proc = _cli_with_hook(
-        hook,
-        "run",
-        str(CASES / "v1_0" / "agent_card.json"),
-        "--schemas",
-        str(SCHEMAS),
-        "--format",
-        "json",
-        *output,
-    )
+    proc = _cli_with_hook(hook, *_RUN_ONE_SUITE, "--format", "json", *output)
     assert proc.returncode == code, proc.stdout + proc.stderr
     said = "interrupted by SIGTERM\n" if signum == signal.SIGTERM else "interrupted\n"
     assert "Traceback" not in proc.stderr and proc.stderr.endswith(said), proc.stderr
@@ -1412,17 +1407,7 @@ def test_a_sigterm_while_the_report_file_is_written(tmp_path, signals_sent):
         "    return real(fd)\n"
         "os.fsync = fsync\n"
     )
-    proc = _cli_with_hook(
-        hook,
-        "run",
-        str(CASES / "v1_0" / "agent_card.json"),
-        "--schemas",
-        str(SCHEMAS),
-        "--format",
-        "json",
-        "--output",
-        str(report),
-    )
+    proc = _cli_with_hook(hook, *_RUN_ONE_SUITE, "--format", "json", "--output", str(report))
     assert proc.returncode == 143, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr and proc.stderr.endswith("interrupted by SIGTERM\n"), proc.stderr
     if signals_sent == 1:
