@@ -1416,3 +1416,29 @@ def test_a_sigterm_while_the_report_file_is_written(tmp_path, signals_sent):
     else:
         assert report.read_text() == "the previous report\n"
     assert [p.name for p in tmp_path.iterdir()] == ["report.json"]  # no temporary file left
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="POSIX signals")
+def test_a_library_write_outside_a_command_holds_no_signal(tmp_path):
+    # files.write_output called by a program of its own (no command of ours running): its Ctrl-C
+    # is its own, a KeyboardInterrupt at once, never held nor turned into the process's death
+    script = (
+        "import os, signal, sys\n"
+        "from pathlib import Path\n"
+        "from a2a_schema_suite import files\n"
+        "real = os.fsync\n"
+        "def fsync(fd):\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    return real(fd)\n"
+        "os.fsync = fsync\n"
+        "try:\n"
+        "    files.write_output(Path(sys.argv[1]), 'report')\n"
+        "except KeyboardInterrupt:\n"
+        "    print('caught')\n"
+    )
+    report = tmp_path / "report.txt"
+    proc = subprocess.run(
+        [sys.executable, "-c", script, str(report)], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    assert proc.returncode == 0 and proc.stdout == "caught\n", proc.stdout + proc.stderr
+    assert not report.exists() and list(tmp_path.iterdir()) == []  # the write was abandoned, nothing left

@@ -102,7 +102,8 @@ def held() -> Iterator[None]:
     interrupted the command, nothing waits: the partial report is written as far as the next
     signal lets it."""
     global _waiting
-    if _waiting is not None or _interrupted or not _main_thread():
+    running = _installer == os.getpid() and not _ended  # a command of this process, not a library call
+    if not running or _waiting is not None or _interrupted or not _main_thread():
         yield
         return
     _waiting = []
@@ -122,8 +123,7 @@ def held() -> Iterator[None]:
 def _on_signal(signum: int, frame: Any) -> None:
     global _interrupted
     if os.getpid() != _installer:  # a worker before its own set-up (sandbox.become_worker): its default
-        signal.signal(signum, signal.SIG_DFL)
-        os.kill(os.getpid(), signum)
+        _default_action(signum)
         return
     if _ended or _exiting():
         _pass_on(signum, frame)
@@ -159,7 +159,12 @@ def _pass_on(signum: int, frame: Any) -> None:
     if previous == signal.SIG_IGN:
         return
     if previous is None or previous == signal.SIG_DFL:
-        signal.signal(signum, signal.SIG_DFL)
-        os.kill(os.getpid(), signum)  # the default action: the process ends, killed by it
+        _default_action(signum)
         return
     previous(signum, frame)
+
+
+def _default_action(signum: int) -> None:
+    """The process ends, killed by ``signum`` (a shell sees 128 + its number)."""
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
